@@ -1,0 +1,340 @@
+"""Move generation on bitboards, shared by every game type.
+
+Positions are three Python ints over the padded bit layout of :class:`~notation.geometry.Geometry`
+(``white``, ``black``, ``kings``) plus the side to move.  The generator works side-relative
+(``me``/``opp``) and returns *raw moves*: tuples of single-bit masks, cheap enough for perft.
+The public, square-indexed view is :mod:`notation.position`.
+
+Captures follow the rules common to Russian and international draughts: captured pieces stay
+on the board until the move ends (so they block, and cannot be jumped twice — the Turkish
+strike), the moving piece's own start square counts as empty, the chosen sequence must be
+completed, and a flying king must land on a square from which the capture continues whenever
+such a square exists.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+from notation.rules import RuleSet
+
+
+class RawMove(NamedTuple):
+    """A move as single-bit masks: ``origin``, ``target``, union of ``captured`` pieces."""
+
+    origin: int
+    target: int
+    captured: int
+    promotes: bool
+    route: tuple[int, ...]
+    capture_order: tuple[int, ...]
+
+
+# Step indices, matching notation.geometry.Direction.
+_NE, _NW, _SE, _SW = 0, 1, 2, 3
+_OPPOSITE = (_SW, _SE, _NW, _NE)
+
+
+def _bits(mask: int) -> list[int]:
+    """Single-bit masks of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+class Generator:
+    """Precomputed tables and move generation for one :class:`RuleSet`."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        geometry = rules.geometry
+        self.rules = rules
+        width = geometry.padded_width
+        self.valid = geometry.all_mask
+        self.promotion_row = (geometry.row_mask(geometry.size - 1), geometry.row_mask(0))
+        self.width = width
+        self.flying = rules.flying_kings
+        self.majority = rules.majority_capture
+        self.promote_during_capture = rules.promote_during_capture
+        offsets = (width + 1, width - 1, -(width - 1), -(width + 1))
+        # rays[mask] -> tuple of (direction, tuple of single-bit masks along the diagonal)
+        self.rays: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
+        # jumps[color][mask] -> tuple of (direction, jumped mask, landing mask)
+        white_jumps: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        black_jumps: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        king_jumps: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        king_steps: dict[int, int] = {}
+        for square in geometry.squares:
+            bit = geometry.bit(square)
+            mask = 1 << bit
+            rays = []
+            for direction, offset in enumerate(offsets):
+                line = []
+                position = bit + offset
+                while 0 <= position and (1 << position) & self.valid:
+                    line.append(1 << position)
+                    position += offset
+                if line:
+                    rays.append((direction, tuple(line)))
+            self.rays[mask] = tuple(rays)
+            jumps = [(d, line[0], line[1]) for d, line in rays if len(line) >= 2]
+            king_jumps[mask] = tuple(jumps)
+            king_steps[mask] = sum(line[0] for _, line in rays)
+            forward_white = tuple(j for j in jumps if j[0] in (_NE, _NW))
+            forward_black = tuple(j for j in jumps if j[0] in (_SE, _SW))
+            if rules.men_capture_backwards:
+                white_jumps[mask] = black_jumps[mask] = tuple(jumps)
+            else:
+                white_jumps[mask], black_jumps[mask] = forward_white, forward_black
+        self.man_jumps = (white_jumps, black_jumps)
+        self.king_jumps = king_jumps
+        self.king_steps = king_steps
+        # Shift amounts: north is a left shift, south a right shift.
+        self.ne, self.nw = width + 1, width - 1
+        jump_directions_white = (_NE, _NW, _SE, _SW) if rules.men_capture_backwards else (_NE, _NW)
+        jump_directions_black = (_NE, _NW, _SE, _SW) if rules.men_capture_backwards else (_SE, _SW)
+        self.man_jump_directions = (jump_directions_white, jump_directions_black)
+
+    # -- shifts ------------------------------------------------------------------------------
+
+    def _shift(self, mask: int, direction: int) -> int:
+        if direction == _NE:
+            return mask << self.ne
+        if direction == _NW:
+            return mask << self.nw
+        if direction == _SE:
+            return mask >> self.nw
+        return mask >> self.ne
+
+    def _possible_jumpers(self, men: int, opp: int, empty: int, side: int) -> int:
+        """Men that have at least one first jump available."""
+        shift = self._shift
+        jumpers = 0
+        for direction in self.man_jump_directions[side]:
+            back = _OPPOSITE[direction]
+            jumpers |= shift(shift(empty, back) & opp, back)
+        return jumpers & men
+
+    # -- captures -----------------------------------------------------------------------------
+
+    def captures(self, me: int, opp: int, kings: int, side: int) -> list[RawMove]:
+        """Every complete capture route (duplicates by effect included; majority applied)."""
+        occupied = me | opp
+        empty = self.valid & ~occupied
+        out: list[RawMove] = []
+        men = me & ~kings
+        jumpers = self._possible_jumpers(men, opp, empty, side)
+        jumps = self.man_jumps[side]
+        promotion_row = self.promotion_row[side]
+        for origin in _bits(jumpers):
+            self._man_capture(
+                origin, origin, 0, (origin,), (), occupied & ~origin, opp, jumps,
+                promotion_row, out,
+            )
+        for origin in _bits(me & kings):
+            if self.flying:
+                self._flying_capture(origin, origin, 0, (origin,), (), occupied & ~origin, opp, -1, out)
+            else:
+                self._man_capture(
+                    origin, origin, 0, (origin,), (), occupied & ~origin, opp,
+                    self.king_jumps, 0, out,
+                )
+        if self.majority and out:
+            most = max(move.captured.bit_count() for move in out)
+            out = [move for move in out if move.captured.bit_count() == most]
+        return out
+
+    def _man_capture(
+        self,
+        at: int,
+        origin: int,
+        captured: int,
+        route: tuple[int, ...],
+        order: tuple[int, ...],
+        occupied: int,
+        opp: int,
+        jumps: dict[int, tuple[tuple[int, int, int], ...]],
+        promotion_row: int,
+        out: list[RawMove],
+        promoted: bool = False,
+    ) -> bool:
+        found = False
+        for direction, over, land in jumps[at]:
+            if not (opp & over) or (captured & over) or (occupied & land):
+                continue
+            found = True
+            taken = captured | over
+            landed = route + (land,)
+            taken_order = order + (over,)
+            if land & promotion_row and self.promote_during_capture:
+                # Russian: the man is a king from here on and goes on capturing as one.
+                if self.flying:
+                    continued = self._flying_capture(
+                        land, origin, taken, landed, taken_order, occupied, opp,
+                        _OPPOSITE[direction], out, promoted=True,
+                    )
+                else:
+                    continued = self._man_capture(
+                        land, origin, taken, landed, taken_order, occupied, opp,
+                        self.king_jumps, 0, out, promoted=True,
+                    )
+                if not continued:
+                    out.append(RawMove(origin, land, taken, True, landed, taken_order))
+            elif not self._man_capture(
+                land, origin, taken, landed, taken_order, occupied, opp, jumps, promotion_row, out,
+                promoted,
+            ):
+                promotes = promoted or bool(land & promotion_row)
+                out.append(RawMove(origin, land, taken, promotes, landed, taken_order))
+        return found
+
+    def _flying_capture(
+        self,
+        at: int,
+        origin: int,
+        captured: int,
+        route: tuple[int, ...],
+        order: tuple[int, ...],
+        occupied: int,
+        opp: int,
+        came_back: int,
+        out: list[RawMove],
+        promoted: bool = False,
+    ) -> bool:
+        found = False
+        for direction, line in self.rays[at]:
+            if direction == came_back:
+                continue
+            length = len(line)
+            index = 0
+            while index < length and not occupied & line[index]:
+                index += 1
+            if index >= length - 1:
+                continue
+            victim = line[index]
+            if not opp & victim or captured & victim:
+                continue
+            index += 1
+            landings = []
+            while index < length and not occupied & line[index]:
+                landings.append(line[index])
+                index += 1
+            if not landings:
+                continue
+            found = True
+            taken = captured | victim
+            taken_order = order + (victim,)
+            back = _OPPOSITE[direction]
+            continued = False
+            for land in landings:
+                if self._flying_capture(
+                    land, origin, taken, route + (land,), taken_order, occupied, opp, back, out,
+                    promoted,
+                ):
+                    continued = True
+            if not continued:
+                for land in landings:
+                    out.append(RawMove(origin, land, taken, promoted, route + (land,), taken_order))
+        return found
+
+    # -- quiet moves --------------------------------------------------------------------------
+
+    def quiet_moves(self, me: int, opp: int, kings: int, side: int) -> list[RawMove]:
+        empty = self.valid & ~(me | opp)
+        men = me & ~kings
+        out: list[RawMove] = []
+        promotion_row = self.promotion_row[side]
+        directions = (_NE, _NW) if side == 0 else (_SE, _SW)
+        for direction in directions:
+            back = _OPPOSITE[direction]
+            for target in _bits(self._shift(men, direction) & empty):
+                origin = self._shift(target, back)
+                out.append(
+                    RawMove(origin, target, 0, bool(target & promotion_row), (origin, target), ())
+                )
+        for origin in _bits(me & kings):
+            if self.flying:
+                for _, line in self.rays[origin]:
+                    for target in line:
+                        if not empty & target:
+                            break
+                        out.append(RawMove(origin, target, 0, False, (origin, target), ()))
+            else:
+                for target in _bits(self.king_steps[origin] & empty):
+                    out.append(RawMove(origin, target, 0, False, (origin, target), ()))
+        return out
+
+    def count_quiet_moves(self, me: int, opp: int, kings: int, side: int) -> int:
+        empty = self.valid & ~(me | opp)
+        men = me & ~kings
+        if side == 0:
+            count = ((men << self.ne) & empty).bit_count() + ((men << self.nw) & empty).bit_count()
+        else:
+            count = ((men >> self.nw) & empty).bit_count() + ((men >> self.ne) & empty).bit_count()
+        for origin in _bits(me & kings):
+            if self.flying:
+                for _, line in self.rays[origin]:
+                    for target in line:
+                        if not empty & target:
+                            break
+                        count += 1
+            else:
+                count += (self.king_steps[origin] & empty).bit_count()
+        return count
+
+    # -- whole positions ----------------------------------------------------------------------
+
+    def legal_moves(self, me: int, opp: int, kings: int, side: int) -> list[RawMove]:
+        """All legal routes: captures if any exist (capture is compulsory), else quiet moves."""
+        captures = self.captures(me, opp, kings, side)
+        return captures if captures else self.quiet_moves(me, opp, kings, side)
+
+    @staticmethod
+    def apply(me: int, opp: int, kings: int, move: RawMove) -> tuple[int, int, int]:
+        """``(me, opp, kings)`` after ``move`` (still from the mover's point of view)."""
+        origin, target, captured = move.origin, move.target, move.captured
+        new_me = (me & ~origin) | target
+        new_opp = opp & ~captured
+        if kings & origin:
+            new_kings = (kings & ~origin & ~captured) | target
+        elif move.promotes:
+            new_kings = (kings & ~captured) | target
+        else:
+            new_kings = kings & ~captured
+        return new_me, new_opp, new_kings
+
+    def perft(self, me: int, opp: int, kings: int, side: int, depth: int, distinct: bool) -> int:
+        """Leaf count at ``depth``; the last ply is counted without making the moves."""
+        if depth == 0:
+            return 1
+        captures = self.captures(me, opp, kings, side)
+        if captures:
+            if distinct:
+                seen: dict[tuple[int, int, int], RawMove] = {}
+                for move in captures:
+                    seen.setdefault((move.origin, move.target, move.captured), move)
+                moves = list(seen.values())
+            else:
+                moves = captures
+            if depth == 1:
+                return len(moves)
+        else:
+            if depth == 1:
+                return self.count_quiet_moves(me, opp, kings, side)
+            moves = self.quiet_moves(me, opp, kings, side)
+        total = 0
+        other = 1 - side
+        apply = self.apply
+        perft = self.perft
+        for move in moves:
+            new_me, new_opp, new_kings = apply(me, opp, kings, move)
+            total += perft(new_opp, new_me, new_kings, other, depth - 1, distinct)
+        return total
+
+
+@cache
+def generator_for(rules: RuleSet) -> Generator:
+    return Generator(rules)

@@ -1,0 +1,47 @@
+"""The move: identified by its effect, carrying one route that produces it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from notation.geometry import Square
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move, identified by its effect: start square, end square, set of captured squares.
+
+    Two capture routes with the same effect are one move (a king that can take the same
+    pieces in two orders makes one move), so equality and hashing look only at the effect.
+    ``route`` is one sequence of landing squares, start and end included, that produces the
+    effect — the one full notation writes by default; ``capture_order`` lists the captured
+    squares in the order that route takes them.  Column draughts, where the order of capture
+    decides which prisoner lies where, identify a move by ``route`` instead (see
+    :attr:`route_key`).
+    """
+
+    start: Square
+    end: Square
+    captured: frozenset[Square] = frozenset()
+    route: tuple[Square, ...] = field(default=(), compare=False)
+    capture_order: tuple[Square, ...] = field(default=(), compare=False)
+    promotes: bool = field(default=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.route:
+            object.__setattr__(self, "route", (self.start, self.end))
+        if not self.capture_order and self.captured:
+            object.__setattr__(self, "capture_order", tuple(sorted(self.captured)))
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captured)
+
+    @property
+    def effect(self) -> tuple[Square, Square, frozenset[Square]]:
+        return (self.start, self.end, self.captured)
+
+    @property
+    def route_key(self) -> tuple[tuple[Square, ...], tuple[Square, ...]]:
+        """Identity by the full route (landing squares and capture order)."""
+        return (self.route, self.capture_order)

@@ -1,0 +1,238 @@
+"""Positions and boards: the square-indexed, public face of the engine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+
+from notation.engine import Generator, RawMove, generator_for
+from notation.geometry import Geometry, Square
+from notation.move import Move
+from notation.rules import Color, GameType, Goal, RuleSet
+
+
+@dataclass(frozen=True)
+class Piece:
+    color: Color
+    king: bool = False
+
+    @property
+    def symbol(self) -> str:
+        """``w``/``b`` for men, ``W``/``B`` for kings (as in FEN)."""
+        letter = "w" if self.color is Color.WHITE else "b"
+        return letter.upper() if self.king else letter
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the side to move has no legal move (002 rules of play)."""
+
+    winner: Color
+    loser_to_move: bool
+    """True in direct games (the blocked side lost), False in giveaway (it won)."""
+
+
+class IllegalMoveError(ValueError):
+    """A move that is not legal in the position it is played in."""
+
+    def __init__(self, move: Move, position: Position) -> None:
+        super().__init__(f"{move} is not a legal move for {position.turn.value}")
+        self.move = move
+
+
+@cache
+def _square_by_mask(geometry: Geometry) -> dict[int, Square]:
+    return {1 << geometry.bit(sq): sq for sq in geometry.squares}
+
+
+@dataclass(frozen=True)
+class Position:
+    """An immutable position: where the pieces stand and who is to move.
+
+    ``white``, ``black`` and ``kings`` are masks over the engine's padded bit layout; use
+    :meth:`piece_at`, :meth:`pieces` and :meth:`from_pieces` rather than the masks.
+    """
+
+    rules: RuleSet
+    white: int
+    black: int
+    kings: int
+    turn: Color = Color.WHITE
+    _cache: dict[str, object] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def initial(cls, game: GameType | RuleSet) -> Position:
+        rules = game.rules if isinstance(game, GameType) else game
+        geometry = rules.geometry
+        white = geometry.mask(tuple(s for s in geometry.squares if geometry.row(s) < rules.men_rows))
+        black = geometry.mask(
+            tuple(s for s in geometry.squares if geometry.row(s) >= geometry.size - rules.men_rows)
+        )
+        return cls(rules, white, black, 0, Color.WHITE)
+
+    @classmethod
+    def from_pieces(
+        cls, game: GameType | RuleSet, pieces: Mapping[Square, Piece], turn: Color = Color.WHITE
+    ) -> Position:
+        rules = game.rules if isinstance(game, GameType) else game
+        geometry = rules.geometry
+        white = black = kings = 0
+        for square, piece in pieces.items():
+            bit = 1 << geometry.bit(square)
+            if piece.color is Color.WHITE:
+                white |= bit
+            else:
+                black |= bit
+            if piece.king:
+                kings |= bit
+        return cls(rules, white, black, kings, turn)
+
+    # -- inspection ---------------------------------------------------------------------------
+
+    @property
+    def geometry(self) -> Geometry:
+        return self.rules.geometry
+
+    @property
+    def game_type(self) -> GameType:
+        return self.rules.game_type
+
+    def piece_at(self, square: Square) -> Piece | None:
+        bit = 1 << self.geometry.bit(square)
+        if self.white & bit:
+            return Piece(Color.WHITE, bool(self.kings & bit))
+        if self.black & bit:
+            return Piece(Color.BLACK, bool(self.kings & bit))
+        return None
+
+    def pieces(self) -> dict[Square, Piece]:
+        return {sq: piece for sq in self.geometry.squares if (piece := self.piece_at(sq))}
+
+    # -- moves --------------------------------------------------------------------------------
+
+    @property
+    def _generator(self) -> Generator:
+        return generator_for(self.rules)
+
+    def _side_masks(self) -> tuple[int, int, int]:
+        if self.turn is Color.WHITE:
+            return self.white, self.black, 0
+        return self.black, self.white, 1
+
+    def _raw_moves(self) -> list[RawMove]:
+        cached = self._cache.get("raw")
+        if cached is None:
+            me, opp, side = self._side_masks()
+            cached = self._generator.legal_moves(me, opp, self.kings, side)
+            self._cache["raw"] = cached
+        assert isinstance(cached, list)
+        return cached
+
+    def _to_move(self, raw: RawMove) -> Move:
+        squares = _square_by_mask(self.geometry)
+        return Move(
+            start=squares[raw.origin],
+            end=squares[raw.target],
+            captured=frozenset(squares[bit] for bit in _iter_bits(raw.captured)),
+            route=tuple(squares[bit] for bit in raw.route),
+            capture_order=tuple(squares[bit] for bit in raw.capture_order),
+            promotes=raw.promotes,
+        )
+
+    def legal_routes(self) -> list[Move]:
+        """Every legal route, several per move where routes share an effect."""
+        return [self._to_move(raw) for raw in self._raw_moves()]
+
+    def legal_moves(self) -> list[Move]:
+        """Legal moves, one per effect (the first route found represents it), in a stable order."""
+        cached = self._cache.get("moves")
+        if cached is None:
+            distinct: dict[Move, Move] = {}
+            for move in self.legal_routes():
+                distinct.setdefault(move, move)
+            cached = sorted(distinct, key=lambda m: (m.start, m.end, m.route, sorted(m.captured)))
+            self._cache["moves"] = cached
+        assert isinstance(cached, list)
+        return list(cached)
+
+    def routes_of(self, move: Move) -> list[Move]:
+        """Every route producing ``move``'s effect."""
+        return [route for route in self.legal_routes() if route == move]
+
+    def moves_from(self, square: Square) -> list[Move]:
+        return [move for move in self.legal_moves() if move.start == square]
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self.legal_moves()
+
+    def capture_compulsory(self) -> bool:
+        moves = self.legal_moves()
+        return bool(moves) and moves[0].is_capture
+
+    def forced_move(self) -> Move | None:
+        """The only legal move, if there is exactly one (a forced move, 002 §4.2.4)."""
+        moves = self.legal_moves()
+        return moves[0] if len(moves) == 1 else None
+
+    def play(self, move: Move) -> Position:
+        """The position after ``move``; raises :class:`IllegalMoveError` if it is not legal."""
+        for raw in self._raw_moves():
+            if self._to_move(raw) == move:
+                return self._after(raw)
+        raise IllegalMoveError(move, self)
+
+    def _after(self, raw: RawMove) -> Position:
+        me, opp, _ = self._side_masks()
+        new_me, new_opp, kings = Generator.apply(me, opp, self.kings, raw)
+        if self.turn is Color.WHITE:
+            return Position(self.rules, new_me, new_opp, kings, Color.BLACK)
+        return Position(self.rules, new_opp, new_me, kings, Color.WHITE)
+
+    def outcome(self) -> Outcome | None:
+        """Set when the side to move has no legal move (no pieces, or all blocked)."""
+        if self.legal_moves():
+            return None
+        if self.rules.goal is Goal.DIRECT:
+            return Outcome(winner=self.turn.opponent, loser_to_move=True)
+        return Outcome(winner=self.turn, loser_to_move=False)
+
+    def perft(self, depth: int, *, distinct: bool = True) -> int:
+        """Leaf count ``depth`` plies ahead: distinct moves by default, every route otherwise."""
+        me, opp, side = self._side_masks()
+        return self._generator.perft(me, opp, self.kings, side, depth, distinct)
+
+
+def _iter_bits(mask: int) -> Iterable[int]:
+    while mask:
+        low = mask & -mask
+        yield low
+        mask ^= low
+
+
+class Board:
+    """A position with history: :meth:`push` plays a move, :meth:`pop` takes it back."""
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self.move_stack: list[Move] = []
+        self._previous: list[Position] = []
+
+    @classmethod
+    def initial(cls, game: GameType | RuleSet) -> Board:
+        return cls(Position.initial(game))
+
+    def push(self, move: Move) -> None:
+        after = self.position.play(move)
+        self._previous.append(self.position)
+        self.move_stack.append(move)
+        self.position = after
+
+    def pop(self) -> Move:
+        move = self.move_stack.pop()
+        self.position = self._previous.pop()
+        return move
