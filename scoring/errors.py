@@ -1,0 +1,94 @@
+"""Errors raised by the scoring engine; each is a ``ValueError`` carrying the offending input."""
+
+from __future__ import annotations
+
+
+class ScoringError(ValueError):
+    """Base class of every error the scoring engine raises for bad input."""
+
+
+class SelfPairingError(ScoringError):
+    """A player is recorded as meeting himself (000 §3.18.2: a game has two different players)."""
+
+    def __init__(self, round_no: int, start_no: int) -> None:
+        super().__init__(f"round {round_no}: player {start_no} cannot meet himself")
+        self.round_no = round_no
+        self.start_no = start_no
+
+
+class UnknownPlayerError(ScoringError):
+    """A game, bye, team or withdrawal names a start number that is not in the tournament."""
+
+    def __init__(self, start_no: int, where: str) -> None:
+        super().__init__(f"{where}: no player with start number {start_no}")
+        self.start_no = start_no
+        self.where = where
+
+
+class DuplicatePairingError(ScoringError):
+    """A player appears twice in one round (000 §3.18.2: one game per player and round)."""
+
+    def __init__(self, round_no: int, start_no: int) -> None:
+        super().__init__(f"round {round_no}: player {start_no} is recorded twice")
+        self.round_no = round_no
+        self.start_no = start_no
+
+
+class InconsistentResultError(ScoringError):
+    """The two sides of one game disagree (e.g. both claim a win), or a result is not allowed."""
+
+    def __init__(self, message: str, round_no: int, start_nos: tuple[int, ...]) -> None:
+        super().__init__(message)
+        self.round_no = round_no
+        self.start_nos = start_nos
+
+
+class PointSystemError(ScoringError):
+    """A points triple that cannot be used (000 §3.15: win > loss, win >= draw >= loss)."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        super().__init__(f"invalid point system {text!r}: {reason} (000 §3.15.1-3.15.2)")
+        self.text = text
+
+
+class WithdrawalError(ScoringError):
+    """A withdrawal decision the rules do not allow (000 §3.14.3)."""
+
+    def __init__(self, start_no: int, reason: str) -> None:
+        super().__init__(f"withdrawal of player {start_no}: {reason}")
+        self.start_no = start_no
+
+
+class UnknownTiebreakError(ScoringError):
+    """A tiebreak, preset or unplayed-game policy name the engine does not know."""
+
+    def __init__(self, name: str, known: tuple[str, ...]) -> None:
+        super().__init__(f"unknown name {name!r}; known: {', '.join(known)}")
+        self.name = name
+        self.known = known
+
+
+class TiebreakNotApplicableError(ScoringError):
+    """A tiebreak configured for a tournament it does not apply to (e.g. 001 §5.4.8.4.3)."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"tiebreak {name!r} cannot be used here: {reason}")
+        self.name = name
+
+
+class PlayoffError(ScoringError):
+    """A recorded play-off that does not fit the table (000 §3.16.2: only players level on points)."""
+
+    def __init__(self, start_nos: tuple[int, ...], reason: str) -> None:
+        super().__init__(f"play-off {list(start_nos)}: {reason}")
+        self.start_nos = start_nos
+
+
+class FormatError(ScoringError):
+    """A tournament file (TRF-16 or JSON) that cannot be read; ``problems`` lists every defect found."""
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        shown = "; ".join(problems[:10]) + (f"; ... {len(problems) - 10} more" if len(problems) > 10 else "")
+        super().__init__(f"{source}: {shown}")
+        self.source = source
+        self.problems = problems
