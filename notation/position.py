@@ -124,12 +124,14 @@ class Position:
             return self.white, self.black, 0
         return self.black, self.white, 1
 
-    def _raw_moves(self) -> list[RawMove]:
-        cached = self._cache.get("raw")
+    def _entries(self) -> list[tuple[Move, RawMove]]:
+        """Every legal route as a public move paired with the engine's raw move (cached)."""
+        cached = self._cache.get("entries")
         if cached is None:
             me, opp, side = self._side_masks()
-            cached = self._generator.legal_moves(me, opp, self.kings, side)
-            self._cache["raw"] = cached
+            raws = self._generator.legal_moves(me, opp, self.kings, side)
+            cached = [(self._to_move(raw), raw) for raw in raws]
+            self._cache["entries"] = cached
         assert isinstance(cached, list)
         return cached
 
@@ -146,7 +148,7 @@ class Position:
 
     def legal_routes(self) -> list[Move]:
         """Every legal route, several per move where routes share an effect."""
-        return [self._to_move(raw) for raw in self._raw_moves()]
+        return [move for move, _ in self._entries()]
 
     def legal_moves(self) -> list[Move]:
         """Legal moves, one per effect (the first route found represents it), in a stable order."""
@@ -181,8 +183,8 @@ class Position:
 
     def play(self, move: Move) -> Position:
         """The position after ``move``; raises :class:`IllegalMoveError` if it is not legal."""
-        for raw in self._raw_moves():
-            if self._to_move(raw) == move:
+        for candidate, raw in self._entries():
+            if candidate == move:
                 return self._after(raw)
         raise IllegalMoveError(move, self)
 

@@ -1,0 +1,98 @@
+"""Command line: ``python -m notation perft|moves|check`` (see docs/notation.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from notation.errors import FenError
+from notation.fen import parse_fen
+from notation.full import format_full
+from notation.pdn import read_pdn
+from notation.position import Position
+from notation.rules import GameType, UnknownGameTypeError, parse_game_type
+
+
+def _game_type(text: str) -> GameType:
+    try:
+        return parse_game_type(text)
+    except UnknownGameTypeError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _position(game_type: GameType, fen: str | None) -> Position:
+    return parse_fen(fen, game_type) if fen else Position.initial(game_type)
+
+
+def _perft(args: argparse.Namespace) -> int:
+    position = _position(args.type, args.fen)
+    for depth in range(1, args.depth + 1):
+        count = position.perft(depth, distinct=not args.keep_duplicates)
+        print(f"{depth} {count}", flush=True)
+    return 0
+
+
+def _moves(args: argparse.Namespace) -> int:
+    position = _position(args.type, args.fen)
+    for line in sorted(format_full(position, move) for move in position.legal_moves()):
+        print(line)
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    try:
+        text = Path(args.file).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    bad = 0
+    games = read_pdn(text, default=args.type)
+    for number, game in enumerate(games, start=1):
+        if game.errors:
+            bad += 1
+            for issue in game.errors:
+                move = issue.move_number if issue.move_number is not None else "-"
+                print(f"game {number} move {move}: {issue.reason}")
+    print(f"{len(games)} games, {bad} bad", file=sys.stderr)
+    return 1 if bad else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m notation", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    perft = commands.add_parser("perft", help="count leaf positions, one line DEPTH COUNT per depth")
+    perft.add_argument("--type", type=_game_type, default=GameType.RUSSIAN)
+    perft.add_argument("--depth", type=int, required=True)
+    perft.add_argument("--fen")
+    perft.add_argument(
+        "--keep-duplicates", action="store_true", help="count every route, not distinct moves"
+    )
+    perft.set_defaults(run=_perft)
+
+    moves = commands.add_parser("moves", help="every legal move in full notation, sorted")
+    moves.add_argument("--type", type=_game_type, default=GameType.RUSSIAN)
+    moves.add_argument("--fen")
+    moves.set_defaults(run=_moves)
+
+    check = commands.add_parser("check", help="validate every game of a PDN file")
+    check.add_argument("file")
+    check.add_argument(
+        "--type", type=_game_type, default=GameType.RUSSIAN,
+        help="game type for games without a GameType header",
+    )
+    check.set_defaults(run=_check)
+
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.run(args)
+    except FenError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""Full notation (002 §4.2.2): ``c3-d4``, ``c3:e5:g3``, ``c3:g3``; ``32-28``, ``19:28`` on 10x10.
+
+A written capture may give every landing square or only some of them (at least start and
+end); it names the legal move whose route passes through the written squares in order.  It must
+name exactly one move: ``c3:g3`` is accepted only when no other capture from c3 ends on g3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from notation.errors import AmbiguousMoveError, NoSuchMoveError
+from notation.geometry import Square, SquareStyle
+from notation.move import Move
+from notation.position import Position
+from notation.written import WrittenMove, read_full_only
+
+
+def format_full(
+    position: Position, move: Move, *, style: SquareStyle | None = None, route: bool = True
+) -> str:
+    """``move`` in full notation.
+
+    With ``route=True`` every landing square is written (``c3:e5:g3``); with ``route=False``
+    only start and end, unless that would fit another legal move too.
+    """
+    geometry = position.geometry
+    separator = ":" if move.is_capture else "-"
+    if not route and move.is_capture:
+        ends_fit = {m for m in position.legal_routes() if (m.start, m.end) == (move.start, move.end)}
+        if ends_fit == {move}:
+            return f"{geometry.name(move.start, style)}:{geometry.name(move.end, style)}"
+    return separator.join(geometry.name(square, style) for square in move.route)
+
+
+@dataclass(frozen=True)
+class FullReading:
+    """The move a full-notation text names, and remarks a referee would make about it."""
+
+    move: Move
+    remarks: tuple[str, ...] = ()
+
+
+def _passes_through(route: tuple[Square, ...], written: tuple[Square, ...]) -> bool:
+    if route[0] != written[0] or route[-1] != written[-1]:
+        return False
+    position = 0
+    for square in written:
+        try:
+            position = route.index(square, position) + 1
+        except ValueError:
+            return False
+    return True
+
+
+def resolve_written(position: Position, written: WrittenMove) -> FullReading:
+    """The legal move ``written`` names.
+
+    Raises :class:`NoSuchMoveError` if none fits, :class:`AmbiguousMoveError` if several do,
+    and :class:`notation.geometry.UnknownSquareError` for a light square or one off the board.
+    """
+    geometry = position.geometry
+    squares = tuple(geometry.parse_square(name) for name in written.squares)
+    fitting = {route for route in position.legal_routes() if _passes_through(route.route, squares)}
+    remarks: list[str] = []
+    if not written.capture:
+        quiet = {m for m in fitting if not m.is_capture and len(squares) == 2}
+        if quiet:
+            fitting = quiet
+        elif fitting and len(squares) == 2:
+            remarks.append("capture written with '-' instead of ':'")
+        else:
+            fitting = set()
+    else:
+        fitting = {m for m in fitting if m.is_capture}
+        if written.mixed_separators:
+            remarks.append("capture written with both '-' and ':'")
+    if not fitting:
+        raise NoSuchMoveError(written.text, "no legal move fits")
+    if len(fitting) > 1:
+        raise AmbiguousMoveError(written.text, f"fits {len(fitting)} different legal moves")
+    (move,) = fitting
+    return FullReading(move, tuple(remarks))
+
+
+def parse_full(position: Position, text: str) -> Move:
+    """The legal move ``text`` names in full notation; raises a :class:`NotationError`."""
+    return resolve_written(position, read_full_only(text, position.geometry)).move

@@ -1,0 +1,209 @@
+"""PDN 3.0 game records: a lenient reader that collects errors per game, and a writer.
+
+The ``GameType`` header decides the rules: ``25`` Russian, ``20`` international; giveaway is
+written ``25`` with ``[Rules "giveaway"]`` (PDN has no number for it).  Without a
+``GameType`` header the reader assumes the ``default`` game type it is given.  Moves may be in
+full notation (``c3-d4``, ``c3:e5:g3``, ``32-28``, ``19x28``) or short notation (``cd4``,
+``b:d4``, 002 §4.5.1).  Comments ``{…}`` are kept after the move they follow; variations
+``(…)`` and NAGs (``$1``, ``!``, ``?``) are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from notation.errors import FenError, NotationError
+from notation.fen import format_fen, parse_fen
+from notation.full import format_full
+from notation.geometry import UnknownSquareError
+from notation.move import Move
+from notation.position import Position
+from notation.rules import Color, GameType
+from notation.short import format_short, parse_short
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*")
+_GAME_TYPES = {"25": GameType.RUSSIAN, "20": GameType.INTERNATIONAL}
+
+_TOKEN = re.compile(
+    r"""
+    (?P<header>\[\s*(?P<tag>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
+    | (?P<comment>\{[^}]*\}?)
+    | (?P<line_comment>;[^\n]*)
+    | (?P<result>1-0|0-1|1/2-1/2|2-0|0-2|1-1|0-0|\*)(?=\s|$|\[)
+    | (?P<number>\d+\s*(?:\.\.\.|\.))
+    | (?P<nag>\$\d+|[!?]+)
+    | (?P<open>\() | (?P<close>\))
+    | (?P<move>[^\s{}()\[\];]+)
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class PdnIssue:
+    """A fault in one game of a PDN file."""
+
+    game_number: int
+    move_number: int | None
+    text: str
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"game {self.game_number}"
+        if self.move_number is not None:
+            where += f", move {self.move_number}"
+        return f"{where}: {self.reason} ({self.text!r})"
+
+
+@dataclass
+class PdnGame:
+    headers: dict[str, str] = field(default_factory=dict)
+    game_type: GameType = GameType.RUSSIAN
+    start: Position = field(default_factory=lambda: Position.initial(GameType.RUSSIAN))
+    moves: list[Move] = field(default_factory=list)
+    comments: dict[int, str] = field(default_factory=dict)
+    """Comment text keyed by the number of moves played before it."""
+    result: str = "*"
+    errors: list[PdnIssue] = field(default_factory=list)
+
+    @property
+    def end(self) -> Position:
+        position = self.start
+        for move in self.moves:
+            position = position.play(move)
+        return position
+
+
+def _game_type_of(headers: dict[str, str], default: GameType) -> GameType | str:
+    if headers.get("Rules", "").strip().lower() == GameType.GIVEAWAY.value:
+        return GameType.GIVEAWAY
+    code = headers.get("GameType")
+    if code is None:
+        return default
+    number = code.split(",")[0].strip()
+    return _GAME_TYPES.get(number, f"unsupported GameType {code!r}")
+
+
+def _split_games(text: str) -> Iterator[list[re.Match[str]]]:
+    current: list[re.Match[str]] = []
+    in_moves = False
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup
+        if kind == "header" and in_moves:
+            yield current
+            current, in_moves = [], False
+        current.append(match)
+        if kind not in ("header", "comment", "line_comment"):
+            in_moves = True
+        if kind == "result":
+            yield current
+            current, in_moves = [], False
+    if any(m.lastgroup != "line_comment" for m in current):
+        yield current
+
+
+def read_pdn(text: str, *, default: GameType = GameType.RUSSIAN) -> list[PdnGame]:
+    """Every game in ``text``; faults are collected in each game's ``errors``, never raised."""
+    return [
+        _read_game(number, tokens, default)
+        for number, tokens in enumerate(_split_games(text), start=1)
+    ]
+
+
+def _read_game(number: int, tokens: list[re.Match[str]], default: GameType) -> PdnGame:
+    game = PdnGame()
+    for token in tokens:
+        if token.lastgroup == "header":
+            game.headers[token.group("tag")] = token.group("value").replace('\\"', '"')
+    game_type = _game_type_of(game.headers, default)
+    if isinstance(game_type, str):
+        game.errors.append(PdnIssue(number, None, game.headers.get("GameType", ""), game_type))
+        return game
+    game.game_type = game_type
+    position = Position.initial(game_type)
+    if "FEN" in game.headers:
+        try:
+            position = parse_fen(game.headers["FEN"], game_type)
+        except FenError as error:
+            game.errors.append(PdnIssue(number, None, game.headers["FEN"], str(error)))
+            return game
+    game.start = position
+    depth = 0
+    stopped = False
+    ply = 0
+    first_white = position.turn is Color.WHITE
+    for token in tokens:
+        kind = token.lastgroup
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth = max(0, depth - 1)
+        elif depth or kind in ("header", "nag", "number", "line_comment"):
+            continue
+        elif kind == "comment":
+            game.comments[len(game.moves)] = token.group().strip("{}").strip()
+        elif kind == "result":
+            game.result = token.group()
+        elif kind == "move" and not stopped:
+            move_number = (ply + (0 if first_white else 1)) // 2 + 1
+            try:
+                move = parse_short(position, token.group())
+            except (NotationError, UnknownSquareError) as error:
+                game.errors.append(PdnIssue(number, move_number, token.group(), str(error)))
+                stopped = True
+                continue
+            game.moves.append(move)
+            position = position.play(move)
+            ply += 1
+    if "Result" in game.headers and game.result == "*":
+        game.result = game.headers["Result"]
+    return game
+
+
+def write_pdn(game: PdnGame, *, short: bool = False) -> str:
+    """One game as PDN: headers (``GameType`` set from the game type), movetext, result."""
+    headers = dict(game.headers)
+    headers["GameType"] = game.game_type.pdn_code
+    if game.game_type is GameType.GIVEAWAY:
+        headers["Rules"] = GameType.GIVEAWAY.value
+    if game.start != Position.initial(game.game_type):
+        headers["FEN"] = format_fen(game.start)
+    headers["Result"] = game.result
+    lines = [f'[{tag} "{value.replace(chr(34), chr(92) + chr(34))}"]' for tag, value in headers.items()]
+    words: list[str] = []
+    position = game.start
+    ply = 0 if position.turn is Color.WHITE else 1
+    for index, move in enumerate(game.moves):
+        if index in game.comments:
+            words.append("{" + game.comments[index] + "}")
+        if ply % 2 == 0:
+            words.append(f"{ply // 2 + 1}.")
+        elif index == 0:
+            words.append(f"{ply // 2 + 1}...")
+        formatter = format_short if short else _format_record
+        words.append(formatter(position, move))
+        position = position.play(move)
+        ply += 1
+    if len(game.moves) in game.comments:
+        words.append("{" + game.comments[len(game.moves)] + "}")
+    words.append(game.result)
+    return "\n".join(lines) + "\n\n" + _wrap(words) + "\n"
+
+
+def _format_record(position: Position, move: Move) -> str:
+    return format_full(position, move, route=False)
+
+
+def _wrap(words: list[str], width: int = 79) -> str:
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "\n".join(lines)
