@@ -1,0 +1,90 @@
+"""Building outgoing RFC 5322 messages.
+
+Every letter the server sends is machine-written: it carries ``Auto-Submitted: auto-generated``
+(RFC 3834) so that well-behaved responders do not answer it, a ``Message-ID`` fixed when the
+letter entered the outbox (a retried or re-sent letter is recognisably the *same* letter), the
+player's reply address with a signed token, and the token once more in ``References``.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import EmailMessage
+from email.policy import SMTP
+from email.utils import format_datetime, make_msgid
+
+__all__ = ["Attachment", "OutgoingLetter", "build_message", "new_message_id"]
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    filename: str
+    content: bytes
+    content_type: str = ""
+    #: ``inline`` parts are shown in the body by clients that can (the board diagram).
+    inline: bool = False
+
+    @property
+    def mime_type(self) -> tuple[str, str]:
+        guessed = self.content_type or mimetypes.guess_type(self.filename)[0]
+        maintype, _, subtype = (guessed or "application/octet-stream").partition("/")
+        return maintype, subtype
+
+
+@dataclass(frozen=True, slots=True)
+class OutgoingLetter:
+    """One letter as the mailer hands it to SMTP."""
+
+    message_id: str
+    from_address: str
+    to: Sequence[str]
+    subject: str
+    text: str
+    date: datetime
+    html: str | None = None
+    reply_to: str | None = None
+    references: Sequence[str] = ()
+    in_reply_to: str | None = None
+    attachments: Sequence[Attachment] = field(default_factory=tuple)
+    language: str = "ru"
+
+
+def new_message_id(domain: str) -> str:
+    """A fresh globally unique Message-ID in the server's domain."""
+    return make_msgid(idstring="corrmail", domain=domain)
+
+
+def build_message(letter: OutgoingLetter) -> EmailMessage:
+    """The :class:`EmailMessage` for ``letter``, ready for :func:`aiosmtplib.send`."""
+    if not letter.to:
+        raise ValueError(f"letter {letter.message_id} has no recipient")
+    message = EmailMessage(policy=SMTP)
+    message["Message-ID"] = letter.message_id
+    message["Date"] = format_datetime(letter.date)
+    message["From"] = letter.from_address
+    message["To"] = ", ".join(letter.to)
+    message["Subject"] = letter.subject
+    if letter.reply_to:
+        message["Reply-To"] = letter.reply_to
+    if letter.in_reply_to:
+        message["In-Reply-To"] = letter.in_reply_to
+    if letter.references:
+        message["References"] = " ".join(letter.references)
+    message["Auto-Submitted"] = "auto-generated"
+    message["Content-Language"] = letter.language
+    message.set_content(letter.text, subtype="plain", charset="utf-8", cte="quoted-printable")
+    if letter.html is not None:
+        message.add_alternative(letter.html, subtype="html", charset="utf-8")
+    for attachment in letter.attachments:
+        maintype, subtype = attachment.mime_type
+        message.add_attachment(
+            attachment.content,
+            maintype=maintype,
+            subtype=subtype,
+            filename=attachment.filename,
+            disposition="inline" if attachment.inline else "attachment",
+        )
+    return message

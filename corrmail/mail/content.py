@@ -1,0 +1,338 @@
+"""What a player's letter says: moves, variants, offers, announcements.
+
+This module reads the *prose* of a letter — where the moves are, which of them form a proposed
+variant, whether a draw is offered — and leaves the *meaning* of every move to the notation
+package: each move is kept as the exact text the player wrote, with its move number and side,
+so that the game processor can check it against the board and cite the rule when it is wrong.
+
+Recognised, in Russian and English:
+
+* moves in full notation with their numbers, ``7. c3-d4 f6:h4`` and ``7... f6-g5``
+  (``002 §4.2.2``); short notation (``cd4``, ``b:d4``) is kept and flagged, because a move so
+  written is impossible;
+* proposed variants, introduced as ``002 §4.2.7`` asks: «если …, то …», «на … предлагаю …»,
+  «предлагаю вариант …», «вариант А: …» (a header line may be followed by lines of moves);
+* acceptance of a variant («принимаю вариант А», «вариант принимаю»);
+* a draw offer, its acceptance or refusal; resignation;
+* a break announcement (``002 §4.4.3``: «беру перерыв с … по …»), and a break announced in
+  other words, flagged because the rule allows no other wording;
+* an overstep claim (``002 §4.3.6``) and a protest (``002 §4.1.12``, ``§4.3.8``, ``§4.5.6``).
+
+Parsing is lenient: problems are collected in :attr:`LetterContent.issues`, never raised.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+__all__ = [
+    "Side",
+    "MoveMention",
+    "ProposedVariant",
+    "BreakMention",
+    "ContentIssue",
+    "LetterContent",
+    "read_letter",
+    "normalize_move_text",
+]
+
+
+class Side(enum.Enum):
+    WHITE = "white"
+    BLACK = "black"
+
+    @property
+    def other(self) -> Side:
+        return Side.BLACK if self is Side.WHITE else Side.WHITE
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMention:
+    """One move as written: its text (normalised spelling), number and side when known."""
+
+    text: str
+    number: int | None = None
+    side: Side | None = None
+    #: True when written in short notation (``cd4``): impossible by ``002 §4.2.2``.
+    short_notation: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ProposedVariant:
+    """A conditional line offered to the partner (``002 §4.2.7``)."""
+
+    moves: tuple[MoveMention, ...]
+    label: str | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BreakMention:
+    """The break sentence as written; dates are read by :mod:`timekeeping`."""
+
+    phrase: str
+    #: False when the player used other words than «беру перерыв с … по …» (``002 §4.4.3``).
+    standard_wording: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ContentIssue:
+    """A problem noticed while reading, with the rule it concerns."""
+
+    rule: str
+    message: str
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LetterContent:
+    moves: tuple[MoveMention, ...] = ()
+    variants: tuple[ProposedVariant, ...] = ()
+    accepts_variant: bool = False
+    accepted_variant_label: str | None = None
+    draw_offer: bool = False
+    draw_accept: bool = False
+    draw_decline: bool = False
+    resignation: bool = False
+    break_mention: BreakMention | None = None
+    overstep_claim: bool = False
+    protest: str | None = None
+    issues: tuple[ContentIssue, ...] = field(default_factory=tuple)
+
+    def moves_of(self, side: Side) -> tuple[MoveMention, ...]:
+        return tuple(move for move in self.moves if move.side is side)
+
+    @property
+    def is_empty(self) -> bool:
+        return not (
+            self.moves
+            or self.variants
+            or self.accepts_variant
+            or self.draw_offer
+            or self.draw_accept
+            or self.draw_decline
+            or self.resignation
+            or self.break_mention
+            or self.overstep_claim
+            or self.protest
+        )
+
+
+# --- spelling ---------------------------------------------------------------------------------
+
+# Cyrillic letters that look like the Latin file letters; the rulebook itself writes «сd4».
+_HOMOGLYPHS = str.maketrans(
+    {"а": "a", "А": "a", "с": "c", "С": "c", "е": "e", "Е": "e", "В": "b",
+     "х": "x", "Х": "x", "—": "-", "–": "-", "−": "-", "×": ":", "‑": "-"}
+)
+_FILE = r"[a-hA-HаАсСеЕВ]"
+_SQUARE = _FILE + r"[1-8]"
+_SEPARATOR = r"\s?[-:xXхХ×—–−‑]\s?"
+_FULL_MOVE = rf"{_SQUARE}(?:{_SEPARATOR}{_SQUARE})+"
+# Short notation names the file of the moving piece and the target square: cd4, b:d4, gh4.
+_SHORT_MOVE = rf"{_FILE}[:xX]?{_SQUARE}"
+_NUMBER = r"(?P<number>\d{1,3})\s*(?P<dots>\.\s*\.\s*\.|…|\.)"
+_MOVE_TOKEN = re.compile(
+    rf"(?:{_NUMBER}\s*)?(?:(?P<full>{_FULL_MOVE})|(?P<short>(?<![\w]){_SHORT_MOVE}(?![\w-])))",
+)
+
+
+def normalize_move_text(text: str) -> str:
+    """Lower-case Latin spelling, ``:`` for captures, no spaces: ``С3 - D4`` → ``c3-d4``."""
+    cleaned = re.sub(r"\s+", "", text.translate(_HOMOGLYPHS)).lower()
+    return re.sub(r"[x]", ":", cleaned)
+
+
+# --- phrases ----------------------------------------------------------------------------------
+
+_VARIANT_LABEL = r"(?P<label>[A-ZА-ЯЁ]|\d{1,2})"
+_VARIANT_HEADER = re.compile(
+    rf"^\s*(?:(?:вариант|variant)\s+{_VARIANT_LABEL}\b\s*[:.)\-]?|"
+    r"предлагаю\s+(?:следующий\s+)?вариант\s*:?|(?:i\s+)?propose\s+(?:the\s+)?variant\s*:?)",
+    re.IGNORECASE,
+)
+_CONDITIONAL = re.compile(
+    r"\b(если|if)\b.+?\b(то|then)\b|\bна\s+.+?\bпредлагаю\b|\bin\s+reply\s+to\b.+?\bI\s+play\b",
+    re.IGNORECASE,
+)
+_ACCEPT_VARIANT = re.compile(
+    r"(?:принимаю|accept)\s+(?:ваш\s+|your\s+|the\s+)?(?:вариант|variant)"
+    r"(?:\s+(?P<label>[A-ZА-ЯЁ]|\d{1,2})\b)?"
+    r"|(?:вариант|variant)(?:\s+(?P<label2>[A-ZА-ЯЁ]|\d{1,2}))?\s+(?:принимаю|принят|accepted)",
+    re.IGNORECASE,
+)
+_NEGATION = r"(?<!\bне\s)(?<!\bnot\s)(?<!\bdon't\s)"
+_DRAW_OFFER = re.compile(
+    r"\bпредлагаю\s+ничью\b|\bничью\s+предлагаю\b|\bпредложение\s+ничьей\b"
+    r"|\b(?:i\s+)?offer\s+(?:you\s+)?a\s+draw\b|\bdraw\s+offer(?:ed)?\b",
+    re.IGNORECASE,
+)
+_DRAW_ACCEPT = re.compile(
+    rf"{_NEGATION}\b(?:принимаю\s+(?:ваше\s+предложение\s+)?ничь[юеи]й?|согласен\s+на\s+ничью"
+    r"|согласна\s+на\s+ничью|ничью\s+принимаю|accept\s+(?:the\s+|your\s+)?draw"
+    r"|agree\s+to\s+(?:a\s+)?draw)\b",
+    re.IGNORECASE,
+)
+_DRAW_DECLINE = re.compile(
+    r"\b(?:не\s+принимаю\s+ничью|от\s+ничьей\s+отказываюсь|ничью\s+не\s+принимаю"
+    r"|отклоняю\s+(?:предложение\s+)?ничь(?:ю|ей)|decline\s+(?:the\s+|your\s+)?draw)\b",
+    re.IGNORECASE,
+)
+_RESIGN = re.compile(
+    rf"{_NEGATION}\b(?:сдаюсь|партию\s+сдаю|сдаю\s+партию|признаю\s+(?:своё\s+|свое\s+)?поражение"
+    r"|i\s+resign|resign\s+(?:the|this)\s+game)\b",
+    re.IGNORECASE,
+)
+_BREAK_STANDARD = re.compile(
+    r"беру\s+перерыв\s+с\s+.+?\s+по\s+\S+(?:\s+(?:г\.?|года))?", re.IGNORECASE
+)
+_BREAK_OTHER = re.compile(
+    r"\b(?:перерыв|отпуск|ухожу\s+в\s+отпуск|take\s+a\s+break|break\s+from)\b"
+    r".*?\b(?:с|from)\s+\d{1,2}[./]\d{1,2}",
+    re.IGNORECASE,
+)
+_OVERSTEP = re.compile(
+    r"\b(?:объявляю\s+(?:вам\s+)?просрочку|заявляю\s+о\s+просрочке|у\s+вас\s+просрочка"
+    r"|просрочк[аиу]\s+времени|claim\s+(?:an?\s+)?overstep|you\s+have\s+overstepped)\b",
+    re.IGNORECASE,
+)
+_PROTEST = re.compile(
+    r"\b(?:протест(?:ую)?|обжалую|заявляю\s+протест|i\s+protest|i\s+appeal|appeal\s+against)\b",
+    re.IGNORECASE,
+)
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def read_letter(text: str) -> LetterContent:
+    """Read the new text of a letter (quotes already removed) into :class:`LetterContent`."""
+    moves: list[MoveMention] = []
+    variants: list[ProposedVariant] = []
+    issues: list[ContentIssue] = []
+    open_variant: tuple[str | None, str, list[MoveMention]] | None = None
+
+    def close_variant() -> None:
+        nonlocal open_variant
+        if open_variant is None:
+            return
+        label, source, variant_moves = open_variant
+        if variant_moves:
+            variants.append(ProposedVariant(tuple(variant_moves), label, source.strip()))
+        else:
+            issues.append(
+                ContentIssue("002 §4.2.7", "a variant is announced but contains no moves", source)
+            )
+        open_variant = None
+
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            close_variant()
+            continue
+        header = _VARIANT_HEADER.match(stripped)
+        line_moves = list(_mentions(stripped))
+        accepting = _ACCEPT_VARIANT.search(stripped) is not None
+        if header and not accepting:
+            close_variant()
+            label = header.group("label")
+            open_variant = (label.upper() if label else None, stripped, line_moves)
+            continue
+        if _CONDITIONAL.search(stripped) and line_moves and not accepting:
+            close_variant()
+            variants.append(ProposedVariant(tuple(line_moves), None, stripped))
+            continue
+        if open_variant is not None and line_moves:
+            open_variant[2].extend(line_moves)
+            open_variant = (open_variant[0], open_variant[1] + "\n" + stripped, open_variant[2])
+            continue
+        close_variant()
+        moves.extend(line_moves)
+    close_variant()
+
+    for move in moves:
+        if move.short_notation:
+            issues.append(
+                ContentIssue(
+                    "002 §4.2.2",
+                    f"«{move.text}» is written in short notation; a move so written is impossible",
+                    move.text,
+                )
+            )
+
+    accept = _ACCEPT_VARIANT.search(text)
+    accepted_label = None
+    if accept is not None:
+        label = accept.group("label") or accept.group("label2")
+        accepted_label = label.upper() if label else None
+
+    draw_decline = bool(_DRAW_DECLINE.search(text))
+    break_mention = _break_mention(text)
+    if break_mention is not None and not break_mention.standard_wording:
+        issues.append(
+            ContentIssue(
+                "002 §4.4.3",
+                "a break must be announced with the words «беру перерыв с … по …»",
+                break_mention.phrase,
+            )
+        )
+    protest = _PROTEST.search(text)
+    return LetterContent(
+        moves=tuple(moves),
+        variants=tuple(variants),
+        accepts_variant=accept is not None,
+        accepted_variant_label=accepted_label,
+        draw_offer=bool(_DRAW_OFFER.search(text)),
+        draw_accept=not draw_decline and bool(_DRAW_ACCEPT.search(text)),
+        draw_decline=draw_decline,
+        resignation=bool(_RESIGN.search(text)),
+        break_mention=break_mention,
+        overstep_claim=bool(_OVERSTEP.search(text)),
+        protest=_sentence_around(text, protest.start()) if protest else None,
+        issues=tuple(issues),
+    )
+
+
+def _mentions(line: str) -> Iterator[MoveMention]:
+    """Moves of one line with numbers and sides: ``7. a-b c-d`` is white then black of 7."""
+    number: int | None = None
+    side: Side | None = None
+    for match in _MOVE_TOKEN.finditer(line):
+        if match.group("number"):
+            number = int(match.group("number"))
+            side = Side.WHITE if match.group("dots") == "." else Side.BLACK
+        elif side is Side.WHITE:
+            side = Side.BLACK
+        elif side is Side.BLACK and number is not None:
+            number, side = number + 1, Side.WHITE
+        written = match.group("full") or match.group("short")
+        yield MoveMention(
+            text=normalize_move_text(written),
+            number=number,
+            side=side,
+            short_notation=match.group("short") is not None,
+        )
+
+
+def _break_mention(text: str) -> BreakMention | None:
+    standard = _BREAK_STANDARD.search(text)
+    if standard:
+        return BreakMention(standard.group(0).rstrip(".,;"), standard_wording=True)
+    other = _BREAK_OTHER.search(text)
+    if other:
+        return BreakMention(_sentence_around(text, other.start()), standard_wording=False)
+    return None
+
+
+def _sentence_around(text: str, position: int) -> str:
+    """The sentence (or line) of ``text`` that contains ``position``."""
+    starts = [match.end() for match in _SENTENCE_END.finditer(text, 0, position)]
+    following = _SENTENCE_END.search(text, position)
+    end = following.start() + 1 if following else len(text)
+    return text[starts[-1] if starts else 0 : end].strip()
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")

@@ -1,0 +1,130 @@
+"""Mail settings read from the environment.
+
+``CORRMAIL_SMTP_HOST`` switches real delivery on; without it the mailer runs in *captured*
+mode: letters are kept in the outbox, marked captured, and readable in the web UI.
+
+=============================  ==================================================================
+Variable                       Meaning
+=============================  ==================================================================
+``CORRMAIL_SMTP_HOST``         relay host name; unset → captured mode
+``CORRMAIL_SMTP_PORT``         port (default 587 with STARTTLS, 465 with TLS, 25 otherwise)
+``CORRMAIL_SMTP_SECURITY``     ``starttls`` (default), ``tls`` (implicit TLS) or ``none``
+``CORRMAIL_SMTP_USER``         user name for AUTH (optional)
+``CORRMAIL_SMTP_PASSWORD``     password for AUTH (optional)
+``CORRMAIL_SMTP_TIMEOUT``      seconds per SMTP operation (default 30)
+``CORRMAIL_MAIL_DOMAIN``       domain of the server's own addresses (default ``corrmail.local``)
+``CORRMAIL_MAIL_FROM``         display address letters come from (default ``turnir@<domain>``)
+``CORRMAIL_MAIL_SECRET``       key of the reply and bounce tokens (falls back to ``SECRET_KEY``)
+``CORRMAIL_MAIL_MAX_BYTES``    inbound size limit in bytes (default 10 MiB)
+=============================  ==================================================================
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+__all__ = ["Security", "SmtpSettings", "MailSettings", "SettingsError"]
+
+
+class SettingsError(ValueError):
+    """An environment variable holds a value the mail layer cannot use."""
+
+    def __init__(self, variable: str, value: str, expected: str) -> None:
+        super().__init__(f"{variable}={value!r}: expected {expected}")
+        self.variable = variable
+        self.value = value
+
+
+class Security(enum.Enum):
+    STARTTLS = "starttls"
+    TLS = "tls"
+    NONE = "none"
+
+
+_DEFAULT_PORTS = {Security.STARTTLS: 587, Security.TLS: 465, Security.NONE: 25}
+
+
+@dataclass(frozen=True, slots=True)
+class SmtpSettings:
+    host: str
+    port: int
+    security: Security = Security.STARTTLS
+    user: str | None = None
+    password: str | None = None
+    timeout: float = 30.0
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> SmtpSettings | None:
+        """Settings from ``CORRMAIL_SMTP_*``, or ``None`` when no relay is configured."""
+        env = os.environ if env is None else env
+        host = env.get("CORRMAIL_SMTP_HOST", "").strip()
+        if not host:
+            return None
+        raw_security = env.get("CORRMAIL_SMTP_SECURITY", "starttls").strip().lower()
+        try:
+            security = Security(raw_security)
+        except ValueError:
+            raise SettingsError(
+                "CORRMAIL_SMTP_SECURITY", raw_security, "starttls, tls or none"
+            ) from None
+        port = _int(env, "CORRMAIL_SMTP_PORT", _DEFAULT_PORTS[security])
+        timeout = float(_int(env, "CORRMAIL_SMTP_TIMEOUT", 30))
+        return cls(
+            host=host,
+            port=port,
+            security=security,
+            user=env.get("CORRMAIL_SMTP_USER") or None,
+            password=env.get("CORRMAIL_SMTP_PASSWORD") or None,
+            timeout=timeout,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MailSettings:
+    """Everything the mail layer needs apart from the relay."""
+
+    domain: str
+    from_address: str
+    secret: bytes
+    max_message_bytes: int = 10 * 1024 * 1024
+    smtp: SmtpSettings | None = None
+
+    @property
+    def captured(self) -> bool:
+        """True when letters are kept instead of sent (no ``CORRMAIL_SMTP_HOST``)."""
+        return self.smtp is None
+
+    @classmethod
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, *, secret_fallback: str | None = None
+    ) -> MailSettings:
+        env = os.environ if env is None else env
+        domain = env.get("CORRMAIL_MAIL_DOMAIN", "corrmail.local").strip() or "corrmail.local"
+        secret = env.get("CORRMAIL_MAIL_SECRET") or env.get("SECRET_KEY") or secret_fallback
+        if not secret:
+            raise SettingsError(
+                "CORRMAIL_MAIL_SECRET", "", "a secret key for reply tokens (or SECRET_KEY)"
+            )
+        return cls(
+            domain=domain,
+            from_address=env.get("CORRMAIL_MAIL_FROM") or f"turnir@{domain}",
+            secret=secret.encode(),
+            max_message_bytes=_int(env, "CORRMAIL_MAIL_MAX_BYTES", 10 * 1024 * 1024),
+            smtp=SmtpSettings.from_env(env),
+        )
+
+
+def _int(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(name, raw, "a whole number") from None
+    if value <= 0:
+        raise SettingsError(name, raw, "a positive number")
+    return value
