@@ -1,1 +1,78 @@
-"""timekeeping."""
+"""Think time, overstep, breaks and penalties of correspondence draughts games.
+
+The date arithmetic a referee does by hand under ``002 §4.2.9–§4.2.11``, ``§4.3`` and ``§4.4``
+of the rulebook, as plain typed functions on dataclasses::
+
+    from timekeeping import compute_chart, read_ledger
+    chart = compute_chart(read_ledger("game.json"))
+    chart.totals, chart.overstep, chart.errors
+
+See ``docs/timekeeping.md`` for the API and ``docs/ledger.md`` for the ledger's JSON form.
+"""
+
+from timekeeping.breaks import (
+    MAX_BREAK_DAYS,
+    Break,
+    BreakAnnouncement,
+    check_break_limits,
+    find_break_announcements,
+    game_break_days,
+    parse_break_announcement,
+    validate_player_breaks,
+)
+from timekeeping.chart import (
+    REPEAT_AFTER_DAYS,
+    Charge,
+    ChartRow,
+    Overstep,
+    TimeChart,
+    compute_chart,
+    effective_start,
+)
+from timekeeping.control import TimeControl, TimeFraction
+from timekeeping.dates import format_chart_date, local_date, parse_player_date
+from timekeeping.daycount import NO_BREAKS, BreakCalendar, think_days
+from timekeeping.deadlines import (
+    FIRST_MOVE_QUERY_AFTER_DAYS,
+    NotToMoveError,
+    ReplyClock,
+    days_left,
+    first_move_query_date,
+    last_safe_reply_date,
+    repeat_due,
+    reply_clock,
+)
+from timekeeping.errors import (
+    BreakAnnouncementError,
+    DateFormatError,
+    LedgerFormatError,
+    LedgerProblem,
+    NaiveDatetimeError,
+    RuleNote,
+    RuleViolation,
+    TimekeepingError,
+)
+from timekeeping.ledger import (
+    PENALTY_DAYS,
+    Ledger,
+    LetterEntry,
+    Penalty,
+    ledger_from_dict,
+    ledger_to_dict,
+    read_ledger,
+)
+from timekeeping.render import chart_to_dict, chart_to_text
+from timekeeping.side import Side
+
+__all__ = [
+    "FIRST_MOVE_QUERY_AFTER_DAYS", "MAX_BREAK_DAYS", "NO_BREAKS", "PENALTY_DAYS", "REPEAT_AFTER_DAYS",
+    "Break", "BreakAnnouncement", "BreakAnnouncementError", "BreakCalendar", "Charge", "ChartRow",
+    "DateFormatError", "Ledger", "LedgerFormatError", "LedgerProblem", "LetterEntry",
+    "NaiveDatetimeError", "NotToMoveError", "Overstep", "Penalty", "ReplyClock", "RuleNote",
+    "RuleViolation", "Side", "TimeChart", "TimeControl", "TimeFraction", "TimekeepingError",
+    "chart_to_dict", "chart_to_text", "check_break_limits", "compute_chart", "days_left",
+    "effective_start", "find_break_announcements", "first_move_query_date", "format_chart_date",
+    "game_break_days", "last_safe_reply_date", "ledger_from_dict", "ledger_to_dict", "local_date",
+    "parse_break_announcement", "parse_player_date", "read_ledger", "repeat_due", "reply_clock",
+    "think_days", "validate_player_breaks",
+]

@@ -1,0 +1,209 @@
+"""Breaks in play (002 §4.4): announcements, the one-break-a-year rule, and which days count.
+
+A break is announced with the rulebook's phrase «беру перерыв с 10.10.97 по 25.10.97» and covers
+both named days (002 §4.4.3: that one is 16 days). A player may take one break of at most 30 days
+per calendar year, on the same dates in all his games (002 §4.4.1). In one game the break counts
+from the day the partner was notified if the notice came late, and not at all if the partner was
+never notified (002 §4.4.2). A referee may grant a retroactive or an extra break (002 §4.4.5).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from timekeeping.dates import parse_player_date
+from timekeeping.errors import BreakAnnouncementError, DateFormatError, RuleNote, RuleViolation
+from timekeeping.side import Side
+
+#: 002 §4.4.1: a break lasts at most 30 days.
+MAX_BREAK_DAYS = 30
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    """A break taken by ``player``, ``first_day`` to ``last_day`` inclusive.
+
+    ``notice_postmark`` is the postmark of the registered notice the partner of this game got;
+    ``None`` means the partner was never notified. ``granted_by_referee`` marks a break the
+    referee counted retroactively or granted beyond the norms (002 §4.4.5): the notice and the
+    one-a-year and 30-day limits do not apply to it.
+    """
+
+    player: Side
+    first_day: date
+    last_day: date
+    notice_postmark: date | None = None
+    granted_by_referee: bool = False
+
+    @property
+    def days(self) -> int:
+        """Length in days, both ends included (002 §4.4.3)."""
+        return (self.last_day - self.first_day).days + 1
+
+    def sort_key(self) -> tuple[date, date, date, bool]:
+        return (self.first_day, self.last_day, self.notice_postmark or date.min, self.granted_by_referee)
+
+
+@dataclass(frozen=True, slots=True)
+class BreakAnnouncement:
+    """The dates of «беру перерыв с … по …»."""
+
+    first_day: date
+    last_day: date
+
+    @property
+    def days(self) -> int:
+        return (self.last_day - self.first_day).days + 1
+
+
+_DATE = r"(\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}(?:[./](?:\d{4}|\d{2}))?)"
+_PHRASE = rf"беру\s+перерыв\s+с\s+{_DATE}\s*(?:г\.?)?\s+по\s+{_DATE}\s*(?:г\.?)?"
+_ANNOUNCEMENT = re.compile(rf"[\s«\"']*{_PHRASE}[\s»\"'.!]*", re.IGNORECASE)
+_ANNOUNCEMENT_IN_TEXT = re.compile(_PHRASE, re.IGNORECASE)
+
+
+def parse_break_announcement(text: str, *, reference: date | None = None) -> BreakAnnouncement:
+    """Read a break announcement worded as 002 §4.4.3 prescribes.
+
+    >>> parse_break_announcement("беру перерыв с 10.10.97 по 25.10.97").days
+    16
+
+    ``reference`` (the letter's date) supplies a missing year of the first day; the last day
+    takes the year nearest the first day, so ``с 25.12 по 10.01`` ends in the next year. Any other wording (``отпуск``, ``перерыв от … до …``) raises
+    :class:`BreakAnnouncementError`: the rulebook says no other words are to be used.
+    """
+    match = _ANNOUNCEMENT.fullmatch(text)
+    if not match:
+        raise BreakAnnouncementError(text, "a break is announced only as «беру перерыв с ДД.ММ.ГГ по ДД.ММ.ГГ»")
+    return _announcement_from(match, text, reference)
+
+
+def find_break_announcements(text: str, *, reference: date | None = None) -> list[BreakAnnouncement]:
+    """Every announcement in the rulebook's phrase inside a letter's text, in order."""
+    return [_announcement_from(match, text, reference) for match in _ANNOUNCEMENT_IN_TEXT.finditer(text)]
+
+
+def _announcement_from(match: re.Match[str], text: str, reference: date | None) -> BreakAnnouncement:
+    try:
+        first = parse_player_date(match[1], reference=reference)
+        last = parse_player_date(match[2], reference=first)
+    except DateFormatError as error:
+        raise BreakAnnouncementError(text, error.reason) from error
+    if last < first:
+        raise BreakAnnouncementError(text, f"the last day {last} is before the first day {first}")
+    return BreakAnnouncement(first, last)
+
+
+def check_break_limits(breaks: Iterable[Break]) -> tuple[list[Break], list[RuleViolation]]:
+    """Apply 002 §4.4.1 to the breaks of one player: one a calendar year, at most 30 days.
+
+    Returns the breaks that stand and the violations. Breaks are taken in date order, so the
+    result does not depend on the order they were listed in: the earliest break of a year stands
+    and a later one that year is refused. A break longer than 30 days stands for its first 30
+    days: the player did announce a break and his partners relied on it, but no more than the
+    rule allows. A break is reckoned to the year of its first day. Referee-granted breaks
+    (002 §4.4.5) are outside these limits.
+    """
+    standing: list[Break] = []
+    violations: list[RuleViolation] = []
+    years_taken: set[int] = set()
+    for brk in sorted(breaks, key=Break.sort_key):
+        if brk.last_day < brk.first_day:
+            violations.append(RuleViolation(
+                "002 §4.4.3", f"break of {brk.player.value} ends before it begins",
+                f"{brk.first_day}..{brk.last_day}"))
+            continue
+        if brk.granted_by_referee:
+            standing.append(brk)
+            continue
+        if brk.first_day.year in years_taken:
+            violations.append(RuleViolation(
+                "002 §4.4.1",
+                f"second break of {brk.player.value} in {brk.first_day.year}: one break per calendar year; not counted",
+                f"{brk.first_day}..{brk.last_day}"))
+            continue
+        years_taken.add(brk.first_day.year)
+        if brk.days > MAX_BREAK_DAYS:
+            violations.append(RuleViolation(
+                "002 §4.4.1",
+                f"break of {brk.player.value} lasts {brk.days} days, at most {MAX_BREAK_DAYS}; counted for its first {MAX_BREAK_DAYS}",
+                f"{brk.first_day}..{brk.last_day}"))
+            brk = Break(brk.player, brk.first_day, brk.first_day + timedelta(days=MAX_BREAK_DAYS - 1),
+                        brk.notice_postmark, brk.granted_by_referee)
+        standing.append(brk)
+    return standing, violations
+
+
+def days_in_game(brk: Break) -> tuple[tuple[date, date] | None, RuleNote | None]:
+    """The days of ``brk`` that count in the game whose partner got the notice (002 §4.4.2).
+
+    Late notice: the break counts from the notice's postmark day. No notice: not at all.
+    """
+    if brk.granted_by_referee:
+        return (brk.first_day, brk.last_day), None
+    if brk.notice_postmark is None:
+        return None, RuleNote(
+            "002 §4.4.2", f"break of {brk.player.value} {brk.first_day}..{brk.last_day} not counted: "
+            "the partner was never notified")
+    if brk.notice_postmark <= brk.first_day:
+        return (brk.first_day, brk.last_day), None
+    if brk.notice_postmark > brk.last_day:
+        return None, RuleNote(
+            "002 §4.4.2", f"break of {brk.player.value} {brk.first_day}..{brk.last_day} not counted: "
+            f"notified on {brk.notice_postmark}, after it ended")
+    return (brk.notice_postmark, brk.last_day), RuleNote(
+        "002 §4.4.2", f"break of {brk.player.value} notified late: counted from the notice's "
+        f"postmark {brk.notice_postmark}, not from {brk.first_day}")
+
+
+def game_break_days(breaks: Iterable[Break]) -> tuple[list[tuple[date, date]], list[RuleViolation], list[RuleNote]]:
+    """The break intervals that count in one game, with the violations and notes behind them."""
+    intervals: list[tuple[date, date]] = []
+    violations: list[RuleViolation] = []
+    notes: list[RuleNote] = []
+    by_player: dict[Side, list[Break]] = {}
+    for brk in breaks:
+        by_player.setdefault(brk.player, []).append(brk)
+    for player in Side:
+        standing, refused = check_break_limits(by_player.get(player, ()))
+        violations.extend(refused)
+        for brk in standing:
+            interval, note = days_in_game(brk)
+            if interval is not None:
+                intervals.append(interval)
+            if note is not None:
+                notes.append(note)
+    return intervals, violations, notes
+
+
+def validate_player_breaks(breaks_by_game: Mapping[str, Sequence[Break]]) -> list[RuleViolation]:
+    """Check one player's breaks across all his unfinished games (002 §4.4.1).
+
+    ``breaks_by_game`` maps a game's key (any label the caller uses) to that player's breaks
+    in the game. Each game's breaks must keep the one-a-year and 30-day limits, and every game
+    must carry the same break dates ("в один и тот же срок и одновременно во всех партиях").
+    Referee-granted breaks are left out of the comparison: a referee may grant one per game.
+    """
+    violations: list[RuleViolation] = []
+    dates_by_game: dict[str, frozenset[tuple[date, date]]] = {}
+    for game, breaks in breaks_by_game.items():
+        _, refused = check_break_limits(breaks)
+        violations.extend(
+            RuleViolation(violation.rule, f"game {game}: {violation.message}", violation.value)
+            for violation in refused
+        )
+        dates_by_game[game] = frozenset(
+            (brk.first_day, brk.last_day) for brk in breaks if not brk.granted_by_referee
+        )
+    every_date = frozenset().union(*dates_by_game.values()) if dates_by_game else frozenset()
+    for first, last in sorted(every_date):
+        missing = sorted(game for game, dates in dates_by_game.items() if (first, last) not in dates)
+        if missing:
+            violations.append(RuleViolation(
+                "002 §4.4.1",
+                f"break {first}..{last} must be taken on the same dates in all games; missing in {', '.join(missing)}",
+                f"{first}..{last}"))
+    return violations

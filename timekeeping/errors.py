@@ -1,0 +1,98 @@
+"""Errors raised for malformed input, and rule findings collected while a chart is computed.
+
+Malformed input (a date nobody can read, a ledger field of the wrong type, a player who is not
+white or black) raises a narrow :class:`ValueError` subclass carrying the offending input.
+Input that is well formed but breaks a rule (a reply sent before the letter it answers was
+received, a second break in one year) does not stop the computation: it becomes a
+:class:`RuleViolation` in :attr:`timekeeping.TimeChart.errors`, naming the rule and the value,
+so a referee sees every problem and still gets the rest of the chart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class TimekeepingError(ValueError):
+    """Base class of every input error raised by :mod:`timekeeping`."""
+
+
+class DateFormatError(TimekeepingError):
+    """A date as a player wrote it cannot be read, or names a day that does not exist."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        super().__init__(f"cannot read the date {text!r}: {reason}")
+        self.text = text
+        self.reason = reason
+
+
+class NaiveDatetimeError(TimekeepingError):
+    """An arrival timestamp without a time zone: its calendar date would be a guess."""
+
+    def __init__(self, moment: object) -> None:
+        super().__init__(
+            f"the timestamp {moment!r} has no time zone; attach one before converting it to "
+            "the tournament's calendar date"
+        )
+        self.moment = moment
+
+
+class BreakAnnouncementError(TimekeepingError):
+    """A break announcement not worded as 002 §4.4.3 prescribes («беру перерыв с … по …»)."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        super().__init__(f"002 §4.4.3: {reason}: {text!r}")
+        self.text = text
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerProblem:
+    """One malformed field of a ledger: where it is (``letters[2].sent``), what is wrong."""
+
+    path: str
+    message: str
+    value: object = None
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message} (got {self.value!r})"
+
+
+class LedgerFormatError(TimekeepingError):
+    """A ledger that cannot be read; carries every problem found, not only the first."""
+
+    def __init__(self, problems: list[LedgerProblem]) -> None:
+        lines = "\n".join(f"  {problem}" for problem in problems)
+        super().__init__(f"the ledger has {len(problems)} malformed field(s):\n{lines}")
+        self.problems = tuple(problems)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleViolation:
+    """Input that breaks a rule: the rule (``002 §4.4.1``), what is wrong, the offending value.
+
+    ``letter`` is the 1-based ledger position of the letter concerned, or ``None`` when the
+    finding concerns the game as a whole (a break, a referee's penalty).
+    """
+
+    rule: str
+    message: str
+    value: object = None
+    letter: int | None = None
+
+    def __str__(self) -> str:
+        where = f"letter {self.letter}: " if self.letter is not None else ""
+        return f"{self.rule}: {where}{self.message} ({self.value!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleNote:
+    """A rule applied in a way a referee should see (an estimated date, a first omission)."""
+
+    rule: str
+    message: str
+    letter: int | None = None
+
+    def __str__(self) -> str:
+        where = f"letter {self.letter}: " if self.letter is not None else ""
+        return f"{self.rule}: {where}{self.message}"
