@@ -244,7 +244,8 @@ def _split_numbered(text: str) -> list[tuple[int | None, str | None, list[str]]]
 def _move_tokens(text: str) -> list[str]:
     # Spaces around separators belong to the move ("c3 - d4"); other spaces separate moves.
     joined = re.sub(r"\s*([-:xх–—])\s*", r"\1", text.strip())
-    return [token for token in joined.split() if token]
+    tokens = (token.strip(",;.!?()«»\"'") for token in joined.split())
+    return [token for token in tokens if token]
 
 
 # -- games ------------------------------------------------------------------------------------
