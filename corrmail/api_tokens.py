@@ -1,0 +1,35 @@
+"""Bearer tokens for the JSON API; the database keeps only their SHA-256."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from corrmail.models import ApiToken, User, utcnow
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue_token(session: Session, user: User, name: str) -> str:
+    """Create a token for `user`; the returned plaintext is shown once and never stored."""
+    token = secrets.token_urlsafe(32)
+    session.add(ApiToken(user_id=user.id, name=name, token_sha256=_digest(token)))
+    session.flush()
+    return token
+
+
+def authenticate(session: Session, token: str) -> User | None:
+    row = session.scalar(
+        select(ApiToken).where(
+            ApiToken.token_sha256 == _digest(token), ApiToken.revoked_at.is_(None)
+        )
+    )
+    if row is None or not row.user.active:
+        return None
+    row.last_used_at = utcnow()
+    return row.user

@@ -1,0 +1,57 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+from flask import Flask, redirect, url_for
+from flask_wtf import CSRFProtect
+from werkzeug.wrappers.response import Response
+
+from corrmail.config import Settings
+from corrmail.db import Database
+from corrmail.paths import PACKAGE_DIR, templates_dir
+from corrmail.web import admin, api, auth, format, games, health, i18n, tournaments
+from corrmail.web.database import init_database
+
+csrf = CSRFProtect()
+
+
+def create_app(settings: Settings | None = None) -> Flask:
+    settings = settings or Settings.from_env()
+    app = Flask(
+        "corrmail",
+        template_folder=str(templates_dir()),
+        static_folder=str(PACKAGE_DIR / "static"),
+    )
+    app.config.update(
+        SECRET_KEY=settings.secret_key,
+        TESTING=settings.testing,
+        WTF_CSRF_ENABLED=settings.csrf_enabled,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        CORRMAIL_SETTINGS=settings,
+    )
+    app.config.update(settings.extra)
+
+    init_database(app, Database(settings.database_url))
+    csrf.init_app(app)
+    auth.init_login(app)
+    i18n.init_babel(app, settings.default_locale)
+    format.init_filters(app)
+
+    for blueprint in (
+        health.blueprint,
+        auth.blueprint,
+        tournaments.blueprint,
+        games.blueprint,
+        admin.blueprint,
+        api.blueprint,
+    ):
+        app.register_blueprint(blueprint)
+    # The API authenticates with bearer tokens, not cookies, so CSRF does not apply to it.
+    csrf.exempt(api.blueprint)
+
+    @app.get("/")
+    def index() -> Response:
+        return redirect(url_for("tournaments.index"))
+
+    return app

@@ -1,0 +1,75 @@
+"""The `corrmail` command: `db upgrade`, `demo`, `serve`."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import click
+
+from corrmail.config import Settings
+from corrmail.db import Database
+from corrmail.demo import DEMO_CODE, demo_logins, load_demo
+from corrmail.mailer_loop import CaptureLoop
+from corrmail.migrate import upgrade
+
+
+@click.group()
+def main() -> None:
+    """corrmail: correspondence draughts tournaments by post and e-mail."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+
+@main.group()
+def db() -> None:
+    """Database schema."""
+
+
+@db.command("upgrade")
+@click.option("--revision", default="head", show_default=True)
+def db_upgrade(revision: str) -> None:
+    """Apply migrations up to REVISION (CORRMAIL_DATABASE_URL, default var/corrmail.sqlite)."""
+    settings = Settings.from_env()
+    upgrade(settings.database_url, revision)
+    click.echo(f"database at {revision}: {_safe_url(settings.database_url)}")
+
+
+@main.command()
+def demo() -> None:
+    """Load the demo tournament (once; running it again changes nothing) and print its logins."""
+    database = Database(Settings.from_env().database_url)
+    try:
+        with database.transaction() as session:
+            load_demo(session)
+    finally:
+        database.dispose()
+    click.echo(f"Demo tournament {DEMO_CODE} is loaded. Logins (password for all shown):")
+    for login, password, what in demo_logins():
+        click.echo(f"  {login:<10} {password}   {what}")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+@click.option("--with-mailer", is_flag=True, help="Run the mailer loop in the same process.")
+def serve(host: str, port: int, with_mailer: bool) -> None:
+    """Serve the web app with the development server."""
+    from corrmail.app import create_app
+
+    settings = Settings.from_env()
+    app = create_app(settings)
+    stop = threading.Event()
+    if with_mailer:
+        loop = CaptureLoop(Database(settings.database_url), settings)
+        threading.Thread(target=loop.run, args=(stop,), name="mailer", daemon=True).start()
+    click.echo(f"corrmail on http://{host}:{port}/  (demo logins: `corrmail demo`)")
+    try:
+        app.run(host=host, port=port, debug=False, use_reloader=False, threaded=True)
+    finally:
+        stop.set()
+
+
+def _safe_url(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)

@@ -1,0 +1,70 @@
+"""Settings from the environment (`CORRMAIL_*`), parsed once into a frozen dataclass."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from corrmail.paths import var_dir
+
+
+class ConfigError(ValueError):
+    def __init__(self, variable: str, value: str, reason: str) -> None:
+        super().__init__(f"{variable}={value!r}: {reason}")
+        self.variable = variable
+        self.value = value
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str
+    secret_key: str
+    # Unset: no SMTP relay, outgoing letters are captured in the outbox for the web UI. The rest
+    # of CORRMAIL_SMTP_* and CORRMAIL_MAIL_* belongs to the mail layer (corrmail.mail.settings).
+    smtp_host: str | None = None
+    # Replays a tournament's life: every "today" in the service comes from here when set.
+    today: dt.date | None = None
+    default_locale: str = "ru"
+    csrf_enabled: bool = True
+    testing: bool = False
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if environ is None else environ
+        return cls(
+            database_url=env.get("CORRMAIL_DATABASE_URL") or default_database_url(),
+            secret_key=env.get("CORRMAIL_SECRET_KEY") or _persistent_secret_key(),
+            smtp_host=env.get("CORRMAIL_SMTP_HOST", "").strip() or None,
+            today=_date_from_env(env, "CORRMAIL_TODAY"),
+            default_locale=env.get("CORRMAIL_LOCALE", "ru"),
+        )
+
+
+def default_database_url() -> str:
+    return f"sqlite:///{var_dir() / 'corrmail.sqlite'}"
+
+
+def _persistent_secret_key() -> str:
+    """A development key kept in var/ so sessions survive restarts; production sets the variable."""
+    path = var_dir() / "secret_key"
+    if path.is_file():
+        return path.read_text().strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(32)
+    path.write_text(key)
+    path.chmod(0o600)
+    return key
+
+
+def _date_from_env(env: Mapping[str, str], variable: str) -> dt.date | None:
+    value = env.get(variable)
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise ConfigError(variable, value, "expected an ISO date YYYY-MM-DD") from None

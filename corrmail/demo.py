@@ -1,0 +1,278 @@
+"""The demo: a 6-player postal round robin in progress, built from real letters.
+
+Loading is idempotent: users are matched by login, the tournament by its code. The results in it
+(one game resigned, one lost on overstep) are the demo's recorded decisions, not computed here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from corrmail.demo_moves import DEMO_MOVES
+from corrmail.ledger import LetterInput, append_letter
+from corrmail.models import (
+    Channel,
+    Game,
+    GameResult,
+    GameState,
+    GameType,
+    Participant,
+    Player,
+    ResultKind,
+    Role,
+    Tournament,
+    TournamentChannel,
+    TournamentOfficial,
+    TournamentStatus,
+    TournamentSystem,
+    User,
+)
+from corrmail.outbox import enqueue
+
+DEMO_CODE = "ЗКР-2026"
+DEMO_PASSWORD = "demo2026"
+START = dt.date(2026, 9, 1)
+# Letters in the demo stop before this day, so every game has its latest letter in transit or
+# on someone's desk.
+LAST_LETTER_BEFORE = dt.date(2026, 11, 20)
+
+
+@dataclass(frozen=True)
+class DemoLogin:
+    login: str
+    role: Role
+    display_name: str
+
+
+OFFICIALS = (
+    DemoLogin("director", Role.ORGANIZER, "Директор турнира"),
+    DemoLogin("referee", Role.REFEREE, "Главный судья"),
+    DemoLogin("steward", Role.STEWARD, "Староста"),
+)
+
+PLAYERS = (
+    ("Иванов Пётр Сергеевич", "ivanov", "Москва, ул. Тверская, 7, кв. 12", 2210, "ЦШК Москва"),
+    (
+        "Смирнова Анна Викторовна",
+        "smirnova",
+        "Санкт-Петербург, Невский пр., 30, кв. 4",
+        2185,
+        "Петербург",
+    ),
+    ("Кузнецов Олег Иванович", "kuznetsov", "Казань, ул. Баумана, 15, кв. 3", 2150, "Казань"),
+    ("Попова Мария Андреевна", "popova", "Самара, ул. Ленинградская, 41, кв. 9", 2120, "Самара"),
+    ("Васильев Игорь Павлович", "vasiliev", "Тула, пр. Ленина, 88, кв. 21", 2095, "Тула"),
+    ("Соколов Денис Юрьевич", "sokolov", "Пермь, ул. Сибирская, 12, кв. 5", 2060, "Пермь"),
+)
+
+# The Berger table for six players (000 §3.x): (round, white start number, black start number).
+PAIRINGS = (
+    (1, 1, 6), (1, 2, 5), (1, 3, 4),
+    (2, 6, 4), (2, 5, 3), (2, 1, 2),
+    (3, 2, 6), (3, 3, 1), (3, 4, 5),
+    (4, 6, 5), (4, 1, 4), (4, 2, 3),
+    (5, 3, 6), (5, 4, 2), (5, 5, 1),
+)  # fmt: skip
+
+FINISHED_GAME = 1  # index into PAIRINGS: 2–5, Black resigns after White's last move
+OVERSTEPPED_GAME = 3  # 6–4: White fell silent; the referee confirmed the overstep (002 §4.3.6)
+
+
+def demo_logins() -> list[tuple[str, str, str]]:
+    """(login, password, what it is) for every demo account."""
+    rows = [(o.login, DEMO_PASSWORD, o.role.value) for o in OFFICIALS]
+    rows += [(login, DEMO_PASSWORD, f"{Role.PLAYER.value}: {name}") for name, login, *_ in PLAYERS]
+    return rows
+
+
+def load_demo(session: Session) -> Tournament:
+    """Create the demo (or find it) in `session`'s transaction; the caller commits."""
+    existing = session.scalar(select(Tournament).where(Tournament.code == DEMO_CODE))
+    if existing is not None:
+        return existing
+
+    steward = None
+    for official in OFFICIALS:
+        user = _user(session, official.login, official.display_name, official.role)
+        if official.role is Role.STEWARD:
+            steward = user
+
+    tournament = Tournament(
+        code=DEMO_CODE,
+        title="Заочный кубок, демонстрационный турнир",
+        game_type=GameType.RUSSIAN,
+        system=TournamentSystem.ROUND_ROBIN_SINGLE,
+        channel=TournamentChannel.POST,
+        start_date=START,
+        end_date=dt.date(2027, 12, 31),
+        tiebreak_order=["sonneborn_berger", "koya"],
+        status=TournamentStatus.RUNNING,
+    )
+    session.add(tournament)
+    session.flush()
+
+    participants: dict[int, Participant] = {}
+    for number, (name, login, address, rating, club) in enumerate(PLAYERS, start=1):
+        player = Player(
+            name=name,
+            email=f"{login}@example.org",
+            postal_address=address,
+            rating=rating,
+            club=club,
+        )
+        session.add(player)
+        session.flush()
+        user = _user(session, login, name, Role.PLAYER)
+        user.player_id = player.id
+        user.email = player.email
+        entry = Participant(
+            tournament_id=tournament.id, player_id=player.id, start_number=number, rating=rating
+        )
+        session.add(entry)
+        participants[number] = entry
+    session.flush()
+
+    for role, user in ((Role.STEWARD, steward), (Role.REFEREE, _by_login(session, "referee"))):
+        assert user is not None
+        session.add(TournamentOfficial(tournament_id=tournament.id, user_id=user.id, role=role))
+
+    for index, (round_number, white, black) in enumerate(PAIRINGS):
+        game = Game(
+            tournament_id=tournament.id,
+            round=round_number,
+            white_id=participants[white].id,
+            black_id=participants[black].id,
+            state=GameState.IN_PLAY,
+        )
+        session.add(game)
+        session.flush()
+        _play_letters(session, tournament, game, index, steward)
+
+    _enqueue_start_sheet_notice(session, tournament, participants[1])
+    session.flush()
+    return tournament
+
+
+def _by_login(session: Session, login: str) -> User | None:
+    return session.scalar(select(User).where(User.login == login))
+
+
+def _user(session: Session, login: str, display_name: str, role: Role) -> User:
+    user = _by_login(session, login)
+    if user is None:
+        user = User(login=login, display_name=display_name)
+        user.set_password(DEMO_PASSWORD)
+        session.add(user)
+    user.grant(role)
+    session.flush()
+    return user
+
+
+def _letter_text(
+    tournament: Tournament, sender: Participant, partner: Participant, repeated: str, move: str,
+    partner_sent: dt.date | None, received: dt.date | None, sent: dt.date,
+) -> str:  # fmt: skip
+    lines = [f"Уважаемый(ая) {partner.player.name}!", f"Турнир {tournament.code}."]
+    if repeated:
+        lines.append(f"Ваш ход: {repeated}.")
+    lines.append(f"Мой ход: {move}." if move else "Сдаюсь. Спасибо за игру.")
+    if partner_sent and received:
+        lines.append(
+            f"Ваше письмо отправлено {partner_sent:%d.%m.%Y}, получено {received:%d.%m.%Y}, "
+            f"моё отправлено {sent:%d.%m.%Y}."
+        )
+    else:
+        lines.append(f"Отправлено {sent:%d.%m.%Y}.")
+    lines += ["С уважением,", sender.player.name, sender.player.postal_address or ""]
+    return "\n".join(lines)
+
+
+def _play_letters(
+    session: Session, tournament: Tournament, game: Game, index: int, steward: User | None
+) -> None:
+    moves = DEMO_MOVES[index]
+    schedule = random.Random(index)  # fixed seed: the demo is the same on every machine
+    sent = START + dt.timedelta(days=schedule.randint(0, 3))
+    partner_sent: dt.date | None = None
+    received: dt.date | None = None
+    sides = (game.white, game.black)
+    for ply, move in enumerate(moves):
+        if sent >= LAST_LETTER_BEFORE and index != FINISHED_GAME:
+            break
+        if index == OVERSTEPPED_GAME and ply == len(moves) - 1:
+            break
+        sender, partner = sides[ply % 2], sides[(ply + 1) % 2]
+        repeated = moves[ply - 1] if ply else ""
+        text = _letter_text(
+            tournament, sender, partner, repeated, move, partner_sent, received, sent
+        )
+        append_letter(
+            session,
+            game,
+            LetterInput(
+                sender_id=sender.id,
+                channel=Channel.POST,
+                raw_text=text,
+                moves_text=move,
+                partner_sent=partner_sent,
+                received=received,
+                sent=sent,
+                postmark_date=sent,
+            ),
+            entered_by=steward,
+        )
+        partner_sent = sent
+        received = sent + dt.timedelta(days=schedule.randint(2, 6))
+        sent = received + dt.timedelta(days=schedule.randint(1, 8))
+
+    if index == FINISHED_GAME:
+        loser = sides[len(moves) % 2]
+        winner = game.partner_of(loser.id)
+        text = _letter_text(tournament, loser, winner, moves[-1], "", partner_sent, received, sent)
+        append_letter(
+            session,
+            game,
+            LetterInput(
+                sender_id=loser.id, channel=Channel.POST, raw_text=text, partner_sent=partner_sent,
+                received=received, sent=sent, postmark_date=sent,
+            ),
+            entered_by=steward,
+        )  # fmt: skip
+        game.state = GameState.FINISHED
+        game.result = GameResult.WHITE_WIN if winner is game.white else GameResult.BLACK_WIN
+        game.result_kind = ResultKind.PLAYED
+        game.result_on = received
+    elif index == OVERSTEPPED_GAME:
+        game.state = GameState.FINISHED
+        game.result = GameResult.BLACK_WIN
+        game.result_kind = ResultKind.OVERSTEP
+        game.result_rule = "002 §4.3.6"
+        game.result_on = dt.date(2026, 11, 10)
+
+
+def _enqueue_start_sheet_notice(
+    session: Session, tournament: Tournament, participant: Participant
+) -> None:
+    """One letter in the outbox, so the outbox viewer has something to show."""
+    message = EmailMessage()
+    message["From"] = "Турнирная служба <turnir@corrmail.local>"
+    message["To"] = f"{participant.player.name} <{participant.player.email}>"
+    message["Subject"] = f"{tournament.code}: стартовый лист"
+    message["Message-ID"] = make_msgid(
+        idstring=f"demo-start-{participant.id}", domain="corrmail.local"
+    )
+    message["Auto-Submitted"] = "auto-generated"
+    message.set_content(
+        f"Уважаемый(ая) {participant.player.name}!\n\n"
+        f"Турнир {tournament.code} начинается {tournament.start_date:%d.%m.%Y}, "
+        f"окончание игры {tournament.end_date:%d.%m.%Y}.\n"
+        "Ваши партнёры и их адреса — на странице турнира.\n"
+    )
+    enqueue(session, message, kind="start_sheet", tournament_id=tournament.id)

@@ -1,0 +1,117 @@
+"""The letters ledger of a game: appending letters and reading the archive (002 §4.1.13, §4.2.5).
+
+Nothing here knows the rules of draughts or of think time; it keeps the letters in order.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from corrmail.models import Channel, Game, GameState, Letter, Participant, User
+
+
+class LedgerError(ValueError):
+    pass
+
+
+class CorrectionTargetError(LedgerError):
+    """A correction must point at an earlier letter of the same game."""
+
+    def __init__(self, game_id: int, letter_id: int) -> None:
+        super().__init__(
+            f"letter {letter_id} is not a letter of game {game_id}; nothing to correct"
+        )
+        self.game_id = game_id
+        self.letter_id = letter_id
+
+
+class SenderNotInGameError(LedgerError):
+    def __init__(self, game_id: int, participant_id: int) -> None:
+        super().__init__(f"participant {participant_id} does not play game {game_id}")
+        self.game_id = game_id
+        self.participant_id = participant_id
+
+
+@dataclass(frozen=True)
+class LetterInput:
+    """What a letter says, as written; dates are calendar dates in the tournament's time zone."""
+
+    sender_id: int | None
+    channel: Channel
+    raw_text: str = ""
+    moves_text: str = ""
+    variants_text: str = ""
+    partner_sent: dt.date | None = None
+    received: dt.date | None = None
+    sent: dt.date | None = None
+    postmark_date: dt.date | None = None
+    registered: bool = False
+    declared_white_days: int | None = None
+    declared_black_days: int | None = None
+    penalty_days: int = 0
+    corrects_letter_id: int | None = None
+    inbound_message_id: int | None = None
+
+
+def append_letter(
+    session: Session, game: Game, letter: LetterInput, entered_by: User | None
+) -> Letter:
+    """Add `letter` at the end of `game`'s ledger.
+
+    The game row is locked first (PostgreSQL `FOR UPDATE`; SQLite serialises writers), and
+    `(game_id, sequence)` is unique, so two concurrent appends can never fork the ledger.
+    """
+    session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
+    if letter.sender_id is not None and letter.sender_id not in (game.white_id, game.black_id):
+        raise SenderNotInGameError(game.id, letter.sender_id)
+    if letter.corrects_letter_id is not None:
+        target = session.get(Letter, letter.corrects_letter_id)
+        if target is None or target.game_id != game.id:
+            raise CorrectionTargetError(game.id, letter.corrects_letter_id)
+    last = session.scalar(select(func.max(Letter.sequence)).where(Letter.game_id == game.id))
+    row = Letter(
+        game_id=game.id,
+        sequence=(last or 0) + 1,
+        entered_by_id=entered_by.id if entered_by is not None else None,
+        **letter.__dict__,
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def effective_letters(letters: Sequence[Letter]) -> list[Letter]:
+    """The archive as it now reads: each letter replaced, in its place, by its latest correction.
+
+    `letters` are one game's letters in ledger order; a correction of a correction still stands
+    in for the original letter.
+    """
+    by_id = {letter.id: letter for letter in letters}
+
+    def original_of(letter: Letter) -> Letter:
+        while letter.corrects_letter_id is not None and letter.corrects_letter_id in by_id:
+            letter = by_id[letter.corrects_letter_id]
+        return letter
+
+    latest: dict[int, Letter] = {}
+    for letter in letters:
+        if letter.corrects_letter_id is not None:
+            latest[original_of(letter).id] = letter
+    return [
+        latest.get(letter.id, letter) for letter in letters if letter.corrects_letter_id is None
+    ]
+
+
+def to_move(game: Game) -> Participant | None:
+    """Who owes the next letter: the partner of whoever sent the last move, White before any."""
+    if game.state in (GameState.FINISHED, GameState.ADJUDICATION):
+        return None
+    movers = [letter for letter in effective_letters(game.letters) if letter.moves_text.strip()]
+    if not movers or movers[-1].sender_id is None:
+        return game.white if not movers else None
+    return game.partner_of(movers[-1].sender_id)

@@ -1,0 +1,61 @@
+"""The database schema. Import models from here; migrations live in `corrmail/migrations`."""
+
+from corrmail.models import ledger_guard as _ledger_guard  # noqa: F401  (installs the guard)
+from corrmail.models.base import NAMING_CONVENTION, Base, UTCDateTime, utcnow
+from corrmail.models.cases import AuditEntry, Case
+from corrmail.models.enums import (
+    BreakKind,
+    CaseType,
+    Channel,
+    GameResult,
+    GameState,
+    GameType,
+    InboundStatus,
+    OutboxStatus,
+    ResultKind,
+    Role,
+    TournamentChannel,
+    TournamentStatus,
+    TournamentSystem,
+)
+from corrmail.models.games import Game, Letter, Penalty
+from corrmail.models.ledger_guard import AppendOnlyViolation
+from corrmail.models.mail import InboundMessage, OutboxMessage
+from corrmail.models.people import ApiToken, Player, User, UserRole
+from corrmail.models.tournaments import Break, Participant, Tournament, TournamentOfficial
+
+__all__ = [
+    "NAMING_CONVENTION",
+    "ApiToken",
+    "AppendOnlyViolation",
+    "AuditEntry",
+    "Base",
+    "Break",
+    "BreakKind",
+    "Case",
+    "CaseType",
+    "Channel",
+    "Game",
+    "GameResult",
+    "GameState",
+    "GameType",
+    "InboundMessage",
+    "InboundStatus",
+    "Letter",
+    "OutboxMessage",
+    "OutboxStatus",
+    "Participant",
+    "Penalty",
+    "Player",
+    "ResultKind",
+    "Role",
+    "Tournament",
+    "TournamentChannel",
+    "TournamentOfficial",
+    "TournamentStatus",
+    "TournamentSystem",
+    "UTCDateTime",
+    "User",
+    "UserRole",
+    "utcnow",
+]

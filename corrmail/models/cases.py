@@ -1,0 +1,61 @@
+"""The referee's cases and the audit log of every state change."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from corrmail.models.base import Base, utcnow
+from corrmail.models.enums import CaseType, enum_column
+from corrmail.models.people import User
+
+
+class Case(Base):
+    """A matter for a referee or organizer; `state` and `payload` belong to `adjudication`."""
+
+    __tablename__ = "cases"
+    __table_args__ = (Index("ix_cases_open", "closed_at", "deadline"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_type: Mapped[CaseType] = mapped_column(enum_column(CaseType))
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
+    participant_id: Mapped[int | None] = mapped_column(ForeignKey("participants.id"))
+    # A protest points at the case whose decision it contests.
+    parent_case_id: Mapped[int | None] = mapped_column(ForeignKey("cases.id"))
+    state: Mapped[str] = mapped_column(String(40))
+    deadline: Mapped[dt.date | None]
+    payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    opened_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    opened_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    closed_at: Mapped[dt.datetime | None]
+    # Two referees deciding at once: the second flush sees a stale version and fails.
+    version: Mapped[int] = mapped_column(default=1)
+
+    __mapper_args__ = {"version_id_col": version}
+
+    opened_by: Mapped[User | None] = relationship()
+
+
+class AuditEntry(Base):
+    """Who changed what, when, under which rule. Append-only."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[dt.datetime] = mapped_column(default=utcnow, index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))  # None: the system
+    action: Mapped[str] = mapped_column(String(80))
+    entity: Mapped[str] = mapped_column(String(40))
+    entity_id: Mapped[int | None]
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    rule: Mapped[str | None] = mapped_column(String(40))
+    detail: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    summary: Mapped[str] = mapped_column(Text, default="")
+
+    user: Mapped[User | None] = relationship()

@@ -1,0 +1,88 @@
+"""Login, logout, and the role checks every view uses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import ParamSpec, TypeVar
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import LoginManager, current_user, login_required, login_user, logout_user
+from sqlalchemy import select
+from werkzeug.wrappers.response import Response
+
+from corrmail.models import Role, User
+from corrmail.web.database import db_session
+from corrmail.web.forms import LoginForm, LogoutForm
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+blueprint = Blueprint("auth", __name__)
+login_manager = LoginManager()
+
+
+def init_login(app: Flask) -> None:
+    login_manager.init_app(app)
+    login_manager.login_view = "auth.login"
+    login_manager.login_message = ""
+
+    @app.context_processor
+    def logout_form() -> dict[str, object]:
+        return {"logout_form": LogoutForm(), "Role": Role}
+
+
+@login_manager.user_loader
+def load_user(user_id: str) -> User | None:
+    user = db_session().get(User, int(user_id))
+    return user if user is not None and user.active else None
+
+
+def roles_required(*roles: Role) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Let through a logged-in user holding any of `roles`; others get 403 (anonymous: login)."""
+
+    def decorate(view: Callable[P, R]) -> Callable[P, R]:
+        @wraps(view)
+        @login_required
+        def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
+            if not current_user.has_role(*roles):
+                abort(403)
+            return view(*args, **kwargs)
+
+        return guarded
+
+    return decorate
+
+
+def _safe_next(target: str | None) -> str:
+    # Only same-site paths: an absolute URL in ?next= would make the login page an open redirect.
+    if (
+        target
+        and not urlsplit(target).netloc
+        and target.startswith("/")
+        and not target.startswith("//")
+    ):
+        return target
+    return url_for("tournaments.index")
+
+
+@blueprint.route("/login", methods=["GET", "POST"])
+def login() -> str | Response:
+    form = LoginForm()
+    if form.validate_on_submit():
+        user = db_session().scalar(select(User).where(User.login == form.login.data.strip()))
+        if user is not None and user.active and user.check_password(form.password.data):
+            login_user(user, remember=form.remember.data)
+            return redirect(_safe_next(request.args.get("next")))
+        flash(_("Wrong login or password."), "error")
+    status = 401 if form.is_submitted() else 200
+    return render_template("auth/login.html", form=form), status  # type: ignore[return-value]
+
+
+@blueprint.post("/logout")
+def logout() -> Response:
+    if LogoutForm().validate_on_submit():
+        logout_user()
+    return redirect(url_for("auth.login"))

@@ -1,0 +1,22 @@
+"""WTForms forms; Flask-WTF adds the CSRF token to every one of them."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, PasswordField, SelectField, StringField
+from wtforms.validators import DataRequired, Length
+
+
+class LoginForm(FlaskForm):
+    login = StringField(_l("Login"), validators=[DataRequired(), Length(max=80)])
+    password = PasswordField(_l("Password"), validators=[DataRequired(), Length(max=200)])
+    remember = BooleanField(_l("Remember me"))
+
+
+class LocaleForm(FlaskForm):
+    locale = SelectField(choices=[("ru", "Русский"), ("en", "English")])
+
+
+class LogoutForm(FlaskForm):
+    """Logging out changes state, so it is a POST with a CSRF token."""
