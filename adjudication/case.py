@@ -126,6 +126,9 @@ class Case(ABC):
     APPEALS: ClassVar[Mapping[Instance, Instance]] = {Instance.REFEREE: Instance.ORGANIZER}
     """Which instance hears a protest against a decision of which."""
     PROTEST_RULE: ClassVar[str] = "002 §4.1.12"
+    """The rule that gives the right to protest and its ten days."""
+    HEARING_RULE: ClassVar[str] = "002 §4.1.12"
+    """The rule under which the next instance decides a protest."""
 
     case_id: str
     opened_on: date
@@ -316,12 +319,12 @@ class Case(ABC):
         ruling = self._check_ruling(ruling)
         hearing = self.protests[-1].to
         previous = self.ruling
-        decision = Decision(hearing, ruling, on, rules or (self.PROTEST_RULE,), reasons)
+        decision = Decision(hearing, ruling, on, rules or (self.HEARING_RULE,), reasons)
         final = hearing not in self.APPEALS
         effects = list(self._ruling_effects(ruling, previous, on))
         game = self._letter_game()
         effects.extend(
-            SendLetter(addressee, LetterTemplate.PROTEST_DECISION, self.PROTEST_RULE, game)
+            SendLetter(addressee, LetterTemplate.PROTEST_DECISION, self.HEARING_RULE, game)
             for addressee in self._protest_decision_addressees()
         )
         return Transition(

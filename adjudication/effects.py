@@ -52,6 +52,7 @@ class LetterTemplate(StrEnum):
     SANCTION_REQUESTED = "sanction.requested"
     SANCTION_REFUSED = "sanction.refused"
     EXCLUSION_REQUEST = "sanction.exclusion_request"
+    BREAK_REQUESTED = "special_break.requested"
     BREAK_GRANTED = "special_break.granted"
     BREAK_REFUSED = "special_break.refused"
     DISPUTE_DECISION = "dispute.decision"
@@ -170,6 +171,16 @@ class RecordSanction:
 
 
 @dataclass(frozen=True)
+class LiftSanction:
+    """Strike a sanction a higher instance lifted; withheld bulletins are sent again."""
+
+    kind: ClassVar[str] = "lift_sanction"
+    player: str
+    sanction: str
+    rule: str
+
+
+@dataclass(frozen=True)
 class WithholdBulletins:
     """Stop sending the player the current bulletins (002 §4.1.9, §4.5.1)."""
 
@@ -199,6 +210,17 @@ class GrantBreak:
     rule: str
 
 
+@dataclass(frozen=True)
+class RevokeBreak:
+    """Take back a break an overturned decision had granted."""
+
+    kind: ClassVar[str] = "revoke_break"
+    player: str
+    start: date
+    end: date
+    rule: str
+
+
 Effect = (
     SendLetter
     | RecordResult
@@ -211,9 +233,11 @@ Effect = (
     | OpenAdjudication
     | GenerateGameRecord
     | RecordSanction
+    | LiftSanction
     | WithholdBulletins
     | RecordBan
     | GrantBreak
+    | RevokeBreak
 )
 
 EFFECT_TYPES: tuple[type[Effect], ...] = (
@@ -228,7 +252,9 @@ EFFECT_TYPES: tuple[type[Effect], ...] = (
     OpenAdjudication,
     GenerateGameRecord,
     RecordSanction,
+    LiftSanction,
     WithholdBulletins,
     RecordBan,
     GrantBreak,
+    RevokeBreak,
 )

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from adjudication.errors import AdjudicationError
+
 
 class Side(StrEnum):
     """A player's colour in one game; also how game cases name their two parties."""
@@ -46,12 +48,13 @@ _COUNTERPART = {
 _PLAYED = frozenset({OutcomeKind.WIN, OutcomeKind.DRAW, OutcomeKind.LOSS})
 
 
-class InvalidOutcome(ValueError):
+class InvalidOutcome(AdjudicationError):
     """Two results that cannot stand together in one game, e.g. a win against a draw."""
 
     def __init__(self, white: OutcomeKind, black: OutcomeKind, reason: str) -> None:
         self.white = white
         self.black = black
+        self.rule = "000 §3.15"
         super().__init__(f"white {white.value} / black {black.value}: {reason} (000 §3.15)")
 
 
