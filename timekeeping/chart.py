@@ -160,7 +160,8 @@ def _dispatch_dates(letters: Sequence[LetterEntry], answered: Sequence[int],
     for index, letter in enumerate(letters):
         postmark = letter.partner_sent_postmark
         target = answered[index]
-        if postmark is None or target < 0 or postmark == letters[target].sent:
+        # A repeat (002 §4.3.4) carries its own postmark: the repeat date is not a discrepancy.
+        if postmark is None or target < 0 or postmark in (letters[target].sent, letters[target].repeat_sent):
             if letter.corrects_partner:
                 notes.append(RuleNote("002 §4.3.1", "nothing to correct: the postmark is missing or "
                                       "matches the declared dispatch date", index + 1))
