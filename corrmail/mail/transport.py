@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
+from email.policy import SMTP
 from types import TracebackType
 from typing import Protocol
 
@@ -31,7 +32,7 @@ class Envelope:
 
 
 class Transport(Protocol):
-    async def send(self, message: EmailMessage, envelope: Envelope) -> str:
+    async def send(self, message: EmailMessage | bytes, envelope: Envelope) -> str:
         """Deliver ``message``; return the relay's answer or raise :class:`DeliveryError`."""
         ...
 
@@ -56,11 +57,13 @@ class SmtpTransport:
     ) -> None:
         await self.close()
 
-    async def send(self, message: EmailMessage, envelope: Envelope) -> str:
+    async def send(self, message: EmailMessage | bytes, envelope: Envelope) -> str:
+        # Raw bytes go out exactly as stored in the outbox: a resend is byte-identical.
+        raw = message if isinstance(message, bytes) else message.as_bytes(policy=SMTP)
         try:
             client = await self._connected()
-            errors, answer = await client.send_message(
-                message, sender=envelope.sender, recipients=list(envelope.recipients)
+            errors, answer = await client.sendmail(
+                envelope.sender, list(envelope.recipients), raw
             )
         except DeliveryError:
             raise
@@ -107,7 +110,7 @@ class SmtpTransport:
 
 @dataclass(frozen=True, slots=True)
 class CapturedMessage:
-    message: EmailMessage
+    message: EmailMessage | bytes
     envelope: Envelope
 
 
@@ -117,7 +120,7 @@ class CaptureTransport:
     def __init__(self) -> None:
         self.messages: list[CapturedMessage] = []
 
-    async def send(self, message: EmailMessage, envelope: Envelope) -> str:
+    async def send(self, message: EmailMessage | bytes, envelope: Envelope) -> str:
         self.messages.append(CapturedMessage(message, envelope))
         return "captured"
 
