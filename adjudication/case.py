@@ -270,6 +270,11 @@ class Case(ABC):
         ``received_on`` is the receipt date the protest states (postal play); without it the
         recorded receipt, else the decision date, starts the ten-day window.
         """
+        if revision != self.revision:
+            raise CaseConflict(self.case_id, revision, self.revision)
+        final = self.last_decision
+        if final is not None and final.instance not in self.APPEALS:
+            raise DecisionFinal(self.case_id, self.HEARING_RULE)
         self._check_revision(revision, "protest")
         if self.state not in (CaseState.DECIDED, CaseState.UNDER_PROTEST):
             raise IllegalTransition(self.case_id, self.state.value, "protest before a decision")
@@ -279,9 +284,7 @@ class Case(ABC):
         earlier = self._protest_by(party, index)
         if earlier is not None:
             raise ProtestAlreadyFiled(self.case_id, party, earlier.filed_on)
-        hearing = self.APPEALS.get(decision.instance)
-        if hearing is None:
-            raise DecisionFinal(self.case_id, self.PROTEST_RULE)
+        hearing = self.APPEALS[decision.instance]
         self._check_protest_right(party)
         start = received_on if received_on is not None else decision.received_by(party)
         due = days_after(start, PROTEST_DAYS)

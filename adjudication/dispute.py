@@ -58,12 +58,13 @@ class Dispute(GameCase):
         return Transition(case, ())
 
     def decide(
-        self, ruling: DisputeRuling, on: date, *, revision: int, reasons: str = ""
+        self, ruling: DisputeRuling | str, on: date, *, revision: int, reasons: str = ""
     ) -> Transition[Dispute]:
         """The steward's decision, sent to both players."""
         self._check_revision(revision, "decide the dispute")
         if self.decisions:
             raise IllegalTransition(self.case_id, self.state.value, "decide twice", DISPUTE_RULE)
+        ruling = DisputeRuling(self._check_ruling(ruling))
         letters = tuple(
             self._letter(to, LetterTemplate.DISPUTE_DECISION, DISPUTE_RULE)
             for to in (Addressee.WHITE, Addressee.BLACK)

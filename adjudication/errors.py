@@ -51,11 +51,13 @@ class CaseClosed(IllegalTransition):
         super().__init__(case_id, "closed", action)
 
 
-class DecisionFinal(IllegalTransition):
+class DecisionFinal(CaseClosed):
     """The decision was taken by the organizer, the last instance (002 §4.1.12, §4.5.7)."""
 
     def __init__(self, case_id: str, rule: str) -> None:
-        super().__init__(case_id, "decided by the organizer", "protest a final decision", rule)
+        IllegalTransition.__init__(
+            self, case_id, "decided by the organizer", "protest a final decision", rule
+        )
 
 
 class ProtestAlreadyFiled(AdjudicationError):

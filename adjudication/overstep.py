@@ -190,11 +190,12 @@ class OverstepClaim(GameCase):
         return Transition(self._next(protests=self.protests + (protest,)), (letter,))
 
     def decide(
-        self, ruling: OverstepRuling, on: date, *, revision: int, reasons: str = ""
+        self, ruling: OverstepRuling | str, on: date, *, revision: int, reasons: str = ""
     ) -> Transition[OverstepClaim]:
         """The referee's decision on the claim (§4.3.7), sent to both players and the steward."""
         self._check_revision(revision, "decide the claim")
         self._check_undecided("decide the claim")
+        ruling = OverstepRuling(self._check_ruling(ruling))
         if ruling is not OverstepRuling.NOT_APPROVED and self.missing_evidence:
             raise MissingEvidence(frozenset(e.value for e in self.missing_evidence))
         if (

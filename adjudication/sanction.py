@@ -119,12 +119,13 @@ class Sanction(PlayerCase):
         return case._impose(by, on, reasons)
 
     def decide_request(
-        self, ruling: SanctionRuling, on: date, *, revision: int, reasons: str = ""
+        self, ruling: SanctionRuling | str, on: date, *, revision: int, reasons: str = ""
     ) -> Transition[Sanction]:
         """The referee grants or refuses the steward's request for a stricter sanction."""
         self._check_revision(revision, "decide the request")
         if self.decisions:
             raise IllegalTransition(self.case_id, self.state.value, "decide twice", STEWARD_RULE)
+        ruling = SanctionRuling(self._check_ruling(ruling))
         if ruling is SanctionRuling.IMPOSED:
             return self._impose(Instance.REFEREE, on, reasons)
         letters = tuple(

@@ -97,7 +97,7 @@ class SpecialBreakRequest(PlayerCase):
 
     def decide(
         self,
-        ruling: BreakRuling,
+        ruling: BreakRuling | str,
         on: date,
         *,
         revision: int,
@@ -109,6 +109,7 @@ class SpecialBreakRequest(PlayerCase):
         self._check_revision(revision, "decide the break")
         if self.decisions:
             raise IllegalTransition(self.case_id, self.state.value, "decide twice", BREAK_RULE)
+        ruling = BreakRuling(self._check_ruling(ruling))
         if ruling is BreakRuling.REFUSED:
             granted_start, granted_end = None, None
         else:

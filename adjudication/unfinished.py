@@ -194,7 +194,7 @@ class Adjudication(GameCase):
 
     def decide(
         self,
-        verdict: Verdict,
+        verdict: Verdict | str,
         on: date,
         *,
         revision: int,
@@ -208,6 +208,7 @@ class Adjudication(GameCase):
         """
         self._check_revision(revision, "adjudicate")
         self._check_undecided("adjudicate")
+        verdict = Verdict(self._check_ruling(verdict))
         if len(self.submissions) < 2 and on <= self.analyses_due:
             raise WindowOpen("the players' analyses", self.analyses_due, REQUEST_RULE)
         agreed = self.agreed_verdict
