@@ -79,7 +79,7 @@ class TiebreakNotApplicableError(ScoringError):
 class PlayoffError(ScoringError):
     """A recorded play-off that does not fit the table (000 §3.16.2: only players level on points)."""
 
-    def __init__(self, start_nos: tuple[int, ...], reason: str) -> None:
+    def __init__(self, start_nos: tuple[object, ...], reason: str) -> None:
         super().__init__(f"play-off {list(start_nos)}: {reason}")
         self.start_nos = start_nos
 
