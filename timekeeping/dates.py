@@ -21,6 +21,9 @@ from timekeeping.errors import DateFormatError, NaiveDatetimeError
 #: 2000–2049 (the rulebook's own example ``10.10.97`` is 1997).
 TWO_DIGIT_YEAR_PIVOT = 50
 
+#: A date written without a year names a day within half a year of the letter it is in.
+MAX_DAYS_FROM_LETTER = 183
+
 _DAY_FIRST = re.compile(r"(\d{1,2})[./](\d{1,2})(?:[./](\d{2}|\d{4}))?\s*(?:г\.?)?")
 _ISO = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
@@ -31,7 +34,8 @@ def parse_player_date(text: str, *, reference: date | None = None) -> date:
     ``reference`` is the date of the letter the date was written in (its postmark or dispatch
     date). It supplies the year of ``10.10`` and the century of ``10.10.97``: of the candidate
     years, the one giving the date nearest to the reference is taken, because a date written in
-    a letter refers to the weeks around it. Without a reference a two-digit year is windowed at
+    a letter refers to the weeks around it; a day-and-month more than half a year from the
+    letter (``29.02`` written in March 2027) is rejected rather than moved to another year. Without a reference a two-digit year is windowed at
     :data:`TWO_DIGIT_YEAR_PIVOT` and a date without a year is rejected.
 
     >>> parse_player_date("10.10.97")
@@ -62,12 +66,14 @@ def parse_player_date(text: str, *, reference: date | None = None) -> date:
         if reference is None:
             raise DateFormatError(text, "the year is missing and there is no letter date to take it from")
         candidates = [reference.year - 1, reference.year, reference.year + 1]
-    valid = [_try_date(year, month, day) for year in candidates]
-    existing = [candidate for candidate in valid if candidate is not None]
+    existing = [found for year in candidates if (found := _try_date(year, month, day)) is not None]
     if not existing:
-        # Report the error the nearest year would give (e.g. "day is out of range for month").
+        # Report the error the letter's own year gives (e.g. "day is out of range for month").
         return _make_date(text, candidates[1], month, day)
-    return min(existing, key=lambda candidate: abs((candidate - reference).days))
+    nearest = min(existing, key=lambda candidate: abs((candidate - reference).days))
+    if year_text is None and abs((nearest - reference).days) > MAX_DAYS_FROM_LETTER:
+        raise DateFormatError(text, f"no such day within half a year of the letter's date {reference}")
+    return nearest
 
 
 def _try_date(year: int, month: int, day: int) -> date | None:
