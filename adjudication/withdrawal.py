@@ -220,7 +220,7 @@ class Withdrawal(PlayerCase):
         if revision != self.revision:
             raise CaseConflict(self.case_id, revision, self.revision)
         if not self.without_good_reason:
-            raise InvalidBan("the player left for a reason the referee accepted")
+            raise InvalidBan("the player left for a good reason the referee accepted")
         if self.ban_until is not None:
             raise InvalidBan(f"a ban until {self.ban_until.isoformat()} is already recorded")
         longest = years_after(on, BAN_YEARS)

@@ -1,0 +1,92 @@
+"""Game records of finished games (002 §4.5.1, §4.5.8)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from adjudication import (
+    Addressee,
+    CaseState,
+    Channel,
+    DuplicateSubmission,
+    GameRecordCase,
+    IllegalTransition,
+    Instance,
+    LetterTemplate,
+    Side,
+    WindowOpen,
+)
+from adjudication.effects import GenerateGameRecord, RecordResult, SendLetter
+from adjudication.outcomes import GameOutcome
+
+FINISHED = date(2025, 4, 20)  # records due 5 May
+RESULT = GameOutcome.win_for(Side.BLACK)
+
+
+def postal() -> GameRecordCase:
+    return GameRecordCase.open(
+        "r1", game="g1", finished_on=FINISHED, channel=Channel.POST, result=RESULT
+    ).case
+
+
+def test_email_game_record_is_generated_and_nothing_waits() -> None:
+    transition = GameRecordCase.open(
+        "r2", game="g2", finished_on=FINISHED, channel=Channel.EMAIL, result=RESULT
+    )
+    assert transition.case.is_closed
+    assert transition.effects == (GenerateGameRecord("g2", "002 §4.5.1"),)
+
+
+def test_both_records_close_the_case() -> None:
+    case = postal()
+    assert case.due == date(2025, 5, 5)
+    case = case.record_received(Side.WHITE, date(2025, 4, 25), revision=0).case
+    assert case.state is CaseState.AWAITING_PARTIES
+    with pytest.raises(DuplicateSubmission, match="002 §4.5.1"):
+        case.record_received(Side.WHITE, date(2025, 4, 26), revision=1)
+    case = case.record_received(Side.BLACK, date(2025, 5, 5), revision=1).case
+    assert case.is_closed
+
+
+def test_settling_waits_for_day_fifteen() -> None:
+    with pytest.raises(WindowOpen) as raised:
+        postal().settle(date(2025, 5, 5), revision=0)
+    assert raised.value.due == date(2025, 5, 5)
+
+
+def test_no_record_from_either_player_is_minus_minus() -> None:
+    transition = postal().settle(date(2025, 5, 6), revision=0)
+    assert transition.effects[0] == RecordResult("g1", GameOutcome.both_lose(), "002 §4.5.8")
+    assert transition.case.state is CaseState.DECIDED
+    assert transition.case.last_decision is not None
+    assert transition.case.last_decision.instance is Instance.STEWARD
+
+
+def test_one_missing_record_keeps_the_result_and_reminds() -> None:
+    case = postal().record_received(Side.BLACK, date(2025, 4, 22), revision=0).case
+    transition = case.settle(date(2025, 5, 6), revision=1)
+    assert transition.case.is_closed
+    assert not any(isinstance(e, RecordResult) for e in transition.effects)
+    assert [(e.to, e.template) for e in transition.effects if isinstance(e, SendLetter)] == [
+        (Addressee.WHITE, LetterTemplate.GAME_RECORD_MISSING),
+        (Addressee.STEWARD, LetterTemplate.GAME_RECORD_MISSING),
+    ]
+
+
+def test_minus_protested_to_the_referee_restores_the_result() -> None:
+    minus = postal().settle(date(2025, 5, 6), revision=0).case
+    protested = minus.protest("white", date(2025, 5, 10), revision=1, grounds="sent 1 May").case
+    assert protested.protests[-1].to is Instance.REFEREE
+    restored = protested.decide_protest("result_stands", date(2025, 5, 12), revision=2)
+    assert restored.effects[0] == RecordResult("g1", RESULT, "002 §4.1.12")
+    assert restored.case.state is CaseState.DECIDED  # the organizer may still hear it
+
+
+def test_records_cannot_arrive_after_settling() -> None:
+    minus = postal().settle(date(2025, 5, 6), revision=0).case
+    with pytest.raises(IllegalTransition):
+        minus.record_received(Side.WHITE, date(2025, 5, 7), revision=1)
+    with pytest.raises(IllegalTransition):
+        minus.settle(date(2025, 5, 7), revision=1)
