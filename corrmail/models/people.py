@@ -15,6 +15,9 @@ from corrmail.models.enums import Role, enum_column
 if TYPE_CHECKING:
     from corrmail.models.tournaments import Participant
 
+# werkzeug's current default (scrypt). The test suite swaps in a cheap method to stay fast.
+PASSWORD_HASH_METHOD = "scrypt"
+
 
 class Player(Base):
     """A person who plays; one row across all tournaments (the entry is a `Participant`)."""
@@ -67,7 +70,7 @@ class User(Base):
             self.role_rows.append(UserRole(role=role))
 
     def set_password(self, password: str) -> None:
-        self.password_hash = generate_password_hash(password)
+        self.password_hash = generate_password_hash(password, method=PASSWORD_HASH_METHOD)
 
     def check_password(self, password: str) -> bool:
         return check_password_hash(self.password_hash, password)

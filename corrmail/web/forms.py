@@ -15,7 +15,7 @@ class LoginForm(FlaskForm):
 
 
 class LocaleForm(FlaskForm):
-    locale = SelectField(choices=[("ru", "Русский"), ("en", "English")])
+    locale = SelectField(choices=["ru", "en"])
 
 
 class LogoutForm(FlaskForm):

@@ -1,0 +1,80 @@
+"""Health endpoints and the token-authenticated JSON API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask.testing import FlaskClient
+
+from corrmail.api_tokens import issue_token
+from corrmail.app import create_app
+from corrmail.config import Settings
+from corrmail.db import Database
+from corrmail.demo import DEMO_CODE
+from corrmail.models import ApiToken, Role, Tournament, User
+
+
+def test_liveness(client: FlaskClient) -> None:
+    assert client.get("/healthz").json == {"status": "ok"}
+
+
+def test_readiness_reports_the_migrated_database(client: FlaskClient) -> None:
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert response.json is not None and response.json["revision"] == "0001"
+
+
+def test_readiness_fails_on_an_unmigrated_database(tmp_path: Path) -> None:
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'blank.sqlite'}", secret_key="x")
+    response = create_app(settings).test_client().get("/readyz")
+    assert response.status_code == 503
+    assert response.json == {"status": "unmigrated", "revision": None, "expected": "0001"}
+
+
+def test_readiness_fails_when_the_database_is_unreachable(tmp_path: Path) -> None:
+    settings = Settings(database_url=f"sqlite:///{tmp_path}/missing/dir/x.sqlite", secret_key="x")
+    response = create_app(settings).test_client().get("/readyz")
+    assert response.status_code == 503
+    assert response.json is not None and response.json["status"] == "unavailable"
+
+
+def _token(database: Database) -> str:
+    with database.transaction() as session:
+        user = User(login="website", display_name="Federation website")
+        user.set_password("unused")
+        user.grant(Role.ORGANIZER)
+        session.add(user)
+        session.flush()
+        return issue_token(session, user, "website")
+
+
+def test_api_needs_a_valid_bearer_token(client: FlaskClient, database: Database) -> None:
+    token = _token(database)
+    assert client.get("/api/v1/tournaments").status_code == 401
+    response = client.get("/api/v1/tournaments", headers={"Authorization": "Bearer wrong"})
+    assert response.status_code == 401
+    assert response.headers["WWW-Authenticate"] == "Bearer"
+    ok = client.get("/api/v1/tournaments", headers={"Authorization": f"Bearer {token}"})
+    assert ok.status_code == 200 and ok.json == {"tournaments": []}
+    with database.session() as session:
+        stored = session.query(ApiToken).one()
+        assert stored.token_sha256 != token and stored.last_used_at is not None
+
+
+def test_api_describes_the_demo_tournament(
+    client: FlaskClient, database: Database, demo_tournament: Tournament
+) -> None:
+    headers = {"Authorization": f"Bearer {_token(database)}"}
+    body = client.get(f"/api/v1/tournaments/{DEMO_CODE}", headers=headers).json
+    assert body is not None
+    assert body["tournament"]["time_control"] == {"days": 50, "moves": 10}
+    assert body["tournament"]["points"] == ["1.0", "0.5", "0.0"]
+    assert [p["start_number"] for p in body["participants"]] == [1, 2, 3, 4, 5, 6]
+    states = sorted((g["state"], g["result_kind"]) for g in body["games"])
+    assert states.count(("finished", "overstep")) == 1
+    assert states.count(("finished", "played")) == 1
+    assert states.count(("in_play", None)) == 13
+    assert all(
+        g["to_move"] in (g["white"], g["black"]) for g in body["games"] if g["state"] == "in_play"
+    )
+    assert client.get("/api/v1/tournaments/NONE", headers=headers).status_code == 404

@@ -1,0 +1,98 @@
+"""Appending letters, corrections, and who is to move (002 §4.1.13, §4.2.5)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from sqlalchemy.orm import Session
+
+from corrmail.ledger import (
+    CorrectionTargetError,
+    LetterInput,
+    SenderNotInGameError,
+    append_letter,
+    effective_letters,
+    to_move,
+)
+from corrmail.models import Channel, Game, GameState, Tournament
+
+
+@pytest.fixture
+def game(session: Session, make_tournament: Callable[..., Tournament]) -> Game:
+    tournament = session.get(Tournament, make_tournament(players=3).id)
+    assert tournament is not None
+    white, black, _ = tournament.participants
+    row = Game(
+        tournament_id=tournament.id, round=1, white_id=white.id, black_id=black.id,
+        state=GameState.IN_PLAY,
+    )  # fmt: skip
+    session.add(row)
+    session.flush()
+    return row
+
+
+def test_letters_are_numbered_in_order(session: Session, game: Game) -> None:
+    first = append_letter(
+        session, game, LetterInput(game.white_id, Channel.POST, moves_text="c3-d4"), None
+    )
+    second = append_letter(
+        session, game, LetterInput(game.black_id, Channel.POST, moves_text="f6-g5"), None
+    )
+    assert (first.sequence, second.sequence) == (1, 2)
+
+
+def test_white_moves_first_then_turns_alternate(session: Session, game: Game) -> None:
+    assert to_move(game) is game.white
+    append_letter(session, game, LetterInput(game.white_id, Channel.POST, moves_text="c3-d4"), None)
+    session.refresh(game)
+    assert to_move(game) is game.black
+    # A letter without a move (a break announcement) does not pass the turn.
+    append_letter(
+        session, game, LetterInput(game.white_id, Channel.POST, raw_text="беру перерыв"), None
+    )
+    session.refresh(game)
+    assert to_move(game) is game.black
+    game.state = GameState.FINISHED
+    assert to_move(game) is None
+
+
+def test_correction_replaces_the_original_in_place(session: Session, game: Game) -> None:
+    a = append_letter(
+        session, game, LetterInput(game.white_id, Channel.POST, moves_text="c3-d4"), None
+    )
+    b = append_letter(
+        session, game, LetterInput(game.black_id, Channel.POST, moves_text="f6-g5"), None
+    )
+    c = append_letter(
+        session,
+        game,
+        LetterInput(game.white_id, Channel.POST, moves_text="c3-b4", corrects_letter_id=a.id),
+        None,
+    )
+    d = append_letter(
+        session,
+        game,
+        LetterInput(game.white_id, Channel.POST, moves_text="a3-b4", corrects_letter_id=c.id),
+        None,
+    )
+    assert effective_letters([a, b, c, d]) == [d, b]
+    assert a.moves_text == "c3-d4"  # the original stays as it was written
+
+
+def test_correction_must_target_a_letter_of_the_same_game(
+    session: Session, game: Game, make_tournament: Callable[..., Tournament]
+) -> None:
+    with pytest.raises(CorrectionTargetError, match="not a letter of game"):
+        append_letter(
+            session, game, LetterInput(game.white_id, Channel.POST, corrects_letter_id=12345), None
+        )
+
+
+def test_sender_must_play_the_game(session: Session, game: Game) -> None:
+    outsider = game.tournament.participants[2]
+    with pytest.raises(SenderNotInGameError) as caught:
+        append_letter(
+            session, game, LetterInput(outsider.id, Channel.POST, moves_text="c3-d4"), None
+        )
+    assert caught.value.participant_id == outsider.id

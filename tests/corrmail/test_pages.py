@@ -1,0 +1,148 @@
+"""Tournament list, tournament page, game page and outbox viewer, in Russian and English."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from corrmail.db import Database
+from corrmail.demo import DEMO_CODE
+from corrmail.ledger import LetterInput, append_letter
+from corrmail.models import Channel, Game, GameResult, GameState, Player, Role, Tournament
+
+
+def test_tournament_list_shows_the_demo(
+    organizer_client: FlaskClient, demo_tournament: Tournament
+) -> None:
+    page = organizer_client.get("/tournaments/").get_data(as_text=True)
+    assert DEMO_CODE in page
+    assert "Турниры" in page  # Russian by default
+
+
+def test_english_on_request(organizer_client: FlaskClient, demo_tournament: Tournament) -> None:
+    response = organizer_client.post(
+        "/locale", data={"locale": "en"}, headers={"Referer": "http://localhost/tournaments/"}
+    )
+    assert response.headers["Location"] == "http://localhost/tournaments/"
+    page = organizer_client.get("/tournaments/").get_data(as_text=True)
+    assert "Tournaments" in page and "Турниры" not in page
+    assert 'lang="en"' in page
+
+
+def test_locale_switch_does_not_redirect_off_site(organizer_client: FlaskClient) -> None:
+    response = organizer_client.post(
+        "/locale", data={"locale": "en"}, headers={"Referer": "https://evil.example/"}
+    )
+    assert response.headers["Location"] == "/tournaments/"
+
+
+def test_tournament_page_lists_players_and_who_is_to_move(
+    steward_client: FlaskClient, demo_tournament: Tournament, database: Database
+) -> None:
+    page = steward_client.get(f"/tournaments/{DEMO_CODE}").get_data(as_text=True)
+    assert "Иванов Пётр Сергеевич" in page
+    assert "Соколов Денис Юрьевич" in page
+    assert page.count("<tr data-game=") == 15
+    assert "просрочка времени" in page  # the overstepped game
+    assert "Ход за" in page
+
+
+def test_unknown_tournament_is_404(steward_client: FlaskClient) -> None:
+    assert steward_client.get("/tournaments/НЕТ-ТАКОГО").status_code == 404
+
+
+def test_game_page_shows_letters_and_a_correction_beside_its_original(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament], database: Database
+) -> None:
+    with database.transaction() as session:
+        tournament = session.get(Tournament, make_tournament(players=2).id)
+        assert tournament is not None
+        white, black = tournament.participants
+        game = Game(
+            tournament_id=tournament.id, round=1, white_id=white.id, black_id=black.id,
+            state=GameState.IN_PLAY,
+        )  # fmt: skip
+        session.add(game)
+        session.flush()
+        first = append_letter(
+            session, game, LetterInput(white.id, Channel.POST, moves_text="c3-d4"), None
+        )
+        append_letter(
+            session,
+            game,
+            LetterInput(black.id, Channel.POST, moves_text="f6-g5", raw_text="Мой ход: f6-g5."),
+            None,
+        )
+        append_letter(
+            session,
+            game,
+            LetterInput(white.id, Channel.POST, moves_text="c3-b4", corrects_letter_id=first.id),
+            None,
+        )
+        game_id = game.id
+    page = organizer_client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "исправляет письмо 1" in page
+    assert "исправлено письмом 3" in page
+    assert 'class="corrected"' in page
+    assert "Мой ход: f6-g5." in page
+    moves = page.split('<ol class="moves">')[1].split("</ol>")[0]
+    assert "c3-b4" in moves and "c3-d4" not in moves
+
+
+def test_players_see_only_their_own_games(
+    login: Callable[..., FlaskClient], demo_tournament: Tournament, database: Database
+) -> None:
+    with database.session() as session:
+        ivanov = session.scalar(select(Player).where(Player.name.startswith("Иванов")))
+        assert ivanov is not None
+        games = session.scalars(select(Game).where(Game.tournament_id == demo_tournament.id))
+        own = [g.id for g in games if ivanov.id in (g.white.player_id, g.black.player_id)]
+        others = session.scalars(select(Game.id).where(Game.id.not_in(own))).all()
+    client = login(Role.PLAYER)  # a player without games first
+    assert client.get(f"/games/{own[0]}").status_code == 403
+    client.post("/logout")
+    client.post("/login", data={"login": "ivanov", "password": "demo2026"})
+    assert client.get(f"/games/{own[0]}").status_code == 200
+    assert client.get(f"/games/{others[0]}").status_code == 403
+    assert client.get("/games/999999").status_code == 404
+
+
+def test_demo_game_page_shows_the_finished_result(
+    organizer_client: FlaskClient, demo_tournament: Tournament, database: Database
+) -> None:
+    with database.session() as session:
+        finished = session.scalar(
+            select(Game).where(Game.result == GameResult.WHITE_WIN, Game.result_kind == "played")
+        )
+        assert finished is not None
+        game_id = finished.id
+    page = organizer_client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "1–0" in page and "Сдаюсь" in page
+
+
+def test_outbox_viewer_shows_the_captured_letter(
+    organizer_client: FlaskClient, demo_tournament: Tournament
+) -> None:
+    listing = organizer_client.get("/admin/outbox").get_data(as_text=True)
+    assert "стартовый лист" in listing
+    detail = organizer_client.get("/admin/outbox/1").get_data(as_text=True)
+    assert "Auto-Submitted" in detail
+    assert f"Турнир {DEMO_CODE} начинается 01.09.2026" in detail
+    assert organizer_client.get("/admin/outbox?status=captured").status_code == 200
+    assert organizer_client.get("/admin/outbox/999").status_code == 404
+
+
+def test_stewards_see_games_of_their_own_tournament_only(
+    login: Callable[..., FlaskClient], demo_tournament: Tournament, database: Database
+) -> None:
+    with database.session() as session:
+        game_id = session.scalars(
+            select(Game.id).where(Game.tournament_id == demo_tournament.id)
+        ).first()
+    outsider = login(Role.STEWARD)
+    assert outsider.get(f"/games/{game_id}").status_code == 403
+    assigned = outsider.application.test_client()
+    assigned.post("/login", data={"login": "steward", "password": "demo2026"})
+    assert assigned.get(f"/games/{game_id}").status_code == 200
