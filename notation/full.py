@@ -61,7 +61,11 @@ def resolve_written(position: Position, written: WrittenMove) -> FullReading:
     """
     geometry = position.geometry
     squares = tuple(geometry.parse_square(name) for name in written.squares)
-    fitting = {route for route in position.legal_routes() if _passes_through(route.route, squares)}
+    routes = [route for route in position.legal_routes() if _passes_through(route.route, squares)]
+    # A route written out in full names its own move, even if a longer route passes through
+    # the same squares.
+    exact = [route for route in routes if route.route == squares]
+    fitting = set(exact or routes)
     remarks: list[str] = []
     if not written.capture:
         quiet = {m for m in fitting if not m.is_capture and len(squares) == 2}
