@@ -106,7 +106,7 @@ class Protest:
     grounds: str = ""
 
 
-CaseT = TypeVar("CaseT", bound="Case")
+CaseT = TypeVar("CaseT", bound="Case", covariant=True)
 
 
 @dataclass(frozen=True)
