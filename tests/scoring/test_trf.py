@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import Game, GameResult, Player, PointSystem, Tournament, TournamentSystem, Withdrawal, WithdrawalDecision
+from scoring import (
+    Game,
+    GameResult,
+    Player,
+    PointSystem,
+    Tournament,
+    TournamentSystem,
+    Withdrawal,
+    WithdrawalDecision,
+)
 from scoring.errors import FormatError
 from scoring.trf import load_trf, read_trf, write_trf
 

@@ -6,7 +6,16 @@ from dataclasses import replace
 
 import pytest
 
-from scoring import Game, GameResult, Player, Result, Tournament, TournamentSystem, Withdrawal, WithdrawalDecision
+from scoring import (
+    Game,
+    GameResult,
+    Player,
+    Result,
+    Tournament,
+    TournamentSystem,
+    Withdrawal,
+    WithdrawalDecision,
+)
 from scoring.errors import WithdrawalError
 from scoring.roundrobin import round_robin_games
 from scoring.standings import standings
