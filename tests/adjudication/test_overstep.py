@@ -246,7 +246,7 @@ def test_second_referee_with_a_stale_form_gets_a_conflict() -> None:
 
 def test_unknown_ruling_is_refused() -> None:
     with pytest.raises(UnknownRuling):
-        postal_claim().decide("maybe", date(2025, 3, 20), revision=0)  # type: ignore[arg-type]
+        postal_claim().decide("maybe", date(2025, 3, 20), revision=0)
 
 
 def test_organizer_overturning_a_rejection_revokes_the_penalty_and_records_the_loss() -> None:

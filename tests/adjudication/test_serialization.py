@@ -56,6 +56,7 @@ from adjudication.effects import (
     WithholdBulletins,
 )
 from adjudication.outcomes import GameOutcome
+from adjudication.serialization import Plain
 
 
 def sample_cases() -> list[Case]:
@@ -179,12 +180,13 @@ def test_every_effect_round_trips_through_json() -> None:
 
 def test_transition_effects_are_json_ready() -> None:
     claim = sample_cases()[0]
+    assert isinstance(claim, OverstepClaim)
     transition = claim.decide(OverstepRuling.REJECTED, date(2025, 3, 2), revision=0)
     kinds = [effect_to_dict(e)["kind"] for e in transition.effects]
     assert kinds[:3] == ["resume_game", "forward_held_move", "impose_penalty"]
 
 
-def payload() -> dict[str, object]:
+def payload() -> dict[str, Plain]:
     return sample_cases()[1].to_dict()
 
 
