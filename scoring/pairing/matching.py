@@ -175,6 +175,10 @@ class Matcher:
 
     def _augment(self, root: int) -> bool:
         """Extend the matching by an augmenting path from the exposed ``root``, if one exists."""
+        if not any(v != root for v in self._exposed):
+            # Berge: an augmenting path ends at another exposed vertex; there is none.
+            self.last_barrier = Barrier(root, frozenset(), frozenset({root}))
+            return False
         if self._short_augment(root):
             return True
         return self._blossom_augment(root)
@@ -184,9 +188,6 @@ class Matcher:
         allowed = self._allowed
         mate = self._mate
         exposed = [v for v in self._exposed if v != root]
-        if not exposed:
-            self.last_barrier = Barrier(root, frozenset(), frozenset({root}))
-            return False
         for target in exposed:
             if allowed(root, target):
                 self._set_mate(root, target)

@@ -1,0 +1,456 @@
+"""Pair the next round of a Swiss event (``000 §3.18``, ``002``, ``004``).
+
+The rulebook's procedure is greedy and top-down: score groups from the top, each in its
+program's order, an odd group sending one player down, a dead end repaired by breaking the
+latest pairs (``000 §3.18.5.5``).  This module follows that order exactly but never has to break
+a pair: before a pair (or a floater) is fixed, a maximum-matching check (:mod:`.matching`) asks
+whether everyone still unpaired can still be paired legally.  The first choice that passes is
+the one the rulebook's backtracking would end with, and a legal pairing is always found when one
+exists; when none exists the error names the players who cannot be served and why.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from scoring.pairing.colours import (
+    ABSOLUTE_MAX_RUN,
+    PREFERRED_MAX_RUN,
+    permitted_colours,
+    rule_prefers_first_white,
+    trailing_run,
+)
+from scoring.pairing.errors import EntrantError, NoLegalPairingError, UnknownSystemError
+from scoring.pairing.matching import Matcher
+from scoring.pairing.model import (
+    Colour,
+    Draw,
+    Entrant,
+    Float,
+    FloatDirection,
+    Pair,
+    PairingSystem,
+)
+from scoring.pairing.systems import (
+    Accept,
+    floater_candidates,
+    floater_opponents,
+    group_order,
+    pair_within_group,
+    round_one_pairs,
+)
+
+__all__ = ["pair_round", "parse_system", "validate_entrants", "lot_for"]
+
+
+def parse_system(name: str | PairingSystem) -> PairingSystem:
+    """``"coefficients"`` → :attr:`PairingSystem.COEFFICIENTS`; anything unknown is an error."""
+    if isinstance(name, PairingSystem):
+        return name
+    try:
+        return PairingSystem(name.strip().lower())
+    except ValueError:
+        raise UnknownSystemError(name, [s.value for s in PairingSystem]) from None
+
+
+def lot_for(seed: int, round_no: int) -> random.Random:
+    """The seeded lot of one round: the same seed and round always draw the same lots."""
+    return random.Random(f"corrmail-pairing:{seed}:{round_no}")
+
+
+def validate_entrants(entrants: Sequence[Entrant]) -> None:
+    """Reject histories no tournament can have; each error names the player and the rule."""
+    by_number: dict[int, Entrant] = {}
+    for entrant in entrants:
+        if entrant.start_no < 1:
+            raise EntrantError(entrant.start_no, "start numbers begin at 1 (000 §3.18.5.1)")
+        if entrant.start_no in by_number:
+            raise EntrantError(entrant.start_no, "start number used twice (000 §3.18.5.1)")
+        by_number[entrant.start_no] = entrant
+    for entrant in entrants:
+        if len(entrant.colours) != len(entrant.opponents):
+            raise EntrantError(
+                entrant.start_no,
+                f"{len(entrant.opponents)} games played but {len(entrant.colours)} colours",
+            )
+        if len(set(entrant.opponents)) != len(entrant.opponents):
+            raise EntrantError(entrant.start_no, "met the same opponent twice (000 §3.18.2)")
+        for opponent in entrant.opponents:
+            if opponent == entrant.start_no:
+                raise EntrantError(entrant.start_no, "recorded as meeting himself")
+            other = by_number.get(opponent)
+            if other is None:
+                raise EntrantError(entrant.start_no, f"opponent {opponent} is not in the event")
+            if entrant.start_no not in other.opponents:
+                raise EntrantError(
+                    entrant.start_no, f"met {opponent}, whose history does not list the game"
+                )
+
+
+@dataclass
+class _Field:
+    """The players of one round and the predicate "may these two meet?"."""
+
+    entrants: dict[int, Entrant]
+    met: dict[int, frozenset[int]]
+    may_white: dict[int, bool]
+    may_black: dict[int, bool]
+
+    @classmethod
+    def build(cls, players: Iterable[Entrant], max_run: int) -> _Field:
+        entrants = {e.start_no: e for e in players}
+        permitted = {n: permitted_colours(e.colours, max_run) for n, e in entrants.items()}
+        return cls(
+            entrants=entrants,
+            met={n: frozenset(e.opponents) for n, e in entrants.items()},
+            may_white={n: Colour.WHITE in p for n, p in permitted.items()},
+            may_black={n: Colour.BLACK in p for n, p in permitted.items()},
+        )
+
+    def allowed(self, a: int, b: int) -> bool:
+        """``000 §3.18.2``: never the same pair twice; some colour split within the limits."""
+        if b in self.met[a]:
+            return False
+        return (self.may_white[a] and self.may_black[b]) or (
+            self.may_black[a] and self.may_white[b]
+        )
+
+
+def pair_round(
+    entrants: Sequence[Entrant],
+    round_no: int,
+    system: PairingSystem | str,
+    seed: int = 0,
+) -> Draw:
+    """Pair round ``round_no`` by ``system``; the lots come from ``seed`` and the round number.
+
+    Withdrawn players are left out; absent ones are listed in ``Draw.absent`` and score 0
+    (``000 §3.18.2``, ``004``).  Raises :class:`NoLegalPairingError` when the absolute criteria
+    cannot all be met, naming the players who cannot be paired.
+    """
+    program = parse_system(system)
+    if round_no < 1:
+        raise NoLegalPairingError(round_no, "rounds are numbered from 1")
+    validate_entrants(entrants)
+    playing = [e for e in entrants if not e.withdrawn and not e.absent]
+    absent = tuple(sorted(e.start_no for e in entrants if e.absent and not e.withdrawn))
+    lot = lot_for(seed, round_no)
+    notes = [f"player {n} is absent: not paired, scores 0 (000 §3.18.2, 004)" for n in absent]
+    if not playing:
+        return Draw(round_no, program, (), None, absent, (), tuple(notes))
+    if all(not e.opponents and not e.had_point_without_play for e in playing) and round_no == 1:
+        return _first_round(program, playing, absent, lot, notes)
+    return _Round(program, entrants, playing, round_no, lot, notes).draw(absent)
+
+
+def _first_round(
+    program: PairingSystem,
+    playing: Sequence[Entrant],
+    absent: tuple[int, ...],
+    lot: random.Random,
+    notes: list[str],
+) -> Draw:
+    """Round 1 by ``000 §3.18.4``, ``§3.18.5.2``, ``§3.18.7.2``; the last classified gets the bye."""
+    ranked = sorted(e.start_no for e in playing)
+    bye: int | None = None
+    if len(ranked) % 2:
+        bye = ranked.pop()
+        notes.append(
+            f"player {bye} receives the bye (+): odd number, last classified (000 §3.18.2)"
+        )
+    if program is PairingSystem.RANDOM:
+        first_colour = Colour.WHITE
+    else:
+        first_colour = lot.choice([Colour.WHITE, Colour.BLACK])
+        notes.append(
+            f"lot: the first pair's top player has {first_colour.name.lower()} ({program.rule})"
+        )
+    pairs = []
+    for position, (top, other) in enumerate(round_one_pairs(program, ranked), start=1):
+        colour = first_colour if position % 2 == 1 else first_colour.opposite
+        if program is PairingSystem.RANDOM:
+            colour = Colour.WHITE
+        pairs.append(Pair(top, other) if colour is Colour.WHITE else Pair(other, top))
+    return Draw(1, program, tuple(pairs), bye, absent, (), tuple(notes))
+
+
+class _Round:
+    """The pairing of one round after the first, top score group first."""
+
+    def __init__(
+        self,
+        program: PairingSystem,
+        everyone: Sequence[Entrant],
+        playing: Sequence[Entrant],
+        round_no: int,
+        lot: random.Random,
+        notes: list[str],
+    ) -> None:
+        self.program = program
+        self.round_no = round_no
+        self.lot = lot
+        self.notes = notes
+        self.scores = {e.start_no: e.score for e in everyone}
+        self.relaxed = _Field.build(playing, ABSOLUTE_MAX_RUN)
+        self.groups = self._score_groups(playing)
+        self.ranking = [n for group in self.groups for n in group]
+        self.rank = {n: i for i, n in enumerate(self.ranking)}
+
+    def _score_groups(self, playing: Sequence[Entrant]) -> list[list[int]]:
+        by_score: dict[float, list[Entrant]] = {}
+        for entrant in playing:
+            by_score.setdefault(entrant.score, []).append(entrant)
+        return [
+            [
+                e.start_no
+                for e in group_order(
+                    self.program, by_score[score], self.round_no, self.scores, self.lot
+                )
+            ]
+            for score in sorted(by_score, reverse=True)
+        ]
+
+    # -- the whole round ---------------------------------------------------------------------
+
+    def draw(self, absent: tuple[int, ...]) -> Draw:
+        bye = self._choose_bye()
+        if bye is not None:
+            self.notes.append(
+                f"player {bye} receives the bye (+): lowest classified who has had no point "
+                "without play (000 §3.18.2, 002 note a)"
+            )
+        players = [n for n in self.ranking if n != bye]
+        field = _Field.build((self.relaxed.entrants[n] for n in players), PREFERRED_MAX_RUN)
+        matcher = Matcher(players, field.allowed)
+        if matcher.exposed_count():
+            field = self.relaxed
+            matcher = Matcher(players, field.allowed)
+            self.notes.append(
+                "no pairing avoids a third game running with one colour: allowed as an "
+                "exceptional case (002); a fourth never (000 §3.18.2)"
+            )
+        pairs = self._pair_groups(field, matcher, bye)
+        draw_pairs = tuple(self._colours(field, a, b) for a, b in pairs)
+        floats = self._floats(field, pairs)
+        for pair in draw_pairs:
+            for player, colour in ((pair.white, Colour.WHITE), (pair.black, Colour.BLACK)):
+                last, run = trailing_run(self.relaxed.entrants[player].colours)
+                if last is colour and run >= PREFERRED_MAX_RUN:
+                    self.notes.append(
+                        f"player {player} has {colour.name.lower()} for the {run + 1}th game "
+                        "running (002: exceptional case)"
+                    )
+        return Draw(
+            self.round_no,
+            self.program,
+            draw_pairs,
+            bye,
+            absent,
+            tuple(floats),
+            tuple(self.notes),
+        )
+
+    def _choose_bye(self) -> int | None:
+        """``000 §3.18.2``: with an odd number the lowest classified gets "+", never twice."""
+        if len(self.ranking) % 2 == 0:
+            matcher = Matcher(self.ranking, self.relaxed.allowed)
+            if matcher.exposed_count():
+                self._fail(matcher, "")
+            return None
+        eligible = [
+            n for n in reversed(self.ranking) if not self.relaxed.entrants[n].had_point_without_play
+        ]
+        if not eligible:
+            raise NoLegalPairingError(
+                self.round_no,
+                "odd number of players and every one has already had a point without play "
+                "(000 §3.18.2)",
+                blocked=self.ranking,
+            )
+        matcher = Matcher(self.ranking, self.relaxed.allowed)
+        for candidate in eligible:
+            if matcher.try_remove([candidate]):
+                return candidate
+        self._fail(
+            Matcher([n for n in self.ranking if n != eligible[0]], self.relaxed.allowed),
+            f" whoever of {sorted(eligible)} takes the bye (000 §3.18.2: never a second point "
+            "without play)",
+        )
+        raise AssertionError("unreachable")
+
+    def _fail(self, matcher: Matcher, context: str) -> None:
+        """Raise :class:`NoLegalPairingError` naming a Tutte barrier of the unpairable field."""
+        barrier = matcher.explain()
+        blocked = sorted(matcher.exposed())
+        field = self.relaxed
+        lonely = [
+            n for n in self.ranking if not any(field.allowed(n, m) for m in self.ranking if m != n)
+        ]
+        if lonely:
+            reason = (
+                f"player(s) {lonely} cannot meet anyone: every other player already met "
+                "(000 §3.18.2) or no colour within the limits (000 §3.18.2, 002)"
+            )
+        elif barrier is None or not barrier.inner:
+            reason = f"players {blocked} have no legal opponent left (000 §3.18.2, 002)"
+        else:
+            inner = sorted(barrier.inner)
+            outer = sorted(barrier.outer)
+            reason = (
+                f"the {len(outer)} players {outer} may meet only one another (in odd-sized "
+                f"blocks) or the {len(inner)} players {inner}, so one of them is left over "
+                "(never the same pair twice, colour limits: 000 §3.18.2, 002)"
+            )
+        raise NoLegalPairingError(
+            self.round_no,
+            reason + context,
+            blocked=blocked,
+            barrier=sorted(barrier.inner) if barrier else (),
+        )
+
+    # -- score groups ------------------------------------------------------------------------
+
+    def _pair_groups(
+        self, field: _Field, everyone: Matcher, bye: int | None
+    ) -> list[tuple[int, int]]:
+        groups = [[n for n in group if n != bye] for group in self.groups]
+        groups = [g for g in groups if g]
+        pairs: list[tuple[int, int]] = []
+        pending: list[int] = []
+        for index, group in enumerate(groups):
+            rest = self._pair_floaters(field, everyone, pending, group, pairs)
+            if not rest:
+                continue
+            lower_players = pending + [n for g in groups[index + 1 :] for n in g]
+            next_group = next((g for g in groups[index + 1 :]), [])
+            group_matcher = Matcher(rest, field.allowed)
+            lower = Matcher(lower_players, field.allowed)
+            floaters = self._choose_floaters(field, rest, group_matcher, lower, next_group)
+            if floaters is not None:
+                staying = [n for n in rest if n not in floaters]
+                found, left = pair_within_group(
+                    self.program,
+                    staying,
+                    _accepting(field, group_matcher),
+                )
+                assert not left, "the group matcher guaranteed a complete pairing"
+                pairs.extend(found)
+                pending.extend(floaters)
+                everyone = lower
+                continue
+            found, left = pair_within_group(self.program, rest, _accepting(field, everyone))
+            pairs.extend(found)
+            pending.extend(left)
+            self.notes.append(
+                f"score group {_points(self.scores[rest[0]])} cannot be paired with at most one "
+                f"player going down: {left} go down (000 §3.18.5.4-3.18.5.5)"
+            )
+        assert not pending, "the global matcher guaranteed a complete pairing"
+        return pairs
+
+    def _pair_floaters(
+        self,
+        field: _Field,
+        everyone: Matcher,
+        pending: list[int],
+        group: list[int],
+        pairs: list[tuple[int, int]],
+    ) -> list[int]:
+        """Pair players come down from above with the first possible of this group (000 §3.18.5.4)."""
+        rest = list(group)
+        for floater in list(pending):
+            offered = floater_opponents(self.program, rest)
+            offered.sort(key=lambda n: field.entrants[n].float_balance < 0)
+            for opponent in offered:
+                if field.allowed(floater, opponent) and everyone.try_remove([floater, opponent]):
+                    pairs.append((floater, opponent))
+                    pending.remove(floater)
+                    rest.remove(opponent)
+                    break
+        return rest
+
+    def _choose_floaters(
+        self,
+        field: _Field,
+        rest: list[int],
+        group: Matcher,
+        lower: Matcher,
+        next_group: list[int],
+    ) -> list[int] | None:
+        """Who leaves the group so that both it and everyone below can still be paired.
+
+        An even group keeps everyone (``[]``), an odd one sends one player down (000 §3.18.5.4,
+        §3.18.7.4); ``None`` when that is impossible and the group must be paired against the
+        whole field.
+        """
+        if len(rest) % 2 == 0:
+            return [] if not group.exposed_count() and not lower.exposed_count() else None
+        candidates = floater_candidates(self.program, rest)
+        # A player already owing a downfloat goes down only if nobody else can (002).
+        candidates.sort(key=lambda n: field.entrants[n].float_balance > 0)
+        meets_next = [c for c in candidates if any(field.allowed(c, o) for o in next_group)]
+        others = [c for c in candidates if c not in meets_next]
+        for candidate in meets_next + others:
+            if not group.try_remove([candidate]):
+                continue
+            if lower.try_add(candidate):
+                return [candidate]
+            group.try_add(candidate, max_exposed=1)
+        return None
+
+    # -- colours and floats ------------------------------------------------------------------
+
+    def _colours(self, field: _Field, a: int, b: int) -> Pair:
+        """``000 §3.18.2``: the rule's colours, unless they would break a limit for either."""
+        first, second = field.entrants[a], field.entrants[b]
+        if self.program is PairingSystem.RANDOM and first.colours == second.colours:
+            a_white = self.lot.random() < 0.5  # 002: "at equal conditions colour by lot"
+        else:
+            a_white = rule_prefers_first_white(
+                first.colours, second.colours, self.rank[a] < self.rank[b]
+            )
+        if a_white and not (field.may_white[a] and field.may_black[b]):
+            a_white = False
+        elif not a_white and not (field.may_black[a] and field.may_white[b]):
+            a_white = True
+        return Pair(a, b) if a_white else Pair(b, a)
+
+    def _floats(self, field: _Field, pairs: Sequence[tuple[int, int]]) -> list[Float]:
+        """Record ``float_down``/``float_up``; forced when the higher had nobody in his group (002)."""
+        by_score: dict[float, list[int]] = {}
+        for player in field.entrants:
+            by_score.setdefault(self.scores[player], []).append(player)
+        floats: list[Float] = []
+        for a, b in pairs:
+            score_a, score_b = self.scores[a], self.scores[b]
+            if score_a == score_b:
+                continue
+            higher, lower = (a, b) if score_a > score_b else (b, a)
+            forced = not any(
+                field.allowed(higher, other)
+                for other in by_score[self.scores[higher]]
+                if other != higher
+            )
+            floats.append(Float(self.round_no, higher, FloatDirection.DOWN, forced))
+            floats.append(Float(self.round_no, lower, FloatDirection.UP, forced))
+            self.notes.append(
+                f"player {higher} ({_points(self.scores[higher])}) meets {lower} "
+                f"({_points(self.scores[lower])}): float down and up"
+                + (", forced: not counted (002)" if forced else f" ({self.program.rule})")
+            )
+        return floats
+
+
+def _accepting(field: _Field, matcher: Matcher) -> Accept:
+    """Fix a pair only if it is legal and everyone else can still be paired legally."""
+
+    def accept(a: int, b: int) -> bool:
+        return field.allowed(a, b) and matcher.try_remove([a, b])
+
+    return accept
+
+
+def _points(score: float) -> str:
+    return f"{score:g}"
