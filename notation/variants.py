@@ -125,10 +125,24 @@ def _line_of(block: str) -> str | None:
     for pattern in (_IF, _ON):
         match = pattern.match(block)
         if match:
-            return f"{match.group('partner')} {match.group('line')}"
+            return _moves_part(f"{match.group('partner')} {match.group('line')}")
     if re.match(r"(?i)(?:если|if|на|on)\s", block):
         return None
-    return block
+    return _moves_part(block)
+
+
+def _moves_part(line: str) -> str:
+    """The line up to the first word holding no digit: prose after a variant is not a move.
+
+    A token with a digit is an attempt at a move and is judged (an illegible one cuts the
+    variant, §4.2.12); a plain word such as «С уважением» just ends the line.
+    """
+    kept: list[str] = []
+    for token in line.split():
+        if not any(ch.isdigit() for ch in token) and token.strip("-:–—.,;") != "":
+            break
+        kept.append(token)
+    return " ".join(kept)
 
 
 # -- the tree and its acceptance ----------------------------------------------------------------
