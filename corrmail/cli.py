@@ -11,7 +11,7 @@ from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE, demo_logins, load_demo
 from corrmail.mailer_loop import CaptureLoop
-from corrmail.migrate import upgrade
+from corrmail.migrate import alembic_config, head_revision, is_up_to_date, upgrade
 
 
 @click.group()
@@ -32,6 +32,23 @@ def db_upgrade(revision: str) -> None:
     settings = Settings.from_env()
     upgrade(settings.database_url, revision)
     click.echo(f"database at {revision}: {_safe_url(settings.database_url)}")
+
+
+@db.command("revision")
+@click.option("-m", "--message", required=True, help="Why the schema changes.")
+def db_revision(message: str) -> None:
+    """Autogenerate a migration from the models' difference to the (up-to-date) database."""
+    from alembic import command
+
+    command.revision(alembic_config(Settings.from_env().database_url), message, autogenerate=True)
+
+
+@db.command("current")
+def db_current() -> None:
+    """Print the database's revision and whether it is the newest."""
+    url = Settings.from_env().database_url
+    state = "up to date" if is_up_to_date(url) else f"behind {head_revision()}"
+    click.echo(f"{_safe_url(url)}: {state}")
 
 
 @main.command()
