@@ -1,8 +1,11 @@
-"""Errors of the pairing engine; each is a ``ValueError`` that carries the offending input."""
+"""Errors of the pairing engine; each is a :class:`~scoring.errors.ScoringError` (a ``ValueError``)
+that carries the offending input."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from scoring.errors import ScoringError
 
 __all__ = [
     "PairingError",
@@ -12,7 +15,7 @@ __all__ = [
 ]
 
 
-class PairingError(ValueError):
+class PairingError(ScoringError):
     """Base class of every error the pairing engine raises for input it cannot pair."""
 
 

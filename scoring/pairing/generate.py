@@ -9,26 +9,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from scoring.model import Game, Player, Tournament, Withdrawal
 from scoring.pairing.engine import lot_for, pair_round, parse_system
 from scoring.pairing.errors import NoLegalPairingError
-from scoring.pairing.history import (
-    Competitor,
-    Game,
-    Outcome,
-    RoundRecord,
-    SwissEvent,
-    entrants_before,
-)
+from scoring.pairing.history import draw_as_round, entrants_before
 from scoring.pairing.model import Draw, PairingSystem
+from scoring.result import GameResult
 
-__all__ = ["Generated", "classify", "generate_event", "play_round"]
+__all__ = ["Generated", "classify", "generate_event", "play_draw"]
 
 
 @dataclass
 class Generated:
-    event: SwissEvent
+    tournament: Tournament
     draws: list[Draw]
     stopped: NoLegalPairingError | None = None
 
@@ -36,11 +31,8 @@ class Generated:
 def classify(ratings: Sequence[int], lot: random.Random) -> list[int]:
     """``000 §3.18.5.1``: indexes of ``ratings`` in classification order: rated by rating
     descending, equal ratings by lot, then the unrated (rating 0) by lot."""
-    keys = {index: lot.random() for index in range(len(ratings))}
-    return sorted(
-        range(len(ratings)),
-        key=lambda i: (ratings[i] <= 0, -ratings[i], keys[i]),
-    )
+    keys = [lot.random() for _ in ratings]
+    return sorted(range(len(ratings)), key=lambda i: (ratings[i] <= 0, -ratings[i], keys[i]))
 
 
 def generate_event(
@@ -54,66 +46,78 @@ def generate_event(
     forfeit_rate: float = 0.02,
     play_last_round: bool = True,
 ) -> Generated:
-    """A ``players``-player, ``rounds``-round event paired by ``system`` and played out."""
+    """A ``players``-player, ``rounds``-round event paired by ``system`` and played out.
+
+    From round 2 on each active player withdraws with ``withdrawal_rate`` and is announced
+    absent with ``absence_rate``; ``forfeit_rate`` of the games end ``+/−``.
+    """
     program = parse_system(system)
     chance = random.Random(f"corrmail-generate:{seed}")
     ratings = [chance.choice([0, *range(1000, 2400, 7)]) for _ in range(players)]
     order = classify(ratings, lot_for(seed, 0))
-    competitors = [
-        Competitor(start_no=position, name=f"Player {position}", rating=ratings[index])
-        for position, index in enumerate(order, start=1)
-    ]
-    event = SwissEvent(competitors=competitors, total_rounds=rounds)
+    tournament = Tournament(
+        players=tuple(
+            Player(start_no=position, name=f"Player {position}", rating=ratings[index] or None)
+            for position, index in enumerate(order, start=1)
+        ),
+        rounds=rounds,
+        name=f"Generated {program.value} Swiss, seed {seed}",
+    )
     draws: list[Draw] = []
+    withdrawn: set[int] = set()
     for round_no in range(1, rounds + 1):
-        active = [c for c in event.competitors if c.withdrawn_from is None]
+        absent: list[int] = []
         if round_no > 1:
-            for competitor in active:
-                if chance.random() < withdrawal_rate:
-                    event.competitors[competitor.start_no - 1] = Competitor(
-                        competitor.start_no, competitor.name, competitor.rating, round_no
-                    )
-        absent = [
-            c.start_no
-            for c in event.competitors
-            if c.withdrawn_from is None and round_no > 1 and chance.random() < absence_rate
-        ]
+            leaving = [
+                p.start_no
+                for p in tournament.players
+                if p.start_no not in withdrawn and chance.random() < withdrawal_rate
+            ]
+            withdrawn.update(leaving)
+            tournament = replace(
+                tournament,
+                withdrawals=tournament.withdrawals
+                + tuple(Withdrawal(n, round_no - 1) for n in leaving),
+            )
+            absent = [
+                p.start_no
+                for p in tournament.players
+                if p.start_no not in withdrawn and chance.random() < absence_rate
+            ]
         try:
-            draw = pair_round(entrants_before(event, round_no, absent), round_no, program, seed)
+            draw = pair_round(
+                entrants_before(tournament, round_no, absent), round_no, program, seed
+            )
         except NoLegalPairingError as error:
-            return Generated(event, draws, error)
+            return Generated(tournament, draws, error)
         draws.append(draw)
-        played = round_no < rounds or play_last_round
-        event.rounds.append(play_round(draw, event, chance, forfeit_rate, played))
-    return Generated(event, draws)
+        games, unpaired = draw_as_round(draw)
+        if round_no < rounds or play_last_round:
+            games = play_draw(games, tournament, chance, forfeit_rate)
+        tournament = tournament.with_round(games, unpaired)
+    return Generated(tournament, draws)
 
 
-def play_round(
-    draw: Draw,
-    event: SwissEvent,
-    chance: random.Random,
-    forfeit_rate: float,
-    played: bool = True,
-) -> RoundRecord:
-    """Results for a draw: the higher rated wins more often; a few games are forfeited."""
-    rating = {c.start_no: c.rating or 1200 for c in event.competitors}
-    games = []
-    for pair in draw.pairs:
-        outcome: Outcome | None = None
-        if played:
+def play_draw(
+    games: Sequence[Game], tournament: Tournament, chance: random.Random, forfeit_rate: float
+) -> tuple[Game, ...]:
+    """Results for paired games: the higher rated wins more often; a few are forfeited."""
+    rating = {p.start_no: p.rating or 1200 for p in tournament.players}
+    played = []
+    for game in games:
+        roll = chance.random()
+        if roll < forfeit_rate / 2:
+            result = GameResult.WHITE_FORFEIT_WIN
+        elif roll < forfeit_rate:
+            result = GameResult.BLACK_FORFEIT_WIN
+        else:
+            expected = 1 / (1 + 10 ** ((rating[game.black] - rating[game.white]) / 400))
             roll = chance.random()
-            if roll < forfeit_rate / 2:
-                outcome = Outcome.WHITE_WINS_BY_FORFEIT
-            elif roll < forfeit_rate:
-                outcome = Outcome.BLACK_WINS_BY_FORFEIT
+            if roll < expected * 0.7:
+                result = GameResult.WHITE_WINS
+            elif roll > 1 - (1 - expected) * 0.7:
+                result = GameResult.BLACK_WINS
             else:
-                expected = 1 / (1 + 10 ** ((rating[pair.black] - rating[pair.white]) / 400))
-                roll = chance.random()
-                if roll < expected * 0.7:
-                    outcome = Outcome.WHITE_WINS
-                elif roll > 1 - (1 - expected) * 0.7:
-                    outcome = Outcome.BLACK_WINS
-                else:
-                    outcome = Outcome.DRAW
-        games.append(Game(pair.white, pair.black, outcome))
-    return RoundRecord(draw.round_no, tuple(games), draw.bye, draw.absent)
+                result = GameResult.DRAW
+        played.append(replace(game, result=result))
+    return tuple(played)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from scoring.model import Colour
+
 __all__ = [
     "Colour",
     "FloatDirection",
@@ -14,17 +16,6 @@ __all__ = [
     "Pair",
     "Draw",
 ]
-
-
-class Colour(enum.Enum):
-    """The colour a player had in a game actually played (byes and forfeits have none, 000 §3.18.2)."""
-
-    WHITE = "w"
-    BLACK = "b"
-
-    @property
-    def opposite(self) -> Colour:
-        return Colour.BLACK if self is Colour.WHITE else Colour.WHITE
 
 
 class FloatDirection(enum.Enum):
