@@ -270,12 +270,11 @@ class Case(ABC):
         ``received_on`` is the receipt date the protest states (postal play); without it the
         recorded receipt, else the decision date, starts the ten-day window.
         """
-        if revision != self.revision:
-            raise CaseConflict(self.case_id, revision, self.revision)
+        self._check_fresh(revision)
         final = self.last_decision
         if final is not None and final.instance not in self.APPEALS:
             raise DecisionFinal(self.case_id, self.HEARING_RULE)
-        self._check_revision(revision, "protest")
+        self._check_open("protest")
         if self.state not in (CaseState.DECIDED, CaseState.UNDER_PROTEST):
             raise IllegalTransition(self.case_id, self.state.value, "protest before a decision")
         decision = self._require_decision("protest")
@@ -359,8 +358,15 @@ class Case(ABC):
         return dataclasses.replace(self, revision=self.revision + 1, **changes)  # type: ignore[arg-type]
 
     def _check_revision(self, revision: int, action: str) -> None:
+        """The caller saw the current revision, and the case is still open."""
+        self._check_fresh(revision)
+        self._check_open(action)
+
+    def _check_fresh(self, revision: int) -> None:
         if revision != self.revision:
             raise CaseConflict(self.case_id, revision, self.revision)
+
+    def _check_open(self, action: str) -> None:
         if self.is_closed:
             raise CaseClosed(self.case_id, action)
 

@@ -28,7 +28,7 @@ from adjudication.effects import (
     RecordResult,
     SendLetter,
 )
-from adjudication.errors import CaseConflict, IllegalTransition, InvalidBan, InvalidWithdrawalPlan
+from adjudication.errors import IllegalTransition, InvalidBan, InvalidWithdrawalPlan
 from adjudication.outcomes import GameOutcome, Side
 
 HALF_RULE = "000 §3.14.3"
@@ -217,8 +217,7 @@ class Withdrawal(PlayerCase):
 
         A separate decision of another instance, so it may come after the case closed.
         """
-        if revision != self.revision:
-            raise CaseConflict(self.case_id, revision, self.revision)
+        self._check_fresh(revision)
         if not self.without_good_reason:
             raise InvalidBan("the player left for a good reason the referee accepted")
         if self.ban_until is not None:

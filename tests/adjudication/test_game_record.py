@@ -8,6 +8,7 @@ import pytest
 
 from adjudication import (
     Addressee,
+    Awaiting,
     CaseState,
     Channel,
     DuplicateSubmission,
@@ -90,3 +91,9 @@ def test_records_cannot_arrive_after_settling() -> None:
         minus.record_received(Side.WHITE, date(2025, 5, 7), revision=1)
     with pytest.raises(IllegalTransition):
         minus.settle(date(2025, 5, 7), revision=1)
+
+
+def test_after_day_fifteen_the_steward_must_act() -> None:
+    case = postal()
+    assert case.awaiting_on(date(2025, 5, 5)) is Awaiting.PLAYERS
+    assert case.awaiting_on(date(2025, 5, 6)) is Awaiting.STEWARD

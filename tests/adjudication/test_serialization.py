@@ -56,7 +56,7 @@ from adjudication.effects import (
     WithholdBulletins,
 )
 from adjudication.outcomes import GameOutcome
-from adjudication.serialization import Plain
+from adjudication.serialization import Plain, to_plain
 
 
 def sample_cases() -> list[Case]:
@@ -234,3 +234,8 @@ def test_unknown_type_and_kind() -> None:
         case_from_dict({"version": 1, "type": "duel"})
     with pytest.raises(InvalidCaseData, match="unknown effect kind"):
         effect_from_dict({"kind": "teleport"})
+
+
+def test_values_without_a_json_form_are_refused() -> None:
+    with pytest.raises(TypeError, match="float"):
+        to_plain(1.5)

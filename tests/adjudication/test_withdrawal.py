@@ -236,3 +236,11 @@ def test_stored_withdrawal_reads_back_and_rejects_bad_games() -> None:
     broken["games"][0]["outcome"] = None
     with pytest.raises(InvalidCaseData, match=r"games\[0\]"):
         case_from_dict(broken)
+
+
+def test_organizer_upholding_the_annulment_changes_nothing() -> None:
+    case = withdrawal(BEFORE_HALF).decide(LEFT, revision=0).case
+    protested = case.protest("partner-g1", date(2025, 6, 15), revision=1).case
+    upheld = protested.decide_protest("annul_results", date(2025, 7, 1), revision=2)
+    assert upheld.case.plan == case.plan
+    assert not any(isinstance(e, RecordResult | OpenAdjudication) for e in upheld.effects)
