@@ -110,13 +110,13 @@ class Generator:
         return mask >> self.ne
 
     def _possible_jumpers(self, men: int, opp: int, empty: int, side: int) -> int:
-        """Men that have at least one first jump available."""
-        shift = self._shift
-        jumpers = 0
-        for direction in self.man_jump_directions[side]:
-            back = _OPPOSITE[direction]
-            jumpers |= shift(shift(empty, back) & opp, back)
-        return jumpers & men
+        """Men that have at least one first jump available (whole-board shifts, no loop)."""
+        ne, nw = self.ne, self.nw
+        north = (((empty >> ne) & opp) >> ne) | (((empty >> nw) & opp) >> nw)
+        south = (((empty << ne) & opp) << ne) | (((empty << nw) & opp) << nw)
+        if self.rules.men_capture_backwards:
+            return (north | south) & men
+        return (north if side == 0 else south) & men
 
     # -- captures -----------------------------------------------------------------------------
 
@@ -247,11 +247,16 @@ class Generator:
         men = me & ~kings
         out: list[RawMove] = []
         promotion_row = self.promotion_row[side]
-        directions = (_NE, _NW) if side == 0 else (_SE, _SW)
-        for direction in directions:
-            back = _OPPOSITE[direction]
-            for target in _bits(self._shift(men, direction) & empty):
-                origin = self._shift(target, back)
+        ne, nw = self.ne, self.nw
+        if side == 0:
+            steps = (((men << ne) & empty, ne), ((men << nw) & empty, nw))
+        else:
+            steps = (((men >> ne) & empty, -ne), ((men >> nw) & empty, -nw))
+        for targets, offset in steps:
+            while targets:
+                target = targets & -targets
+                targets ^= target
+                origin = target >> offset if offset > 0 else target << -offset
                 out.append(
                     RawMove(origin, target, 0, bool(target & promotion_row), (origin, target), ())
                 )

@@ -27,7 +27,7 @@ def format_full(
     geometry = position.geometry
     separator = ":" if move.is_capture else "-"
     if not route and move.is_capture:
-        ends_fit = {m for m in position.legal_routes() if (m.start, m.end) == (move.start, move.end)}
+        ends_fit = set(position.routes_between(move.start, move.end))
         if ends_fit == {move}:
             return f"{geometry.name(move.start, style)}:{geometry.name(move.end, style)}"
     return separator.join(geometry.name(square, style) for square in move.route)
@@ -61,7 +61,11 @@ def resolve_written(position: Position, written: WrittenMove) -> FullReading:
     """
     geometry = position.geometry
     squares = tuple(geometry.parse_square(name) for name in written.squares)
-    routes = [route for route in position.legal_routes() if _passes_through(route.route, squares)]
+    routes = [
+        route
+        for route in position.routes_between(squares[0], squares[-1])
+        if _passes_through(route.route, squares)
+    ]
     # A route written out in full names its own move, even if a longer route passes through
     # the same squares.
     exact = [route for route in routes if route.route == squares]

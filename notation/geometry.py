@@ -210,8 +210,11 @@ class Geometry:
 
     def bit(self, square: Square) -> int:
         """Bit position of ``square`` in the engine's padded layout."""
-        row, col = self._coords[square]
-        return row * self.padded_width + col
+        return self._bits[square]
+
+    @cached_property
+    def _bits(self) -> tuple[int, ...]:
+        return tuple(row * self.padded_width + col for row, col in self._coords)
 
     @cached_property
     def _square_by_bit(self) -> dict[int, Square]:

@@ -41,6 +41,9 @@ class IllegalMoveError(ValueError):
         self.move = move
 
 
+_NOTHING: frozenset[Square] = frozenset()
+
+
 @cache
 def _square_by_mask(geometry: Geometry) -> dict[int, Square]:
     return {1 << geometry.bit(sq): sq for sq in geometry.squares}
@@ -117,26 +120,32 @@ class Position:
 
     @property
     def _generator(self) -> Generator:
-        return generator_for(self.rules)
+        # Looking the generator up hashes the whole RuleSet; children inherit it instead.
+        generator = self._cache.get("generator")
+        if generator is None:
+            generator = self._cache["generator"] = generator_for(self.rules)
+        assert isinstance(generator, Generator)
+        return generator
 
     def _side_masks(self) -> tuple[int, int, int]:
         if self.turn is Color.WHITE:
             return self.white, self.black, 0
         return self.black, self.white, 1
 
-    def _entries(self) -> list[tuple[Move, RawMove]]:
-        """Every legal route as a public move paired with the engine's raw move (cached)."""
-        cached = self._cache.get("entries")
+    def _raw_moves(self) -> list[RawMove]:
+        cached = self._cache.get("raw")
         if cached is None:
             me, opp, side = self._side_masks()
-            raws = self._generator.legal_moves(me, opp, self.kings, side)
-            cached = [(self._to_move(raw), raw) for raw in raws]
-            self._cache["entries"] = cached
+            cached = self._generator.legal_moves(me, opp, self.kings, side)
+            self._cache["raw"] = cached
         assert isinstance(cached, list)
         return cached
 
     def _to_move(self, raw: RawMove) -> Move:
         squares = _square_by_mask(self.geometry)
+        if not raw.captured:
+            start, end = squares[raw.origin], squares[raw.target]
+            return Move(start, end, _NOTHING, (start, end), (), raw.promotes)
         return Move(
             start=squares[raw.origin],
             end=squares[raw.target],
@@ -148,7 +157,23 @@ class Position:
 
     def legal_routes(self) -> list[Move]:
         """Every legal route, several per move where routes share an effect."""
-        return [move for move, _ in self._entries()]
+        cached = self._cache.get("routes")
+        if cached is None:
+            cached = [self._to_move(raw) for raw in self._raw_moves()]
+            self._cache["routes"] = cached
+        assert isinstance(cached, list)
+        return cached
+
+    def routes_between(self, start: Square | None, end: Square | None) -> list[Move]:
+        """Legal routes from ``start`` to ``end`` (None: any square), converting only those."""
+        geometry = self.geometry
+        origin = 1 << geometry.bit(start) if start is not None else 0
+        target = 1 << geometry.bit(end) if end is not None else 0
+        return [
+            self._to_move(raw)
+            for raw in self._raw_moves()
+            if (not origin or raw.origin == origin) and (not target or raw.target == target)
+        ]
 
     def legal_moves(self) -> list[Move]:
         """Legal moves, one per effect (the first route found represents it), in a stable order."""
@@ -183,8 +208,11 @@ class Position:
 
     def play(self, move: Move) -> Position:
         """The position after ``move``; raises :class:`IllegalMoveError` if it is not legal."""
-        for candidate, raw in self._entries():
-            if candidate == move:
+        geometry = self.geometry
+        origin, target = 1 << geometry.bit(move.start), 1 << geometry.bit(move.end)
+        captured = geometry.mask(move.captured)
+        for raw in self._raw_moves():
+            if raw.origin == origin and raw.target == target and raw.captured == captured:
                 return self._after(raw)
         raise IllegalMoveError(move, self)
 
@@ -192,8 +220,11 @@ class Position:
         me, opp, _ = self._side_masks()
         new_me, new_opp, kings = Generator.apply(me, opp, self.kings, raw)
         if self.turn is Color.WHITE:
-            return Position(self.rules, new_me, new_opp, kings, Color.BLACK)
-        return Position(self.rules, new_opp, new_me, kings, Color.WHITE)
+            child = Position(self.rules, new_me, new_opp, kings, Color.BLACK)
+        else:
+            child = Position(self.rules, new_opp, new_me, kings, Color.WHITE)
+        child._cache["generator"] = self._generator
+        return child
 
     def outcome(self) -> Outcome | None:
         """Set when the side to move has no legal move (no pieces, or all blocked)."""

@@ -26,9 +26,8 @@ def format_short(position: Position, move: Move, *, style: SquareStyle | None = 
         file_letter = geometry.files[geometry.column(move.start)]
         rivals = {
             m
-            for m in position.legal_moves()
-            if m.end == move.end
-            and m.is_capture == move.is_capture
+            for m in position.routes_between(None, move.end)
+            if m.is_capture == move.is_capture
             and geometry.column(m.start) == geometry.column(move.start)
         }
         if rivals == {move}:
@@ -47,13 +46,14 @@ def parse_short(position: Position, text: str) -> Move:
         return resolve_written(position, written).move
     geometry = position.geometry
     destination = geometry.parse_square(written.destination)
-    fitting = [
-        m
-        for m in position.legal_moves()
-        if m.end == destination
-        and geometry.files[geometry.column(m.start)] == written.origin_file
-        and m.is_capture == written.capture
-    ]
+    fitting = list(
+        {
+            m
+            for m in position.routes_between(None, destination)
+            if geometry.files[geometry.column(m.start)] == written.origin_file
+            and m.is_capture == written.capture
+        }
+    )
     if not fitting:
         raise NoSuchMoveError(text, "no legal move fits")
     if len(fitting) > 1:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from notation.errors import IllegibleMoveError, ShortNotationError
 from notation.geometry import Geometry
@@ -56,8 +57,12 @@ def _square_re(geometry: Geometry) -> str:
     return rf"(?:[{geometry.files}](?:10|[1-9])|[1-9]\d?)"
 
 
+@lru_cache(maxsize=8192)
 def read_written(text: str, geometry: Geometry) -> WrittenMove | WrittenShortMove:
-    """Split ``text`` into square names; raise :class:`IllegibleMoveError` if it is no move."""
+    """Split ``text`` into square names; raise :class:`IllegibleMoveError` if it is no move.
+
+    Cached: game archives repeat the same few hundred move texts.
+    """
     if len(text) > MAX_MOVE_LENGTH:
         raise IllegibleMoveError(text, f"longer than {MAX_MOVE_LENGTH} characters")
     folded = normalise(text)
