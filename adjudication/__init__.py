@@ -37,6 +37,7 @@ from adjudication.errors import (
     NoRightToProtest,
     ProtestAlreadyFiled,
     ProtestOutOfTime,
+    ReasonsRequired,
     UnknownRuling,
     WindowOpen,
 )
@@ -105,6 +106,7 @@ __all__ = [
     "ProtestAlreadyFiled",
     "ProtestOutOfTime",
     "QueueEntry",
+    "ReasonsRequired",
     "Receipt",
     "RecordRuling",
     "Sanction",

@@ -250,11 +250,16 @@ class Case(ABC):
     def acknowledge_receipt(self, party: str, on: date, *, revision: int) -> Transition[Self]:
         """Record the day ``party`` received the decision in force (postal play)."""
         self._check_revision(revision, "record the receipt of a decision")
-        decision = self._require_decision("record the receipt of a decision")
+        self._require_decision("record the receipt of a decision")
         self._check_party(party)
-        receipts = tuple(r for r in decision.receipts if r.party != party) + (Receipt(party, on),)
-        decisions = self.decisions[:-1] + (dataclasses.replace(decision, receipts=receipts),)
-        return Transition(self._next(decisions=decisions), ())
+        return Transition(self._next(decisions=self._with_receipt(Receipt(party, on))), ())
+
+    def _with_receipt(self, receipt: Receipt) -> tuple[Decision, ...]:
+        """The decisions with ``receipt`` recorded on the one in force."""
+        decision = self._require_decision("record the receipt of a decision")
+        others = tuple(r for r in decision.receipts if r.party != receipt.party)
+        updated = dataclasses.replace(decision, receipts=others + (receipt,))
+        return self.decisions[:-1] + (updated,)
 
     def protest(
         self,
@@ -290,6 +295,10 @@ class Case(ABC):
         if on > due:
             raise ProtestOutOfTime(party, on, due, self.PROTEST_RULE)
         protest = Protest(party, on, hearing, index, grounds)
+        decisions = self.decisions
+        if received_on is not None:
+            # Keep the stated receipt so the case's deadlines agree with the protest's window.
+            decisions = self._with_receipt(Receipt(party, received_on))
         effects: list[Effect] = [
             SendLetter(
                 Addressee(hearing.value),
@@ -299,7 +308,11 @@ class Case(ABC):
             )
         ]
         return Transition(
-            self._next(state=CaseState.UNDER_PROTEST, protests=self.protests + (protest,)),
+            self._next(
+                state=CaseState.UNDER_PROTEST,
+                protests=self.protests + (protest,),
+                decisions=decisions,
+            ),
             tuple(effects),
         )
 

@@ -135,6 +135,15 @@ class DuplicateSubmission(AdjudicationError):
         super().__init__(f"{party} already sent the {what} ({rule})")
 
 
+class ReasonsRequired(AdjudicationError):
+    """A decision that departs from what the file shows must say why."""
+
+    def __init__(self, departure: str, rule: str) -> None:
+        self.departure = departure
+        self.rule = rule
+        super().__init__(f"give the reasons for {departure} ({rule})")
+
+
 class AgreedResultBinding(AdjudicationError):
     """The referee's result differs from the result both players agreed on (002 §4.5.4)."""
 

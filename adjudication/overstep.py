@@ -32,6 +32,7 @@ from adjudication.errors import (
     MissingEvidence,
     ProtestAlreadyFiled,
     ProtestOutOfTime,
+    ReasonsRequired,
     WindowOpen,
 )
 from adjudication.outcomes import GameOutcome, Side
@@ -87,6 +88,8 @@ class OverstepClaim(GameCase):
     evidence: frozenset[Evidence] = frozenset()
     detected_by_server: bool = False
     """The server found the overstep in an e-mail game and opened the claim itself."""
+    chart_shows_overstep: bool | None = None
+    """What the time chart recomputed from the letters shows (``None``: not computed)."""
 
     @classmethod
     def open(
@@ -101,6 +104,7 @@ class OverstepClaim(GameCase):
         evidence: frozenset[Evidence] = frozenset(),
         notice_received_on: date | None = None,
         detected_by_server: bool = False,
+        chart_shows_overstep: bool | None = None,
     ) -> Transition[OverstepClaim]:
         """Open the claim and suspend the game.
 
@@ -129,6 +133,7 @@ class OverstepClaim(GameCase):
             notice_received_on=notice_received_on or claimed_on,
             evidence=evidence,
             detected_by_server=detected_by_server,
+            chart_shows_overstep=chart_shows_overstep,
         )
         effects: list[Effect] = [SuspendGame(game, CLAIM_RULE)]
         if channel is Channel.EMAIL:
@@ -192,7 +197,11 @@ class OverstepClaim(GameCase):
     def decide(
         self, ruling: OverstepRuling | str, on: date, *, revision: int, reasons: str = ""
     ) -> Transition[OverstepClaim]:
-        """The referee's decision on the claim (§4.3.7), sent to both players and the steward."""
+        """The referee's decision on the claim (§4.3.7), sent to both players and the steward.
+
+        Deciding against the recomputed time chart needs ``reasons``: the letters are read by
+        the referee, the chart by the program, and the referee must be able to defend the day.
+        """
         self._check_revision(revision, "decide the claim")
         self._check_undecided("decide the claim")
         ruling = OverstepRuling(self._check_ruling(ruling))
@@ -204,6 +213,15 @@ class OverstepClaim(GameCase):
             and on <= self.objection_due
         ):
             raise WindowOpen("the accused's protest", self.objection_due, OBJECTION_RULE)
+        against_chart = {
+            OverstepRuling.CONFIRMED: self.chart_shows_overstep is False,
+            OverstepRuling.REJECTED: self.chart_shows_overstep is True,
+            OverstepRuling.NOT_APPROVED: False,
+        }[ruling]
+        if against_chart and not reasons.strip():
+            raise ReasonsRequired(
+                f"a {ruling.value} claim the recomputed time chart contradicts", DECISION_RULE
+            )
         template = {
             OverstepRuling.CONFIRMED: LetterTemplate.OVERSTEP_CONFIRMED,
             OverstepRuling.REJECTED: LetterTemplate.OVERSTEP_REJECTED,

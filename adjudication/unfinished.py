@@ -23,6 +23,7 @@ from adjudication.errors import (
     DuplicateSubmission,
     IllegalTransition,
     NoRightToProtest,
+    ReasonsRequired,
     WindowOpen,
 )
 from adjudication.outcomes import Assessment, GameOutcome, OutcomeKind, Side
@@ -221,6 +222,8 @@ class Adjudication(GameCase):
             )
         if agreed is not None and agreed is not verdict and not sharply_contradicting:
             raise AgreedResultBinding(agreed.value, verdict.value)
+        if sharply_contradicting and not reasons.strip():
+            raise ReasonsRequired("setting the players' agreed result aside", AGREEMENT_RULE)
         by_agreement = agreed is verdict
         rule = AGREEMENT_RULE if by_agreement else DECISION_RULE
         letters: list[Effect] = [

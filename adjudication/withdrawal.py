@@ -326,7 +326,17 @@ class Withdrawal(PlayerCase):
         rules: tuple[str, ...] = (),
         reasons: str = "",
     ) -> Transition[Withdrawal]:
-        """The organizer keeps or annuls the results; the plan follows his ruling."""
+        """The organizer keeps or annuls the results; the plan follows his ruling.
+
+        The organizer is bound by 000 §3.14 like the referee: he cannot annul the results of a
+        player who played half or more, or any in a Swiss event.
+        """
+        if ruling == WithdrawalRuling.ANNUL_RESULTS and not self.referee_may_annul:
+            rule = SWISS_RULE if self.system is TournamentSystem.SWISS else HALF_RULE
+            first = self.games[0].game if self.games else self.player
+            raise InvalidWithdrawalPlan(
+                first, f"results stand: {self.played} of {len(self.games)} played", rule
+            )
         transition = super().decide_protest(
             ruling, on, revision=revision, rules=rules, reasons=reasons
         )

@@ -22,6 +22,7 @@ from adjudication import (
     OverstepRuling,
     ProtestAlreadyFiled,
     ProtestOutOfTime,
+    ReasonsRequired,
     Side,
     UnknownRuling,
     WindowOpen,
@@ -312,3 +313,45 @@ def test_a_protest_of_a_final_decision_is_refused() -> None:
         final.protest("black", date(2025, 3, 21), revision=3)
     assert "002 §4.1.12" in str(raised.value)
     assert "organizer" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("chart_shows_overstep", "ruling"),
+    [(False, OverstepRuling.CONFIRMED), (True, OverstepRuling.REJECTED)],
+)
+def test_deciding_against_the_recomputed_chart_needs_reasons(
+    chart_shows_overstep: bool, ruling: OverstepRuling
+) -> None:
+    claim = OverstepClaim.open(
+        "c4",
+        game="g4",
+        claimant=Side.WHITE,
+        claimed_on=CLAIMED,
+        channel=Channel.POST,
+        held_move="c3-d4",
+        evidence=FULL_POSTAL_FILE,
+        chart_shows_overstep=chart_shows_overstep,
+    ).case
+    on = date(2025, 3, 20)
+    with pytest.raises(ReasonsRequired, match="002 §4.3.7"):
+        claim.decide(ruling, on, revision=0)
+    reasons = "receipt of 3 Feb shows the letter arrived a week later than stated"
+    decided = claim.decide(ruling, on, revision=0, reasons=reasons).case
+    assert decided.last_decision is not None and decided.last_decision.reasons == reasons
+
+
+def test_deciding_with_the_chart_needs_no_reasons() -> None:
+    claim = OverstepClaim.open(
+        "c5",
+        game="g5",
+        claimant=Side.WHITE,
+        claimed_on=CLAIMED,
+        channel=Channel.POST,
+        held_move="c3-d4",
+        evidence=FULL_POSTAL_FILE,
+        chart_shows_overstep=True,
+    ).case
+    assert (
+        claim.decide(OverstepRuling.CONFIRMED, date(2025, 3, 20), revision=0).case.is_closed
+        is False
+    )

@@ -21,6 +21,7 @@ from adjudication import (
     NoRightToProtest,
     ProtestAlreadyFiled,
     ProtestOutOfTime,
+    ReasonsRequired,
     Side,
     Verdict,
     WindowOpen,
@@ -99,8 +100,14 @@ def test_agreed_result_binds_the_referee_unless_sharply_contradicting() -> None:
     with pytest.raises(AgreedResultBinding) as raised:
         case.decide(Verdict.BLACK_WINS, date(2025, 2, 5), revision=2)
     assert raised.value.agreed == "draw"
+    with pytest.raises(ReasonsRequired, match="002 §4.5.4"):
+        case.decide(Verdict.BLACK_WINS, date(2025, 2, 5), revision=2, sharply_contradicting=True)
     overridden = case.decide(
-        Verdict.BLACK_WINS, date(2025, 2, 5), revision=2, sharply_contradicting=True
+        Verdict.BLACK_WINS,
+        date(2025, 2, 5),
+        revision=2,
+        sharply_contradicting=True,
+        reasons="black queens by force: 1...gh4 2.fg5 hf2",
     )
     assert overridden.case.agreement_overridden
     assert overridden.effects[0] == RecordResult(
@@ -278,3 +285,15 @@ def test_cannot_close_or_decide_a_protest_before_a_decision() -> None:
         case.protest("white", date(2025, 2, 1), revision=0)
     with pytest.raises(IllegalTransition):
         case.decide_protest("draw", date(2025, 2, 1), revision=0)
+
+
+def test_stated_receipt_in_a_protest_is_kept_on_the_decision() -> None:
+    decided = (
+        with_submissions(Assessment.WIN, Assessment.WIN)
+        .decide(Verdict.WHITE_WINS, date(2025, 2, 10), revision=2)
+        .case
+    )
+    protested = decided.protest(
+        "black", date(2025, 2, 21), revision=3, received_on=date(2025, 2, 12)
+    ).case
+    assert protested.protest_due("black") == date(2025, 2, 22)

@@ -244,3 +244,14 @@ def test_organizer_upholding_the_annulment_changes_nothing() -> None:
     upheld = protested.decide_protest("annul_results", date(2025, 7, 1), revision=2)
     assert upheld.case.plan == case.plan
     assert not any(isinstance(e, RecordResult | OpenAdjudication) for e in upheld.effects)
+
+
+def test_organizer_cannot_annul_after_half_either() -> None:
+    case = withdrawal(AFTER_HALF).decide(LEFT, revision=0).case
+    protested = case.protest("partner-g5", date(2025, 6, 15), revision=1).case
+    with pytest.raises(InvalidWithdrawalPlan, match="000 §3.14.3"):
+        protested.decide_protest("annul_results", date(2025, 7, 1), revision=2)
+    swiss = withdrawal(BEFORE_HALF, TournamentSystem.SWISS).decide(LEFT, revision=0).case
+    swiss = swiss.protest("p7", date(2025, 6, 15), revision=1).case
+    with pytest.raises(InvalidWithdrawalPlan, match="000 §3.14.5"):
+        swiss.decide_protest("annul_results", date(2025, 7, 1), revision=2)
