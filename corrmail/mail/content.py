@@ -23,10 +23,11 @@ Parsing is lenient: problems are collected in :attr:`LetterContent.issues`, neve
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+from timekeeping import Side
 
 __all__ = [
     "Side",
@@ -38,15 +39,6 @@ __all__ = [
     "read_letter",
     "normalize_move_text",
 ]
-
-
-class Side(enum.Enum):
-    WHITE = "white"
-    BLACK = "black"
-
-    @property
-    def other(self) -> Side:
-        return Side.BLACK if self is Side.WHITE else Side.WHITE
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,3 +70,126 @@ def smtp_server() -> Iterator[SmtpServer]:
         yield SmtpServer("127.0.0.1", port, handler)
     finally:
         controller.stop()
+
+
+# --- an e-mail game ----------------------------------------------------------------------------
+
+import datetime as dt  # noqa: E402
+import itertools  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from email.utils import format_datetime, make_msgid  # noqa: E402
+
+from sqlalchemy import select  # noqa: E402
+
+from corrmail.db import Database  # noqa: E402
+from corrmail.mail.inbox import Inbox, Receipt, Source  # noqa: E402
+from corrmail.mail.letters import LetterWriter  # noqa: E402
+from corrmail.mail.settings import MailSettings  # noqa: E402
+from corrmail.models import (  # noqa: E402
+    Game,
+    GameState,
+    OutboxMessage,
+    Participant,
+    Role,
+    Tournament,
+    TournamentChannel,
+    TournamentOfficial,
+    User,
+)
+
+MAIL_SETTINGS = MailSettings(
+    domain="turnir.example", from_address="Турнир <turnir@turnir.example>", secret=b"test-secret"
+)
+MOSCOW = dt.timezone(dt.timedelta(hours=3))
+
+
+@dataclass
+class EmailGame:
+    """Two e-mail players in one game of a running tournament, and the server's inbox."""
+
+    database: Database
+    inbox: Inbox
+    writer: LetterWriter
+    game_id: int
+    white_id: int
+    black_id: int
+    white_email: str
+    black_email: str
+    referee_email: str
+    steward_email: str
+    counter: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+    def participant(self, side: str) -> int:
+        return self.white_id if side == "white" else self.black_id
+
+    def email_of(self, side: str) -> str:
+        return self.white_email if side == "white" else self.black_email
+
+    def raw(self, side: str, text: str, *, when: dt.datetime, sender: str | None = None,
+            to: str | None = None, subject: str = "Re: ход") -> bytes:
+        number = next(self.counter)
+        address = to or self.writer.signer.reply_address(self.game_id, self.participant(side))
+        lines = [
+            f"From: {sender or self.email_of(side)}",
+            f"To: {address}",
+            f"Subject: {subject}",
+            f"Date: {format_datetime(when)}",
+            f"Message-ID: {make_msgid(idstring=f'p{number}', domain='example.org')}",
+            "MIME-Version: 1.0",
+            "Content-Type: text/plain; charset=utf-8",
+            "Content-Transfer-Encoding: 8bit",
+            "",
+            text,
+        ]
+        return "\r\n".join(lines).encode()
+
+    def send(self, side: str, text: str, day: dt.date, **kwargs: object) -> Receipt:
+        when = dt.datetime.combine(day, dt.time(10, 0), MOSCOW)
+        raw = self.raw(side, text, when=when, **kwargs)  # type: ignore[arg-type]
+        return self.inbox.receive(raw, source=Source.PIPE, received_at=when)
+
+    def outbox(self, *, to: str | None = None, kind: str | None = None) -> list[OutboxMessage]:
+        with self.database.session() as session:
+            query = select(OutboxMessage).order_by(OutboxMessage.id)
+            if to:
+                query = query.where(OutboxMessage.recipient == to)
+            if kind:
+                query = query.where(OutboxMessage.kind == kind)
+            return list(session.scalars(query))
+
+    def game(self) -> Game:
+        session = self.database.session()
+        game = session.get(Game, self.game_id)
+        assert game is not None
+        game.letters  # noqa: B018  (load while the session is open)
+        return game
+
+
+@pytest.fixture
+def email_game(database: Database, make_tournament: Callable[..., Tournament]) -> EmailGame:
+    tournament = make_tournament(
+        players=2, channel=TournamentChannel.EMAIL, start_date=dt.date(2026, 3, 1),
+        end_date=dt.date(2027, 2, 28), code="ЗЧ-2026/3",
+    )
+    with database.transaction() as session:
+        white, black = session.scalars(
+            select(Participant).where(Participant.tournament_id == tournament.id)
+            .order_by(Participant.start_number)
+        ).all()
+        game = Game(tournament_id=tournament.id, round=1, white_id=white.id, black_id=black.id,
+                    state=GameState.IN_PLAY)
+        session.add(game)
+        officials = []
+        for login, role in (("referee", Role.REFEREE), ("steward", Role.STEWARD)):
+            user = User(login=login, display_name=login.title(), email=f"{login}@federation.example")
+            user.set_password("x" * 12)
+            session.add(user)
+            session.flush()
+            session.add(TournamentOfficial(tournament_id=tournament.id, user_id=user.id, role=role))
+            officials.append(user.email)
+        session.flush()
+        ids = (game.id, white.id, black.id, white.player.email, black.player.email)
+    writer = LetterWriter(MAIL_SETTINGS)
+    inbox = Inbox(database, writer)
+    return EmailGame(database, inbox, writer, *ids, referee_email=officials[0],
+                     steward_email=officials[1])

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from corrmail.mail.body import html_to_text, strip_quotes_and_signature
-from corrmail.mail.content import Side, normalize_move_text, read_letter
+from corrmail.mail.content import normalize_move_text, read_letter
+from timekeeping import Side
 
 
 def test_quoted_lines_and_attribution_are_dropped_wherever_they_are() -> None:

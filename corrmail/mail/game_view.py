@@ -1,0 +1,214 @@
+"""A game as the mail layer needs to see it: the board, who moves, the partner's new moves and
+variants, and the time chart — all derived from the letters ledger.
+
+Nothing here decides a rule: the board comes from :mod:`notation` replaying the moves written in
+the ledger, the times from :func:`timekeeping.compute_chart` over the same letters.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from functools import cached_property
+
+from sqlalchemy import select
+from sqlalchemy.orm import object_session
+
+from corrmail.ledger import effective_letters
+from corrmail.models import Game, Letter, Participant
+from corrmail.models import Penalty as PenaltyRow
+from notation.letters import play_moves
+from notation.position import Position
+from notation.rules import Color
+from notation.rules import GameType as BoardType
+from notation.variants import VariantOffer, parse_variants
+from timekeeping import Break as BreakSpan
+from timekeeping import (
+    Ledger,
+    LetterEntry,
+    Penalty,
+    Side,
+    TimeChart,
+    TimeControl,
+    compute_chart,
+)
+
+__all__ = ["GameView", "UnsupportedGameType", "side_of", "color_of"]
+
+
+class UnsupportedGameType(ValueError):
+    """The notation package has no rules engine for this game type yet."""
+
+    def __init__(self, game_type: str) -> None:
+        super().__init__(
+            f"moves of {game_type!r} games cannot be checked by e-mail yet; "
+            "the steward enters them by hand"
+        )
+        self.game_type = game_type
+
+
+def side_of(game: Game, participant_id: int) -> Side:
+    if participant_id == game.white_id:
+        return Side.WHITE
+    if participant_id == game.black_id:
+        return Side.BLACK
+    raise ValueError(f"participant {participant_id} does not play game {game.id}")
+
+
+def color_of(side: Side) -> Color:
+    return Color.WHITE if side is Side.WHITE else Color.BLACK
+
+
+@dataclass
+class GameView:
+    game: Game
+
+    @cached_property
+    def board_type(self) -> BoardType:
+        try:
+            return BoardType(str(self.game.tournament.game_type))
+        except ValueError:
+            raise UnsupportedGameType(str(self.game.tournament.game_type)) from None
+
+    @cached_property
+    def letters(self) -> list[Letter]:
+        return effective_letters(self.game.letters)
+
+    @cached_property
+    def plies(self) -> list[str]:
+        return [ply for letter in self.letters for ply in letter.moves_text.split()]
+
+    @cached_property
+    def positions(self) -> tuple[Position, ...]:
+        played = play_moves(self.board_type, self.plies)
+        if not played.complete:
+            raise ValueError(f"the ledger of game {self.game.id} holds an illegal move")
+        return played.positions
+
+    @property
+    def position(self) -> Position:
+        return self.positions[-1]
+
+    @property
+    def side_to_move(self) -> Side:
+        return Side.WHITE if self.position.turn is Color.WHITE else Side.BLACK
+
+    def participant(self, side: Side) -> Participant:
+        return self.game.white if side is Side.WHITE else self.game.black
+
+    def move_number(self) -> int:
+        """The number of the next move (White's and Black's moves share a number)."""
+        return len(self.plies) // 2 + 1
+
+    def last_letter_of(self, participant_id: int) -> Letter | None:
+        mine = [letter for letter in self.letters if letter.sender_id == participant_id]
+        return mine[-1] if mine else None
+
+    def letters_since_own(self, participant_id: int) -> list[Letter]:
+        """The partner's letters after ``participant_id``'s last letter that carried moves."""
+        result: list[Letter] = []
+        for letter in reversed(self.letters):
+            if letter.sender_id == participant_id and letter.moves_text.strip():
+                break
+            if letter.sender_id != participant_id:
+                result.append(letter)
+        return list(reversed(result))
+
+    def partner_new_plies(self, participant_id: int) -> list[str]:
+        """What ``participant_id`` must repeat (002 §4.2.3, §4.2.9): plies since his last move."""
+        count = 0
+        for letter in reversed(self.letters):
+            if letter.sender_id == participant_id and letter.moves_text.strip():
+                break
+            count += len(letter.moves_text.split())
+        return self.plies[len(self.plies) - count :] if count else []
+
+    def position_before(self, ply_count_from_end: int) -> Position:
+        return self.positions[len(self.positions) - 1 - ply_count_from_end]
+
+    def pending_variants(self, participant_id: int) -> VariantOffer | None:
+        """The variants of the partner's letter now being answered, read against the board."""
+        for letter in reversed(self.letters_since_own(participant_id)):
+            if letter.variants_text.strip():
+                return parse_variants(self.position, letter.variants_text)
+        return None
+
+    # -- time -------------------------------------------------------------------------------
+
+    def ledger(self) -> Ledger:
+        """The timekeeping ledger of the game's move letters and charged penalties."""
+        tournament = self.game.tournament
+        entries: list[LetterEntry] = []
+        own_moves = {Side.WHITE: 0, Side.BLACK: 0}
+        board = 0
+        for letter in self.letters:
+            plies = letter.moves_text.split()
+            if not plies or letter.sender_id is None or letter.sent is None:
+                continue
+            sender = side_of(self.game, letter.sender_id)
+            for _ in plies:
+                mover = Side.WHITE if board % 2 == 0 else Side.BLACK
+                if mover is sender:
+                    own_moves[sender] += 1
+                board += 1
+            entries.append(
+                LetterEntry(
+                    sender=sender,
+                    move=max(own_moves[sender], 1),
+                    sent=letter.sent,
+                    received=letter.received,
+                    partner_sent_postmark=letter.partner_sent,
+                    moves_text=" ".join(plies),
+                )
+            )
+        spans = []
+        for side in (Side.WHITE, Side.BLACK):
+            for item in self.participant(side).breaks:
+                spans.append(
+                    BreakSpan(side, item.start_date, item.end_date, notice_postmark=item.announced_on)
+                )
+        letter_index = {letter.id: index for index, letter in enumerate(self.letters)}
+        penalties = [
+            Penalty(
+                side_of(self.game, row.participant_id),
+                row.days,
+                # A penalty stands after the letter that caused it (0: before the first letter).
+                after_letter=_entries_through(self.letters, letter_index.get(row.letter_id or -1)),
+                rule=row.rule,
+                reason=row.reason,
+            )
+            for row in self.game_penalties()
+        ]
+        received_sheets: dict[Side, dt.date] = {}
+        for side in (Side.WHITE, Side.BLACK):
+            received = self.participant(side).start_sheet_received
+            if received is not None:
+                received_sheets[side] = received
+        return Ledger(
+            start_date=tournament.start_date,
+            end_date=tournament.end_date,
+            control=TimeControl(tournament.time_control_days, tournament.time_control_moves),
+            start_sheet_received=received_sheets,
+            breaks=tuple(spans),
+            letters=tuple(entries),
+            penalties=tuple(penalties),
+            players={Side.WHITE: self.game.white.player.name,
+                     Side.BLACK: self.game.black.player.name},
+        )
+
+    def game_penalties(self) -> list[PenaltyRow]:
+        session = object_session(self.game)
+        if session is None:
+            raise RuntimeError(f"game {self.game.id} is not attached to a session")
+        query = select(PenaltyRow).where(PenaltyRow.game_id == self.game.id).order_by(PenaltyRow.id)
+        return list(session.scalars(query))
+
+    def chart(self) -> TimeChart:
+        return compute_chart(self.ledger())
+
+
+def _entries_through(letters: list[Letter], index: int | None) -> int:
+    """How many move letters (timekeeping entries) stand up to and including ``letters[index]``."""
+    if index is None:
+        return sum(1 for letter in letters if letter.moves_text.strip() and letter.sent)
+    return sum(1 for letter in letters[: index + 1] if letter.moves_text.strip() and letter.sent)

@@ -1,0 +1,286 @@
+"""The one way in for every received message: store the raw bytes, then process them.
+
+:meth:`Inbox.receive` is idempotent. It first stores the message as received — in its own
+committed transaction, keyed by ``Message-ID`` and by the SHA-256 of the bytes, with
+``INSERT … ON CONFLICT DO NOTHING`` — so nothing a player sent can be lost once the call
+returned. It then processes the stored message in a second transaction: machine-made mail is
+recorded and left alone, the sender is authenticated, and the letter is applied to its game.
+A message already processed is a duplicate and changes nothing; one stored but never processed
+(the process died, the database went away) is processed when it arrives again.
+
+Authentication (both must hold, else a polite refusal goes back and nothing changes):
+
+* a reply token signed by this server names the game and the player (plus-address, Reply-To,
+  or References), and
+* the ``From`` address is that player's address on record.
+
+Failures that a retry can cure (the database is unreachable or locked) raise
+:class:`TemporaryFailure`, which ``corrmail ingest`` turns into exit status 75 (``EX_TEMPFAIL``)
+so the mail server delivers again later.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from email import policy
+from email.parser import BytesParser
+from email.utils import getaddresses
+
+from sqlalchemy import select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.orm import Session
+
+from corrmail import audit
+from corrmail.db import Database
+from corrmail.mail.automated import Automation
+from corrmail.mail.correspondence import Correspondence, Outcome
+from corrmail.mail.errors import MailError, MalformedMessage, OversizeMessage
+from corrmail.mail.inbound import InboundMessage, parse_inbound, raw_digest
+from corrmail.mail.letters import LetterWriter
+from corrmail.models import Game, InboundStatus, OutboxMessage, OutboxStatus, Participant, utcnow
+from corrmail.models import InboundMessage as InboundRow
+from timekeeping import local_date
+
+__all__ = ["Inbox", "Receipt", "TemporaryFailure", "Source", "EX_TEMPFAIL"]
+
+log = logging.getLogger(__name__)
+
+#: sysexits.h: "temporary failure; the user is invited to retry" — what MTAs expect from a pipe.
+EX_TEMPFAIL = 75
+#: Of an oversize message only this much is kept, as evidence of what was refused.
+OVERSIZE_EVIDENCE_BYTES = 64 * 1024
+
+
+class TemporaryFailure(MailError):
+    """The message could not be stored or processed now; deliver it again later."""
+
+
+class Source:
+    PIPE = "pipe"
+    SMTP = "smtp"
+    LMTP = "lmtp"
+    IMAP = "imap"
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    """What became of one received message."""
+
+    inbound_id: int
+    duplicate: bool
+    status: InboundStatus
+    outcome: str
+    detail: str = ""
+
+
+class Inbox:
+    def __init__(
+        self,
+        database: Database,
+        writer: LetterWriter,
+        *,
+        clock: Callable[[], dt.datetime] = utcnow,
+    ) -> None:
+        self.database = database
+        self.writer = writer
+        self.signer = writer.signer
+        self.max_bytes = writer.settings.max_message_bytes
+        self.correspondence = Correspondence(writer)
+        self.clock = clock
+
+    def receive(
+        self,
+        raw: bytes,
+        *,
+        source: str,
+        received_at: dt.datetime | None = None,
+        envelope_sender: str | None = None,
+        envelope_recipients: tuple[str, ...] = (),
+    ) -> Receipt:
+        """Store ``raw`` and process it; see the module docstring."""
+        received_at = received_at or self.clock()
+        if received_at.tzinfo is None:
+            raise ValueError(f"received_at {received_at!r} must carry a time zone")
+        try:
+            inbound_id, duplicate, status = self._store(
+                raw, source=source, received_at=received_at, envelope_sender=envelope_sender
+            )
+        except (OperationalError, DBAPIError) as error:
+            raise TemporaryFailure(f"cannot store the message: {error}") from error
+        if duplicate and status is not InboundStatus.STORED:
+            with self.database.session() as session:
+                row = session.get(InboundRow, inbound_id)
+                assert row is not None
+                return Receipt(inbound_id, True, row.status, row.outcome or "", row.outcome_detail or "")
+        try:
+            with self.database.transaction() as session:
+                receipt = self._process(
+                    session, inbound_id, envelope_sender=envelope_sender,
+                    envelope_recipients=envelope_recipients,
+                )
+        except OperationalError as error:
+            raise TemporaryFailure(f"cannot process the message now: {error}") from error
+        except Exception as error:  # a bug must not make the MTA retry for ever: record it
+            log.exception("inbound message %s failed", inbound_id)
+            self._mark_failed(inbound_id, f"{type(error).__name__}: {error}")
+            return Receipt(inbound_id, duplicate, InboundStatus.FAILED, "failed", str(error))
+        return Receipt(receipt.inbound_id, duplicate, receipt.status, receipt.outcome, receipt.detail)
+
+    # -- storing --------------------------------------------------------------------------------
+
+    def _store(
+        self, raw: bytes, *, source: str, received_at: dt.datetime, envelope_sender: str | None
+    ) -> tuple[int, bool, InboundStatus]:
+        digest = raw_digest(raw)
+        oversize = len(raw) > self.max_bytes
+        kept = raw[:OVERSIZE_EVIDENCE_BYTES] if oversize else raw
+        message_id = _message_id_of(kept)
+        status = InboundStatus.REFUSED if oversize else InboundStatus.STORED
+        values: dict[str, object] = {
+            "message_id": message_id,
+            "sha256": digest,
+            "raw": kept,
+            "source": source,
+            "envelope_sender": envelope_sender,
+            "received_at": received_at,
+            "status": status,
+            "created_at": self.clock(),
+        }
+        if oversize:
+            values.update(
+                outcome="oversize",
+                outcome_detail=str(OversizeMessage(len(raw), self.max_bytes)),
+                processed_at=self.clock(),
+            )
+        with self.database.transaction() as session:
+            insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+            result = session.execute(
+                insert(InboundRow).values(**values).on_conflict_do_nothing().returning(InboundRow.id)
+            )
+            new_id = result.scalar_one_or_none()
+            if new_id is not None:
+                return new_id, False, status
+            same = InboundRow.sha256 == digest
+            if message_id:
+                same = same | (InboundRow.message_id == message_id)
+            existing = session.execute(select(InboundRow.id, InboundRow.status).where(same)).first()
+            assert existing is not None, "a conflicting insert implies an existing row"
+            return existing.id, True, existing.status
+
+    def _mark_failed(self, inbound_id: int, detail: str) -> None:
+        with self.database.transaction() as session:
+            session.execute(
+                update(InboundRow)
+                .where(InboundRow.id == inbound_id)
+                .values(status=InboundStatus.FAILED, outcome="failed", outcome_detail=detail,
+                        processed_at=self.clock())
+            )
+
+    # -- processing -----------------------------------------------------------------------------
+
+    def _process(
+        self,
+        session: Session,
+        inbound_id: int,
+        *,
+        envelope_sender: str | None,
+        envelope_recipients: tuple[str, ...],
+    ) -> Receipt:
+        row = session.get(InboundRow, inbound_id, with_for_update=True)
+        assert row is not None
+        if row.status is not InboundStatus.STORED:  # another process got there first
+            return Receipt(row.id, True, row.status, row.outcome or "", row.outcome_detail or "")
+        try:
+            message = parse_inbound(
+                row.raw, max_bytes=self.max_bytes, envelope_sender=envelope_sender,
+                envelope_recipients=envelope_recipients,
+            )
+        except MalformedMessage as error:
+            return self._finish(row, InboundStatus.IGNORED, "malformed", error.reason)
+
+        if message.automation is not None:
+            return self._record_automated(session, row, message)
+
+        token = self.signer.find_reply_token(message.token_sources())
+        if token is None:
+            reason = (
+                "forged_token" if self.signer.has_reply_token_candidate(message.token_sources())
+                else "no_token"
+            )
+            self._refuse(session, message, reason)
+            return self._finish(row, InboundStatus.REFUSED, reason, message.from_address)
+        game = session.get(Game, token.game_id)
+        participant = session.get(Participant, token.player_id)
+        if game is None or participant is None or participant.id not in (game.white_id, game.black_id):
+            self._refuse(session, message, "unknown_game")
+            return self._finish(row, InboundStatus.REFUSED, "unknown_game", str(token))
+        registered = (participant.player.email or "").strip().lower()
+        if not registered or registered != message.from_address:
+            self._refuse(session, message, "sender_mismatch")
+            audit.record(
+                session, user=None, action="mail.sender_mismatch", entity="game",
+                entity_id=game.id, tournament_id=game.tournament_id,
+                summary=f"letter for {participant.player.name} came from {message.from_address}",
+                detail={"inbound_message_id": row.id},
+            )
+            return self._finish(row, InboundStatus.REFUSED, "sender_mismatch", message.from_address)
+
+        arrival = local_date(row.received_at, game.tournament.time_zone)
+        outcome: Outcome = self.correspondence.handle(
+            session, game=game, participant=participant, message=message, arrival=arrival,
+            inbound_id=row.id,
+        )
+        status = InboundStatus.REFUSED if outcome.refused else InboundStatus.PROCESSED
+        return self._finish(row, status, outcome.code, outcome.detail)
+
+    def _record_automated(self, session: Session, row: InboundRow, message: InboundMessage) -> Receipt:
+        assert message.automation is not None
+        kind = message.automation.kind
+        detail = message.automation.reason
+        if kind is Automation.BOUNCE:
+            letter_id = self.signer.find_bounce_letter(message.recipients)
+            if letter_id is not None:
+                letter = session.get(OutboxMessage, letter_id)
+                if letter is not None:
+                    letter.status = OutboxStatus.FAILED
+                    letter.last_error = f"bounced: {message.subject or detail}"
+                    audit.record(
+                        session, user=None, action="outbox.bounced", entity="outbox",
+                        entity_id=letter.id, tournament_id=letter.tournament_id,
+                        summary=f"letter to {letter.recipient} bounced", detail={"inbound": row.id},
+                    )
+                    detail = f"letter {letter_id}: {detail}"
+        return self._finish(row, InboundStatus.IGNORED, kind.value, detail)
+
+    def _refuse(self, session: Session, message: InboundMessage, reason: str) -> None:
+        """A polite refusal to the sender; nothing else changes (the sender is not trusted)."""
+        if not message.from_address or "@" not in message.from_address:
+            return
+        self.writer.post(
+            session, kind="refusal", to=message.from_address, template="refusal",
+            context={"reason": reason, "subject": message.subject}, in_reply_to=message.message_id,
+        )
+
+    def _finish(self, row: InboundRow, status: InboundStatus, outcome: str, detail: str) -> Receipt:
+        row.status = status
+        row.outcome = outcome[:60]
+        row.outcome_detail = detail
+        row.processed_at = self.clock()
+        return Receipt(row.id, False, status, row.outcome, detail)
+
+
+def _message_id_of(raw: bytes) -> str | None:
+    try:
+        headers = BytesParser(policy=policy.default).parsebytes(raw, headersonly=True)
+        value = str(headers.get("Message-ID", "")).strip()
+    except (ValueError, TypeError, IndexError):
+        return None
+    return value[:998] or None
+
+
+def envelope_addresses(values: list[str]) -> tuple[str, ...]:
+    return tuple(address for _, address in getaddresses(values) if address)

@@ -1,0 +1,184 @@
+"""The inbound entry point: store, deduplicate, authenticate, apply — on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import select
+
+from corrmail.models import InboundMessage, InboundStatus, Letter, OutboxStatus, Penalty
+
+D = dt.date(2026, 3, 2)
+
+
+def test_a_move_is_relayed_to_the_partner_with_the_three_dates(email_game) -> None:  # type: ignore[no-untyped-def]
+    receipt = email_game.send("white", "Здравствуйте!\n1. c3-d4\nИван", D)
+    assert receipt.outcome == "move_relayed", receipt
+    [letter] = email_game.outbox(to=email_game.black_email)
+    assert letter.kind == "move"
+    assert "1. c3-d4" in letter.body_text
+    # 002 §4.3.2: the first move counts from the start date (01.03), so one day for White.
+    assert "Затраченное время, белые/чёрные: 1/0" in letter.body_text
+    assert "Даты: — / — / 02.03.2026" in letter.body_text
+    assert email_game.writer.signer.reply_address(email_game.game_id, email_game.black_id) in (
+        letter.raw.decode()
+    )
+    assert "image/svg+xml" in letter.raw.decode()
+    game = email_game.game()
+    [stored] = game.letters
+    assert (stored.moves_text, stored.sent, stored.postmark_date) == ("c3-d4", D, D)
+
+
+def test_the_same_message_twice_is_processed_once(email_game) -> None:  # type: ignore[no-untyped-def]
+    when = dt.datetime(2026, 3, 2, 10, 0, tzinfo=dt.UTC)
+    raw = email_game.raw("white", "1. c3-d4", when=when)
+    first = email_game.inbox.receive(raw, source="pipe", received_at=when)
+    again = email_game.inbox.receive(raw, source="pipe", received_at=when)
+    assert not first.duplicate and again.duplicate
+    assert again.outcome == first.outcome == "move_relayed"
+    assert len(email_game.outbox(to=email_game.black_email)) == 1
+    assert len(email_game.game().letters) == 1
+
+
+def test_partner_must_repeat_the_move_or_gets_6_penalty_days(email_game) -> None:  # type: ignore[no-untyped-def]
+    email_game.send("white", "1. c3-d4", D)
+    receipt = email_game.send("black", "1... f6-g5", D + dt.timedelta(days=3))
+    assert receipt.outcome == "repetition_missing" and receipt.status is InboundStatus.REFUSED
+    [notice] = email_game.outbox(to=email_game.black_email, kind="error_notice")
+    assert "002 §4.2.9" in notice.body_text and "6 штрафных дней" in notice.body_text
+    with email_game.database.session() as session:
+        [penalty] = session.scalars(select(Penalty)).all()
+        assert (penalty.days, penalty.rule, penalty.participant_id) == (6, "002 §4.2.11", email_game.black_id)
+    fixed = email_game.send("black", "1. c3-d4 f6-g5", D + dt.timedelta(days=4))
+    assert fixed.outcome == "move_relayed"
+    [relayed] = email_game.outbox(to=email_game.white_email, kind="move")
+    assert "Ваш ход (повторение): 1. c3-d4" in relayed.body_text
+    assert "1... f6-g5" in relayed.body_text
+    assert "02.03.2026 / 02.03.2026 / 06.03.2026" in relayed.body_text
+    assert "белые/чёрные: 1/10" in relayed.body_text  # Black: 4 think days + 6 penalty days
+
+
+def test_an_impossible_move_stops_the_game_with_penalty(email_game) -> None:  # type: ignore[no-untyped-def]
+    receipt = email_game.send("white", "1. c3-e5", D)
+    assert receipt.outcome.startswith("impossible")
+    [notice] = email_game.outbox(to=email_game.white_email)
+    assert "002 §4.2.10" in notice.body_text
+    assert not email_game.outbox(to=email_game.black_email)
+
+
+def test_short_notation_is_impossible(email_game) -> None:  # type: ignore[no-untyped-def]
+    receipt = email_game.send("white", "1. cd4", D)
+    assert receipt.outcome == "impossible:short_notation"
+    [notice] = email_game.outbox(to=email_game.white_email)
+    assert "002 §4.2.2" in notice.body_text
+
+
+def test_a_forged_sender_gets_a_polite_refusal_and_changes_nothing(email_game) -> None:  # type: ignore[no-untyped-def]
+    receipt = email_game.send("white", "1. c3-d4", D, sender="mallory@evil.example")
+    assert receipt.outcome == "sender_mismatch" and receipt.status is InboundStatus.REFUSED
+    [refusal] = email_game.outbox(to="mallory@evil.example")
+    assert refusal.kind == "refusal" and "не может его принять" in refusal.body_text
+    assert email_game.game().letters == []
+
+
+def test_a_letter_without_token_is_refused(email_game) -> None:  # type: ignore[no-untyped-def]
+    receipt = email_game.send("white", "1. c3-d4", D, to="turnir@turnir.example")
+    assert receipt.outcome == "no_token"
+    assert email_game.game().letters == []
+
+
+def test_not_to_move(email_game) -> None:  # type: ignore[no-untyped-def]
+    receipt = email_game.send("black", "1... f6-g5", D)
+    assert receipt.outcome == "not_to_move"
+
+
+def test_oversize_is_refused_but_kept_as_evidence(email_game) -> None:  # type: ignore[no-untyped-def]
+    big = "1. c3-d4\n" + "x" * (email_game.writer.settings.max_message_bytes + 10)
+    receipt = email_game.send("white", big, D)
+    assert receipt.outcome == "oversize" and receipt.status is InboundStatus.REFUSED
+    with email_game.database.session() as session:
+        row = session.scalars(select(InboundMessage)).one()
+        assert len(row.raw) == 64 * 1024
+
+
+def test_a_bounce_marks_its_letter_failed(email_game) -> None:  # type: ignore[no-untyped-def]
+    email_game.send("white", "1. c3-d4", D)
+    [letter] = email_game.outbox(to=email_game.black_email)
+    bounce = (
+        "From: MAILER-DAEMON@mx.example\r\nTo: " + letter.envelope_sender + "\r\n"
+        "Subject: Undelivered Mail Returned to Sender\r\nMessage-ID: <b1@mx.example>\r\n"
+        "Auto-Submitted: auto-replied\r\n\r\n550 5.1.1 user unknown\r\n"
+    ).encode()
+    receipt = email_game.inbox.receive(bounce, source="pipe", envelope_sender="")
+    assert receipt.outcome == "bounce"
+    [failed] = email_game.outbox(to=email_game.black_email)
+    assert failed.status is OutboxStatus.FAILED and "bounced" in (failed.last_error or "")
+
+
+def test_draw_offer_and_acceptance_end_the_game(email_game) -> None:  # type: ignore[no-untyped-def]
+    email_game.send("white", "1. c3-d4\nПредлагаю ничью.", D)
+    [move] = email_game.outbox(to=email_game.black_email)
+    assert "предлагает ничью" in move.body_text
+    receipt = email_game.send("black", "Согласен на ничью.", D + dt.timedelta(days=1))
+    assert receipt.outcome == "draw_agreed"
+    game = email_game.game()
+    assert str(game.state) == "finished" and str(game.result) == "draw"
+    assert len(email_game.outbox(kind="game_over")) == 2
+
+
+def test_resignation(email_game) -> None:  # type: ignore[no-untyped-def]
+    email_game.send("white", "1. c3-d4", D)
+    receipt = email_game.send("black", "Сдаюсь.", D + dt.timedelta(days=1))
+    assert receipt.outcome == "resigned"
+    assert str(email_game.game().result) == "white_win"
+    after = email_game.send("black", "1. c3-d4 f6-g5", D + dt.timedelta(days=2))
+    assert after.outcome == "game_closed"
+
+
+def test_a_conditional_variant_is_applied_when_it_matches(email_game) -> None:  # type: ignore[no-untyped-def]
+    email_game.send("white", "1. c3-d4", D)
+    email_game.send("black", "1. c3-d4 f6-g5\nЕсли 2. g3-f4, то 2... g5-h4", D + dt.timedelta(days=1))
+    receipt = email_game.send("white", "1... f6-g5 2. g3-f4", D + dt.timedelta(days=2))
+    assert receipt.outcome == "move_relayed", receipt
+    game = email_game.game()
+    assert [letter.moves_text for letter in game.letters] == ["c3-d4", "f6-g5", "g3-f4", "g5-h4"]
+    [told_white] = email_game.outbox(to=email_game.white_email, kind="move_receipt")
+    assert "2... g5-h4" in told_white.body_text
+    [to_black] = email_game.outbox(to=email_game.black_email, kind="move")[-1:]
+    assert "По вашему варианту" in to_black.body_text
+
+
+def test_break_announcement_is_recorded_and_announced(email_game) -> None:  # type: ignore[no-untyped-def]
+    receipt = email_game.send("white", "Беру перерыв с 10.04.26 по 25.04.26.", D)
+    assert receipt.outcome == "break_recorded"
+    notices = email_game.outbox(kind="break_notice")
+    assert {n.recipient for n in notices} == {email_game.black_email, email_game.steward_email}
+    assert "16 дней" in notices[0].body_text
+
+
+def test_break_in_other_words_is_refused(email_game) -> None:  # type: ignore[no-untyped-def]
+    receipt = email_game.send("white", "Ухожу в отпуск с 10.04.26 до 25.04.26.", D)
+    assert receipt.outcome == "break_refused"
+    [notice] = email_game.outbox(to=email_game.white_email)
+    assert "002 §4.4.3" in notice.body_text
+
+
+def test_overstep_claim_suspends_the_game(email_game) -> None:  # type: ignore[no-untyped-def]
+    email_game.send("white", "1. c3-d4", D)
+    receipt = email_game.send("white", "Объявляю просрочку времени.", D + dt.timedelta(days=70))
+    assert receipt.outcome == "overstep_claimed"
+    assert str(email_game.game().state) == "suspended"
+    assert email_game.outbox(to=email_game.black_email, kind="overstep_notice")
+    assert email_game.outbox(to=email_game.referee_email)
+    later = email_game.send("black", "1. c3-d4 f6-g5", D + dt.timedelta(days=71))
+    assert later.outcome == "game_suspended"
+
+
+def test_automated_mail_is_recorded_not_read(email_game) -> None:  # type: ignore[no-untyped-def]
+    raw = email_game.raw("white", "1. c3-d4", when=dt.datetime(2026, 3, 2, tzinfo=dt.UTC))
+    raw = raw.replace(b"Subject: Re:", b"Auto-Submitted: auto-replied\r\nSubject: Re:")
+    receipt = email_game.inbox.receive(raw, source="imap")
+    assert receipt.outcome == "auto_reply" and receipt.status is InboundStatus.IGNORED
+    assert email_game.game().letters == []
+    with email_game.database.session() as session:
+        assert session.scalars(select(Letter)).all() == []
