@@ -109,18 +109,18 @@ class OverstepClaim(GameCase):
         """Open the claim and suspend the game.
 
         ``notice_received_on`` defaults to ``claimed_on``: an e-mail notice arrives the day it is
-        sent. A claim the server detected in an e-mail game comes with the whole file, which the
-        server holds itself.
+        sent. An e-mail game's claim comes with the whole file, whoever opened it: the server
+        holds every letter with its stamps, writes the record and recomputes the chart.
         """
         if notice_received_on is not None and notice_received_on < claimed_on:
             raise IllegalTransition(
                 case_id, "not open", "date the notice's receipt before the claim", CLAIM_RULE
             )
-        if detected_by_server:
-            if channel is not Channel.EMAIL:
-                raise IllegalTransition(
-                    case_id, "a postal game", "be detected by the server", CLAIM_RULE
-                )
+        if detected_by_server and channel is not Channel.EMAIL:
+            raise IllegalTransition(
+                case_id, "a postal game", "be detected by the server", CLAIM_RULE
+            )
+        if channel is Channel.EMAIL:
             evidence = _REQUIRED_EVIDENCE[Channel.EMAIL]
         claim = cls(
             case_id=case_id,

@@ -3,6 +3,8 @@
 The service stores a case as a row whose payload is ``case.to_dict()``; reading it back goes
 through :func:`from_plain`, which checks every field against the dataclass's type hints and
 reports the first broken path (``decisions[0].decided_on: …``) instead of building a bad case.
+Keys the dataclass does not have are ignored, so the service may keep its own notes in the same
+JSON object; they are not carried into the next ``to_dict``.
 """
 
 from __future__ import annotations
@@ -98,9 +100,6 @@ def _read_dataclass(cls: type[Any], data: object, path: str) -> Any:
         raise InvalidCaseData(path, f"expected an object, got {type(data).__name__}")
     hints = typing.get_type_hints(cls)
     fields = {field.name: field for field in dataclasses.fields(cls) if field.init}
-    unknown = sorted(set(data) - set(fields) - {"version", "type", "kind"})
-    if unknown:
-        raise InvalidCaseData(path, f"unknown field(s) {', '.join(unknown)}")
     values: dict[str, Any] = {}
     for name, field in fields.items():
         if name in data:

@@ -355,3 +355,16 @@ def test_deciding_with_the_chart_needs_no_reasons() -> None:
         claim.decide(OverstepRuling.CONFIRMED, date(2025, 3, 20), revision=0).case.is_closed
         is False
     )
+
+
+def test_player_claim_in_an_email_game_has_the_servers_file() -> None:
+    claim = OverstepClaim.open(
+        "c6",
+        game="g6",
+        claimant=Side.WHITE,
+        claimed_on=CLAIMED,
+        channel=Channel.EMAIL,
+        held_move="c3-d4",
+    ).case
+    assert not claim.detected_by_server
+    assert claim.missing_evidence == frozenset()

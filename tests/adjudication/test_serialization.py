@@ -204,7 +204,6 @@ def payload() -> dict[str, Plain]:
         ({"claimant": "red"}, "$.claimant"),
         ({"evidence": "time_chart"}, "$.evidence"),
         ({"decisions": [{"instance": "referee"}]}, "$.decisions[0]"),
-        ({"surprise": 1}, "$"),
         ({"decisions": [None]}, "$.decisions[0]"),
     ],
 )
@@ -239,3 +238,10 @@ def test_unknown_type_and_kind() -> None:
 def test_values_without_a_json_form_are_refused() -> None:
     with pytest.raises(TypeError, match="float"):
         to_plain(1.5)
+
+
+def test_service_notes_beside_the_case_are_ignored() -> None:
+    data = {**payload(), "letter": "Dear referee, ...", "server_chart_overstep": True}
+    case = case_from_dict(data)
+    assert case == sample_cases()[1]
+    assert "letter" not in case.to_dict()
