@@ -195,6 +195,16 @@ class InvalidBreakRequest(AdjudicationError):
         super().__init__(f"break {start.isoformat()}–{end.isoformat()}: {message} ({self.rule})")
 
 
+class ImpossibleDates(AdjudicationError):
+    """Two dates in the wrong order, e.g. a letter received before it was sent."""
+
+    def __init__(self, earlier: date, later: date, message: str, rule: str) -> None:
+        self.earlier = earlier
+        self.later = later
+        self.rule = rule
+        super().__init__(f"{message}: {later.isoformat()} is before {earlier.isoformat()} ({rule})")
+
+
 class NaiveTimestamp(AdjudicationError):
     """An arrival time without a time zone cannot be placed on the tournament's calendar."""
 

@@ -24,7 +24,12 @@ from adjudication.effects import (
     LetterTemplate,
     RecordResult,
 )
-from adjudication.errors import DuplicateSubmission, IllegalTransition, WindowOpen
+from adjudication.errors import (
+    DuplicateSubmission,
+    IllegalTransition,
+    ImpossibleDates,
+    WindowOpen,
+)
 from adjudication.outcomes import GameOutcome, Side
 
 RECORD_RULE = "002 §4.5.1"
@@ -105,6 +110,10 @@ class GameRecordCase(GameCase):
             )
         if self.received_from(side) is not None:
             raise DuplicateSubmission(side.value, "game record", RECORD_RULE)
+        if on < self.finished_on:
+            raise ImpossibleDates(
+                self.finished_on, on, "a record received before the game ended", RECORD_RULE
+            )
         received = self.received + (RecordReceipt(side, on),)
         state = CaseState.CLOSED if len(received) == 2 else self.state
         return Transition(self._next(received=received, state=state), ())

@@ -29,6 +29,7 @@ from adjudication.effects import (
 )
 from adjudication.errors import (
     IllegalTransition,
+    ImpossibleDates,
     MissingEvidence,
     ProtestAlreadyFiled,
     ProtestOutOfTime,
@@ -113,8 +114,8 @@ class OverstepClaim(GameCase):
         holds every letter with its stamps, writes the record and recomputes the chart.
         """
         if notice_received_on is not None and notice_received_on < claimed_on:
-            raise IllegalTransition(
-                case_id, "not open", "date the notice's receipt before the claim", CLAIM_RULE
+            raise ImpossibleDates(
+                claimed_on, notice_received_on, "the notice received before the claim", CLAIM_RULE
             )
         if detected_by_server and channel is not Channel.EMAIL:
             raise IllegalTransition(

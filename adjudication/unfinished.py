@@ -22,6 +22,7 @@ from adjudication.errors import (
     AgreedResultBinding,
     DuplicateSubmission,
     IllegalTransition,
+    ImpossibleDates,
     NoRightToProtest,
     ReasonsRequired,
     WindowOpen,
@@ -76,6 +77,15 @@ class Submission:
     sent_on: date
     received_on: date
     diagram: str = ""
+
+    def __post_init__(self) -> None:
+        if self.received_on < self.sent_on:
+            raise ImpossibleDates(
+                self.sent_on,
+                self.received_on,
+                "an analysis received before it was sent",
+                REQUEST_RULE,
+            )
 
 
 @dataclass(frozen=True, kw_only=True)

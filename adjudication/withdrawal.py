@@ -103,7 +103,6 @@ class Withdrawal(PlayerCase):
 
     TYPE: ClassVar[str] = "withdrawal"
     RULINGS: ClassVar[type[StrEnum]] = WithdrawalRuling
-    PROTEST_RULE: ClassVar[str] = "002 §4.1.12"
 
     system: TournamentSystem
     games: tuple[WithdrawnGame, ...]

@@ -14,6 +14,7 @@ from adjudication import (
     DuplicateSubmission,
     GameRecordCase,
     IllegalTransition,
+    ImpossibleDates,
     Instance,
     LetterTemplate,
     Side,
@@ -97,3 +98,8 @@ def test_after_day_fifteen_the_steward_must_act() -> None:
     case = postal()
     assert case.awaiting_on(date(2025, 5, 5)) is Awaiting.PLAYERS
     assert case.awaiting_on(date(2025, 5, 6)) is Awaiting.STEWARD
+
+
+def test_record_cannot_precede_the_end_of_the_game() -> None:
+    with pytest.raises(ImpossibleDates, match="002 §4.5.1"):
+        postal().record_received(Side.WHITE, date(2025, 4, 19), revision=0)

@@ -15,6 +15,7 @@ from adjudication import (
     DecisionFinal,
     Evidence,
     IllegalTransition,
+    ImpossibleDates,
     Instance,
     LetterTemplate,
     MissingEvidence,
@@ -122,7 +123,7 @@ def test_server_cannot_detect_a_postal_overstep() -> None:
 
 
 def test_notice_cannot_be_received_before_the_claim() -> None:
-    with pytest.raises(IllegalTransition):
+    with pytest.raises(ImpossibleDates, match="002 §4.3.6"):
         OverstepClaim.open(
             "c3",
             game="g3",

@@ -16,6 +16,7 @@ from adjudication import (
     DecisionFinal,
     DuplicateSubmission,
     IllegalTransition,
+    ImpossibleDates,
     Instance,
     LetterTemplate,
     NoRightToProtest,
@@ -297,3 +298,15 @@ def test_stated_receipt_in_a_protest_is_kept_on_the_decision() -> None:
         "black", date(2025, 2, 21), revision=3, received_on=date(2025, 2, 12)
     ).case
     assert protested.protest_due("black") == date(2025, 2, 22)
+
+
+def test_analysis_received_before_it_was_sent_is_refused() -> None:
+    with pytest.raises(ImpossibleDates, match="002 §4.5.2"):
+        opened().submit(
+            Side.WHITE,
+            Assessment.WIN,
+            "",
+            sent_on=date(2025, 1, 25),
+            received_on=date(2025, 1, 24),
+            revision=0,
+        )
