@@ -58,6 +58,7 @@ from corrmail.models import (
     User,
 )
 from notation.full import format_full
+from notation.game_position import GamePosition
 from notation.letters import (
     IllegibleMove,
     ImpossibleMove,
@@ -104,8 +105,8 @@ class Outcome:
 class _Walk:
     """The moves of one letter as they reach the board."""
 
-    position: Position
-    plies: list[tuple[Position, Move]] = field(default_factory=list)
+    position: GamePosition
+    plies: list[tuple[GamePosition, Move]] = field(default_factory=list)
     own_count: int = 0
     notices: list[RuleNotice] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -118,7 +119,7 @@ class _Walk:
         self.position = self.position.play(move)
 
 
-def numbered(plies: Sequence[tuple[Position, Move]], first_ply_index: int) -> str:
+def numbered(plies: Sequence[tuple[GamePosition, Move]], first_ply_index: int) -> str:
     """Plies written with move numbers: ``8. c3-d4 b6-a5 9. a3-b4`` or ``8... b6-a5``."""
     words: list[str] = []
     for offset, (position, move) in enumerate(plies):
@@ -409,15 +410,12 @@ class _Context:
             "draw_decline": self.content.draw_decline,
         }
         final = GameView(self.game).position
-        diagram = Attachment(
-            f"game-{self.game.id}-move-{len(GameView(self.game).plies)}.svg",
-            board_svg(final, last_move=walk.plies[-1][1] if walk.plies else None).encode(),
-            "image/svg+xml",
-        )
-        self.post_to_player(self.partner, "move", "move", (diagram,), **context)
+        diagrams = _diagram(final, walk.plies[-1][1] if walk.plies else None,
+                            f"game-{self.game.id}-move-{len(GameView(self.game).plies)}.svg")
+        self.post_to_player(self.partner, "move", "move", diagrams, **context)
         if trailing or walk.notes:
             self.post_to_player(self.me, "variant_applied" if trailing else "move_receipt",
-                                "move_receipt", (diagram,), **context)
+                                "move_receipt", diagrams, **context)
         if self.content.break_mention is None and self.content.draw_offer:
             audit.record(self.session, user=None, action="game.draw_offered", entity="game",
                          entity_id=self.game.id, tournament_id=self.tournament.id,
@@ -673,9 +671,17 @@ class _Context:
         self.post_to_player(self.me, "protest_received", "notice", received=self.today)
 
 
+def _diagram(position: GamePosition, last_move: Move | None, filename: str) -> tuple[Attachment, ...]:
+    """The board diagram of the position; column draughts have no SVG renderer yet."""
+    if not isinstance(position, Position):
+        return ()
+    svg = board_svg(position, last_move=last_move)
+    return (Attachment(filename, svg.encode(), "image/svg+xml"),)
+
+
 def _split_trailing(
-    plies: list[tuple[Position, Move]], mine: Any
-) -> tuple[list[tuple[Position, Move]], list[tuple[Position, Move]]]:
+    plies: list[tuple[GamePosition, Move]], mine: Any
+) -> tuple[list[tuple[GamePosition, Move]], list[tuple[GamePosition, Move]]]:
     """Plies up to the sender's last own move, and the partner's plies after it."""
     last_own = max((i for i, (position, _) in enumerate(plies) if position.turn is mine), default=-1)
     return plies[: last_own + 1], plies[last_own + 1 :]

@@ -17,8 +17,8 @@ from sqlalchemy.orm import object_session
 from corrmail.ledger import effective_letters
 from corrmail.models import Game, Letter, Participant
 from corrmail.models import Penalty as PenaltyRow
+from notation.game_position import GamePosition
 from notation.letters import play_moves
-from notation.position import Position
 from notation.rules import Color
 from notation.rules import GameType as BoardType
 from notation.variants import VariantOffer, parse_variants
@@ -65,9 +65,10 @@ class GameView:
 
     @cached_property
     def board_type(self) -> BoardType:
+        # notation names its game types as corrmail's enum does; the values differ.
         try:
-            return BoardType(str(self.game.tournament.game_type))
-        except ValueError:
+            return BoardType[self.game.tournament.game_type.name]
+        except KeyError:
             raise UnsupportedGameType(str(self.game.tournament.game_type)) from None
 
     @cached_property
@@ -79,14 +80,14 @@ class GameView:
         return [ply for letter in self.letters for ply in letter.moves_text.split()]
 
     @cached_property
-    def positions(self) -> tuple[Position, ...]:
+    def positions(self) -> tuple[GamePosition, ...]:
         played = play_moves(self.board_type, self.plies)
         if not played.complete:
             raise ValueError(f"the ledger of game {self.game.id} holds an illegal move")
         return played.positions
 
     @property
-    def position(self) -> Position:
+    def position(self) -> GamePosition:
         return self.positions[-1]
 
     @property
@@ -123,7 +124,7 @@ class GameView:
             count += len(letter.moves_text.split())
         return self.plies[len(self.plies) - count :] if count else []
 
-    def position_before(self, ply_count_from_end: int) -> Position:
+    def position_before(self, ply_count_from_end: int) -> GamePosition:
         return self.positions[len(self.positions) - 1 - ply_count_from_end]
 
     def pending_variants(self, participant_id: int) -> VariantOffer | None:
