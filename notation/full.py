@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from notation.errors import AmbiguousMoveError, NoSuchMoveError
+from notation.game_position import GamePosition
 from notation.geometry import Square, SquareStyle
 from notation.move import Move
-from notation.position import Position
 from notation.written import WrittenMove, read_full_only
 
 
 def format_full(
-    position: Position, move: Move, *, style: SquareStyle | None = None, route: bool = True
+    position: GamePosition, move: Move, *, style: SquareStyle | None = None, route: bool = True
 ) -> str:
     """``move`` in full notation.
 
@@ -53,7 +53,7 @@ def _passes_through(route: tuple[Square, ...], written: tuple[Square, ...]) -> b
     return True
 
 
-def resolve_written(position: Position, written: WrittenMove) -> FullReading:
+def resolve_written(position: GamePosition, written: WrittenMove) -> FullReading:
     """The legal move ``written`` names.
 
     Raises :class:`NoSuchMoveError` if none fits, :class:`AmbiguousMoveError` if several do,
@@ -91,6 +91,6 @@ def resolve_written(position: Position, written: WrittenMove) -> FullReading:
     return FullReading(move, tuple(remarks))
 
 
-def parse_full(position: Position, text: str) -> Move:
+def parse_full(position: GamePosition, text: str) -> Move:
     """The legal move ``text`` names in full notation; raises a :class:`NotationError`."""
     return resolve_written(position, read_full_only(text, position.geometry)).move

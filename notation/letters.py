@@ -19,9 +19,9 @@ from notation.errors import (
     NoSuchMoveError,
 )
 from notation.full import resolve_written
+from notation.game_position import GamePosition, initial_position
 from notation.geometry import Square, UnknownSquareError
 from notation.move import Move
-from notation.position import Position
 from notation.rules import Color, GameType
 from notation.written import MAX_MOVE_LENGTH, WrittenMove, WrittenShortMove, read_written
 
@@ -106,7 +106,7 @@ class IllegibleMove:
 MoveReading = LegalMove | ImpossibleMove | IllegibleMove
 
 
-def resolve_impossible(position: Position, start: Square | None) -> Resolution:
+def resolve_impossible(position: GamePosition, start: Square | None) -> Resolution:
     """002 §4.2.10: the single move of the piece on ``start``, or a replacement by the sender."""
     if start is None:
         return SenderMustReplace(ReplaceReason.NO_START_SQUARE)
@@ -123,11 +123,11 @@ def resolve_impossible(position: Position, start: Square | None) -> Resolution:
     )
 
 
-def _impossible(position: Position, text: str, cause: ImpossibleCause, start: Square | None) -> ImpossibleMove:
+def _impossible(position: GamePosition, text: str, cause: ImpossibleCause, start: Square | None) -> ImpossibleMove:
     return ImpossibleMove(text, cause, resolve_impossible(position, start), start)
 
 
-def read_move(position: Position, text: str) -> MoveReading:
+def read_move(position: GamePosition, text: str) -> MoveReading:
     """Judge one move written in a letter for ``position``; never raises."""
     geometry = position.geometry
     try:
@@ -139,7 +139,7 @@ def read_move(position: Position, text: str) -> MoveReading:
     return _judge_full(position, written)
 
 
-def _judge_full(position: Position, written: WrittenMove) -> MoveReading:
+def _judge_full(position: GamePosition, written: WrittenMove) -> MoveReading:
     geometry = position.geometry
     text = written.text
     try:
@@ -172,7 +172,7 @@ class LineReading:
 
     readings: tuple[MoveReading, ...]
     warnings: tuple[Warning, ...] = ()
-    positions: tuple[Position, ...] = field(default=(), repr=False)
+    positions: tuple[GamePosition, ...] = field(default=(), repr=False)
     """Position after each legal move, in order."""
 
     @property
@@ -190,7 +190,7 @@ def move_number(plies_played: int, first_turn: Color = Color.WHITE) -> int:
     return (plies_played + offset) // 2 + 1
 
 
-def read_moves(position: Position, text: str, *, expected_number: int | None = None) -> LineReading:
+def read_moves(position: GamePosition, text: str, *, expected_number: int | None = None) -> LineReading:
     """Read ``12. c3-d4 f6-g5``, ``12... f6-g5`` or bare moves, each judged in turn.
 
     ``expected_number`` is the number the next move should carry; a different written number
@@ -200,7 +200,7 @@ def read_moves(position: Position, text: str, *, expected_number: int | None = N
         return LineReading((IllegibleMove(text, "line too long"),))
     warnings: list[Warning] = []
     readings: list[MoveReading] = []
-    positions: list[Position] = []
+    positions: list[GamePosition] = []
     rest = text.strip()
     for token_group in _split_numbered(rest):
         number, dots, moves_text = token_group
@@ -255,11 +255,11 @@ def _move_tokens(text: str) -> list[str]:
 class PlayedGame:
     """A sequence of moves played from a position; stops at the first non-legal move."""
 
-    positions: tuple[Position, ...]
+    positions: tuple[GamePosition, ...]
     readings: tuple[MoveReading, ...]
 
     @property
-    def position(self) -> Position:
+    def position(self) -> GamePosition:
         return self.positions[-1]
 
     @property
@@ -272,10 +272,10 @@ class PlayedGame:
 
 
 def play_moves(
-    game_type: GameType, moves: Sequence[str], start: Position | None = None
+    game_type: GameType, moves: Sequence[str], start: GamePosition | None = None
 ) -> PlayedGame:
     """Play full-notation moves from the initial position (or ``start``)."""
-    position = start or Position.initial(game_type)
+    position = start or initial_position(game_type)
     positions = [position]
     readings: list[MoveReading] = []
     for text in moves:
@@ -288,6 +288,6 @@ def play_moves(
     return PlayedGame(tuple(positions), tuple(readings))
 
 
-def forced_move(position: Position) -> Move | None:
+def forced_move(position: GamePosition) -> Move | None:
     """002 §4.2.4: the move is forced when the side to move has exactly one legal move."""
     return position.forced_move()

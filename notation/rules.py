@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from notation.geometry import BOARD_8X8, BOARD_10X10, Geometry
+from notation.geometry import BOARD_7X7, BOARD_8X8, BOARD_10X10, Geometry
 
 
 class Color(enum.Enum):
@@ -39,6 +39,17 @@ class GameType(enum.Enum):
     RUSSIAN = "russian"
     GIVEAWAY = "giveaway"
     INTERNATIONAL = "international"
+    # Column draughts (002 §4.1.4), direct and reverse; member names as corrmail.models.enums.
+    # Engine and rule options: notation.columns.
+    COLUMN_RUSSIAN = "bashni"
+    COLUMN_RUSSIAN_GIVEAWAY = "bashni-reverse"
+    COLUMN_INTERNATIONAL = "lasca"
+    COLUMN_INTERNATIONAL_GIVEAWAY = "lasca-reverse"
+
+    @property
+    def is_column(self) -> bool:
+        """Column draughts: play with :class:`notation.columns.ColumnPosition`."""
+        return self.value.startswith(("bashni", "lasca"))
 
     @property
     def pdn_code(self) -> str:
@@ -56,6 +67,10 @@ class GameType(enum.Enum):
 
 
 _PDN_CODES = {GameType.RUSSIAN: "25", GameType.GIVEAWAY: "25", GameType.INTERNATIONAL: "20"}
+# PDN has no number for column draughts: Russian's board and notation, named by [Rules "…"].
+_PDN_CODES.update({GameType.COLUMN_RUSSIAN: "25", GameType.COLUMN_RUSSIAN_GIVEAWAY: "25",
+                   GameType.COLUMN_INTERNATIONAL: "25,W,7,7,N0,0",
+                   GameType.COLUMN_INTERNATIONAL_GIVEAWAY: "25,W,7,7,N0,0"})
 
 
 @dataclass(frozen=True)
@@ -115,6 +130,24 @@ _RULES = {
         men_rows=4,
     ),
 }
+# Movement flags of the column games' default readings; their options live in notation.columns.
+for _type, _goal in (
+    (GameType.COLUMN_RUSSIAN, Goal.DIRECT),
+    (GameType.COLUMN_RUSSIAN_GIVEAWAY, Goal.REVERSE),
+    (GameType.COLUMN_INTERNATIONAL, Goal.DIRECT),
+    (GameType.COLUMN_INTERNATIONAL_GIVEAWAY, Goal.REVERSE),
+):
+    _bashni = _type.value.startswith("bashni")
+    _RULES[_type] = RuleSet(
+        game_type=_type,
+        geometry=BOARD_8X8 if _bashni else BOARD_7X7,
+        men_capture_backwards=_bashni,
+        flying_kings=_bashni,
+        majority_capture=False,
+        promote_during_capture=_bashni,
+        goal=_goal,
+        men_rows=3,
+    )
 
 
 def parse_game_type(text: str) -> GameType:

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from notation.errors import AmbiguousMoveError, NoSuchMoveError
 from notation.full import format_full, resolve_written
+from notation.game_position import GamePosition
 from notation.geometry import SquareStyle
 from notation.move import Move
-from notation.position import Position
 from notation.written import WrittenShortMove, read_written
 
 
-def format_short(position: Position, move: Move, *, style: SquareStyle | None = None) -> str:
+def format_short(position: GamePosition, move: Move, *, style: SquareStyle | None = None) -> str:
     geometry = position.geometry
     style = style or geometry.default_style
     separator = ":" if move.is_capture else ""
@@ -35,7 +35,7 @@ def format_short(position: Position, move: Move, *, style: SquareStyle | None = 
     return format_full(position, move, style=style, route=False)
 
 
-def parse_short(position: Position, text: str) -> Move:
+def parse_short(position: GamePosition, text: str) -> Move:
     """The legal move named by ``text`` in short or full notation (game records).
 
     Raises :class:`NoSuchMoveError`, :class:`AmbiguousMoveError` or

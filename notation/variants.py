@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from notation.errors import VariantError
+from notation.game_position import GamePosition
 from notation.letters import (
     IllegibleMove,
     ImpossibleMove,
@@ -30,7 +31,6 @@ from notation.letters import (
     read_moves,
 )
 from notation.move import Move
-from notation.position import Position
 
 _MARK = re.compile(
     r"""(?ix)
@@ -72,7 +72,7 @@ class VariantOffer:
 
 
 def parse_variants(
-    position: Position, text: str, *, next_move_number: int | None = None
+    position: GamePosition, text: str, *, next_move_number: int | None = None
 ) -> VariantOffer:
     """Every variant offered in ``text``, for ``position`` (the partner to move).
 
@@ -191,7 +191,7 @@ class Acceptance:
     """The proposer's moves that reach the board through the acceptance."""
     changed: MoveReading | None
     """The partner's first move off the variants, judged; None if all moves were in them."""
-    position: Position
+    position: GamePosition
     next_move: MoveReading | None = None
     """The partner's move after a variant played to its end: a new move, not a change."""
     """Position after the accepted plies and, if legal, the changed move."""
@@ -203,7 +203,7 @@ class Acceptance:
 
 
 def accept_variants(
-    position: Position, offer: VariantOffer | VariantTree, partner_moves: Sequence[str]
+    position: GamePosition, offer: VariantOffer | VariantTree, partner_moves: Sequence[str]
 ) -> Acceptance:
     """Walk the variants with the partner's moves (full notation, in order)."""
     tree = offer.tree() if isinstance(offer, VariantOffer) else offer

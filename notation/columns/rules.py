@@ -1,0 +1,181 @@
+"""Rule options of column draughts: Bashni (8x8) and Lasca (7x7), direct and reverse.
+
+The federation's own text for these games survives only as a table of contents
+(column-draughts digest, preamble), so every reading the digest marks as recommended is an
+option here rather than hard-wired (docs/rules/columns.md):
+
+``moves``
+    ``bashni``: Russian draughts' movement — men capture backwards, kings fly, a man promoted
+    during a capture goes on capturing as a king (digest §2).  ``lasker``: Lasker's Lasca —
+    soldiers move and capture forward only, officers step one square, promotion ends the move
+    (digest §4).  Default: ``bashni`` for Bashni, ``lasker`` for Lasca (digest §9 Q3).
+``rejump``
+    ``forbidden`` (default, the Turkish-strike reading, digest §9 Q1) or ``allowed``: a column
+    may be jumped again in the same move while an enemy piece is on top of what is left of it.
+``placement``
+    ``deferred`` (default, digest §9 Q2): jumped columns stay unchanged, and block, until the
+    move ends.  ``immediate``: each jumped column loses its top as it is jumped, so a column
+    emptied that way no longer blocks the rest of the move.
+``king-landing``
+    ``continue`` (default, the Russian landing rule, digest §2): a flying king must land where
+    the capture continues if any landing square allows it.  ``free``: it may land on any square
+    beyond the victim (and must go on capturing only if it can from where it landed).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from notation.geometry import Geometry
+from notation.rules import GameType, Goal
+
+
+class Movement(enum.Enum):
+    """How men and kings move and capture (the ``moves`` option)."""
+
+    BASHNI = "bashni"
+    LASKER = "lasker"
+
+
+class Rejump(enum.Enum):
+    FORBIDDEN = "forbidden"
+    ALLOWED = "allowed"
+
+
+class Placement(enum.Enum):
+    DEFERRED = "deferred"
+    IMMEDIATE = "immediate"
+
+
+class KingLanding(enum.Enum):
+    CONTINUE = "continue"
+    FREE = "free"
+
+
+COLUMN_GAME_TYPES = (
+    GameType.COLUMN_RUSSIAN,
+    GameType.COLUMN_RUSSIAN_GIVEAWAY,
+    GameType.COLUMN_INTERNATIONAL,
+    GameType.COLUMN_INTERNATIONAL_GIVEAWAY,
+)
+"""Russian (Bashni) and international (Lasca) column draughts, direct and reverse (002 §4.1.4)."""
+
+_OPTIONS: dict[str, type[enum.Enum]] = {
+    "moves": Movement,
+    "rejump": Rejump,
+    "placement": Placement,
+    "king-landing": KingLanding,
+}
+_FIELDS = {"moves": "movement", "rejump": "rejump", "placement": "placement",
+           "king-landing": "king_landing"}
+
+
+@dataclass(frozen=True)
+class ColumnRules:
+    """The rules one column-draughts game is played under: its type plus the four options."""
+
+    game_type: GameType
+    movement: Movement
+    rejump: Rejump = Rejump.FORBIDDEN
+    placement: Placement = Placement.DEFERRED
+    king_landing: KingLanding = KingLanding.CONTINUE
+
+    def __post_init__(self) -> None:
+        if self.game_type not in COLUMN_GAME_TYPES:
+            raise NotAColumnGameError(self.game_type)
+
+    @classmethod
+    def default(cls, game_type: GameType) -> ColumnRules:
+        """The recommended readings of the digest for ``game_type``."""
+        if game_type in (GameType.COLUMN_INTERNATIONAL, GameType.COLUMN_INTERNATIONAL_GIVEAWAY):
+            return cls(game_type, Movement.LASKER)
+        return cls(game_type, Movement.BASHNI)
+
+    @classmethod
+    def of(cls, game_type: GameType, options: Mapping[str, str] | None = None) -> ColumnRules:
+        """The default rules of ``game_type`` with ``options`` (``{"rejump": "allowed"}``)."""
+        rules = cls.default(game_type)
+        return rules.with_options(options) if options else rules
+
+    def with_options(self, options: Mapping[str, str]) -> ColumnRules:
+        """These rules with some options changed; raises :class:`RuleOptionError`."""
+        changes: dict[str, enum.Enum] = {}
+        for name, value in options.items():
+            key = name.strip().lower().replace("_", "-")
+            kind = _OPTIONS.get(key)
+            if kind is None:
+                raise RuleOptionError(f"{name}={value}", f"unknown rule option {name!r}")
+            try:
+                changes[_FIELDS[key]] = kind(value.strip().lower())
+            except ValueError:
+                allowed = "|".join(str(member.value) for member in kind)
+                raise RuleOptionError(
+                    f"{name}={value}", f"rule option {key} takes {allowed}"
+                ) from None
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def options(self) -> dict[str, str]:
+        """Every option as ``name -> value`` (for headers and the CLI)."""
+        return {key: getattr(self, field).value for key, field in _FIELDS.items()}
+
+    def changed_options(self) -> dict[str, str]:
+        """Only the options that differ from the game type's default."""
+        default = ColumnRules.default(self.game_type).options()
+        return {key: value for key, value in self.options().items() if default[key] != value}
+
+    # -- what the options mean for the engine ---------------------------------------------------
+
+    @property
+    def geometry(self) -> Geometry:
+        return self.game_type.rules.geometry
+
+    @property
+    def goal(self) -> Goal:
+        return self.game_type.rules.goal
+
+    @property
+    def men_rows(self) -> int:
+        return self.game_type.rules.men_rows
+
+    @property
+    def men_capture_backwards(self) -> bool:
+        return self.movement is Movement.BASHNI
+
+    @property
+    def flying_kings(self) -> bool:
+        return self.movement is Movement.BASHNI
+
+    @property
+    def promotion_ends_move(self) -> bool:
+        """Lasker: a soldier reaching the far row stops there, even if it could capture on."""
+        return self.movement is Movement.LASKER
+
+
+def parse_rule_options(texts: Iterable[str]) -> dict[str, str]:
+    """``["rejump=allowed", "moves=bashni"]`` as a mapping; raises :class:`RuleOptionError`."""
+    options: dict[str, str] = {}
+    for text in texts:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise RuleOptionError(text, "a rule option is written NAME=VALUE")
+        options[name.strip()] = value.strip()
+    return options
+
+
+class RuleOptionError(ValueError):
+    """A rule option that does not exist or has no such value (docs/rules/columns.md)."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        names = ", ".join(
+            f"{key}={'|'.join(str(m.value) for m in kind)}" for key, kind in _OPTIONS.items()
+        )
+        super().__init__(f"{reason}: {text!r} (options: {names})")
+        self.text = text
+
+
+class NotAColumnGameError(ValueError):
+    def __init__(self, game_type: GameType) -> None:
+        super().__init__(f"{game_type.value} is not a column-draughts game type")
+        self.game_type = game_type
