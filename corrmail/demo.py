@@ -35,6 +35,17 @@ from corrmail.models import (
     User,
 )
 from corrmail.outbox import enqueue
+from notation.full import parse_full
+from notation.position import Position
+from notation.rules import GameType as NotationGameType
+from timekeeping import (
+    Ledger,
+    LetterEntry,
+    Side,
+    TimeControl,
+    compute_chart,
+    last_safe_reply_date,
+)
 
 DEMO_CODE = "ЗКР-2026"
 DEMO_PASSWORD = "demo2026"
@@ -82,7 +93,8 @@ PAIRINGS = (
 )  # fmt: skip
 
 FINISHED_GAME = 1  # index into PAIRINGS: 2–5, Black resigns after White's last move
-OVERSTEPPED_GAME = 3  # 6–4: White fell silent; the referee confirmed the overstep (002 §4.3.6)
+OVERSTEPPED_GAME = 3  # 6–4: Black fell silent; the referee confirmed the overstep (002 §4.3.6)
+OVERSTEP_AFTER_PLIES = 3
 
 
 def demo_logins() -> list[tuple[str, str, str]]:
@@ -175,21 +187,80 @@ def _user(session: Session, login: str, display_name: str, role: Role) -> User:
     return user
 
 
+@dataclass(frozen=True)
+class _PlannedLetter:
+    ply: int
+    move: str  # "" for the resignation
+    partner_sent: dt.date | None
+    received: dt.date | None
+    sent: dt.date
+
+
+def _plan_letters(index: int) -> tuple[list[_PlannedLetter], dt.date]:
+    """The demo's posting dates, and when the last letter reached the partner.
+
+    The moves are checked with `notation` (each one legal in full notation, 002 §4.2.2): a
+    demo that showed impossible moves would teach the wrong thing.
+    """
+    moves = DEMO_MOVES[index]
+    position = Position.initial(NotationGameType.RUSSIAN)
+    schedule = random.Random(index)  # fixed seed: the demo is the same on every machine
+    sent = START + dt.timedelta(days=schedule.randint(0, 3))
+    partner_sent: dt.date | None = None
+    received: dt.date | None = None
+    planned: list[_PlannedLetter] = []
+    plies = OVERSTEP_AFTER_PLIES if index == OVERSTEPPED_GAME else len(moves)
+    for ply, move in enumerate(moves[:plies]):
+        if sent >= LAST_LETTER_BEFORE and index != FINISHED_GAME:
+            break
+        position = position.play(parse_full(position, move))
+        planned.append(_PlannedLetter(ply, move, partner_sent, received, sent))
+        partner_sent = sent
+        received = sent + dt.timedelta(days=schedule.randint(2, 6))
+        sent = received + dt.timedelta(days=schedule.randint(1, 8))
+    if index == FINISHED_GAME:
+        planned.append(_PlannedLetter(len(moves), "", partner_sent, received, sent))
+    assert received is not None
+    return planned, received
+
+
+def _ledger(tournament: Tournament, planned: list[_PlannedLetter]) -> Ledger:
+    return Ledger(
+        start_date=tournament.start_date,
+        end_date=tournament.end_date,
+        control=TimeControl(tournament.time_control_days, tournament.time_control_moves),
+        letters=tuple(
+            LetterEntry(
+                sender=Side.WHITE if letter.ply % 2 == 0 else Side.BLACK,
+                move=letter.ply // 2 + 1,
+                sent=letter.sent,
+                received=letter.received,
+                partner_sent_postmark=letter.partner_sent,
+                moves_text=letter.move,
+            )
+            for letter in planned
+            if letter.move
+        ),
+    )
+
+
 def _letter_text(
-    tournament: Tournament, sender: Participant, partner: Participant, repeated: str, move: str,
-    partner_sent: dt.date | None, received: dt.date | None, sent: dt.date,
+    tournament: Tournament, sender: Participant, partner: Participant, repeated: str,
+    letter: _PlannedLetter, totals: str | None,
 ) -> str:  # fmt: skip
     lines = [f"Уважаемый(ая) {partner.player.name}!", f"Турнир {tournament.code}."]
     if repeated:
         lines.append(f"Ваш ход: {repeated}.")
-    lines.append(f"Мой ход: {move}." if move else "Сдаюсь. Спасибо за игру.")
-    if partner_sent and received:
+    lines.append(f"Мой ход: {letter.move}." if letter.move else "Сдаюсь. Спасибо за игру.")
+    if letter.partner_sent and letter.received:
         lines.append(
-            f"Ваше письмо отправлено {partner_sent:%d.%m.%Y}, получено {received:%d.%m.%Y}, "
-            f"моё отправлено {sent:%d.%m.%Y}."
+            f"Ваше письмо отправлено {letter.partner_sent:%d.%m.%Y}, "
+            f"получено {letter.received:%d.%m.%Y}, моё отправлено {letter.sent:%d.%m.%Y}."
         )
     else:
-        lines.append(f"Отправлено {sent:%d.%m.%Y}.")
+        lines.append(f"Отправлено {letter.sent:%d.%m.%Y}.")
+    if totals:
+        lines.append(f"Время: {totals}.")
     lines += ["С уважением,", sender.player.name, sender.player.postal_address or ""]
     return "\n".join(lines)
 
@@ -198,63 +269,54 @@ def _play_letters(
     session: Session, tournament: Tournament, game: Game, index: int, steward: User | None
 ) -> None:
     moves = DEMO_MOVES[index]
-    schedule = random.Random(index)  # fixed seed: the demo is the same on every machine
-    sent = START + dt.timedelta(days=schedule.randint(0, 3))
-    partner_sent: dt.date | None = None
-    received: dt.date | None = None
+    planned, last_received = _plan_letters(index)
+    ledger = _ledger(tournament, planned)
+    # The fraction each player writes (002 §4.2.3) is what `timekeeping` counts, as a careful
+    # player would count it.
+    rows = iter(compute_chart(ledger).rows)
     sides = (game.white, game.black)
-    for ply, move in enumerate(moves):
-        if sent >= LAST_LETTER_BEFORE and index != FINISHED_GAME:
-            break
-        if index == OVERSTEPPED_GAME and ply == len(moves) - 1:
-            break
-        sender, partner = sides[ply % 2], sides[(ply + 1) % 2]
-        repeated = moves[ply - 1] if ply else ""
-        text = _letter_text(
-            tournament, sender, partner, repeated, move, partner_sent, received, sent
-        )
+    for letter in planned:
+        sender, partner = sides[letter.ply % 2], sides[(letter.ply + 1) % 2]
+        row = next(rows) if letter.move else None
         append_letter(
             session,
             game,
             LetterInput(
                 sender_id=sender.id,
                 channel=Channel.POST,
-                raw_text=text,
-                moves_text=move,
-                partner_sent=partner_sent,
-                received=received,
-                sent=sent,
-                postmark_date=sent,
-            ),
-            entered_by=steward,
-        )
-        partner_sent = sent
-        received = sent + dt.timedelta(days=schedule.randint(2, 6))
-        sent = received + dt.timedelta(days=schedule.randint(1, 8))
-
-    if index == FINISHED_GAME:
-        loser = sides[len(moves) % 2]
-        winner = game.partner_of(loser.id)
-        text = _letter_text(tournament, loser, winner, moves[-1], "", partner_sent, received, sent)
-        append_letter(
-            session,
-            game,
-            LetterInput(
-                sender_id=loser.id, channel=Channel.POST, raw_text=text, partner_sent=partner_sent,
-                received=received, sent=sent, postmark_date=sent,
+                raw_text=_letter_text(
+                    tournament, sender, partner, moves[letter.ply - 1] if letter.ply else "",
+                    letter, str(row.totals) if row else None,
+                ),
+                moves_text=letter.move,
+                partner_sent=letter.partner_sent,
+                received=letter.received,
+                sent=letter.sent,
+                postmark_date=letter.sent,
+                declared_white_days=row.white_total if row else None,
+                declared_black_days=row.black_total if row else None,
             ),
             entered_by=steward,
         )  # fmt: skip
+
+    if index == FINISHED_GAME:
+        loser = sides[len(moves) % 2]
         game.state = GameState.FINISHED
-        game.result = GameResult.WHITE_WIN if winner is game.white else GameResult.BLACK_WIN
+        game.result = GameResult.BLACK_WIN if loser is game.white else GameResult.WHITE_WIN
         game.result_kind = ResultKind.PLAYED
-        game.result_on = received
+        game.result_on = planned[-1].sent
     elif index == OVERSTEPPED_GAME:
+        # The side to move never answered; timekeeping says when its limit ran out (002 §4.3.5),
+        # and the referee confirmed the overstep (002 §4.3.6).
+        silent = Side.WHITE if len(planned) % 2 == 0 else Side.BLACK
+        last_safe = last_safe_reply_date(ledger, silent, received=last_received)
+        if last_safe is None or last_safe >= LAST_LETTER_BEFORE:
+            raise RuntimeError(f"demo overstep game is not overstepped yet: {last_safe}")
         game.state = GameState.FINISHED
-        game.result = GameResult.BLACK_WIN
+        game.result = GameResult.BLACK_WIN if silent is Side.WHITE else GameResult.WHITE_WIN
         game.result_kind = ResultKind.OVERSTEP
         game.result_rule = "002 §4.3.6"
-        game.result_on = dt.date(2026, 11, 10)
+        game.result_on = last_safe + dt.timedelta(days=1)
 
 
 def _enqueue_start_sheet_notice(

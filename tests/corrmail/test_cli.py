@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -52,7 +53,7 @@ def test_upgrade_then_demo_twice_loads_one_demo(empty_db_url: str) -> None:
                 ResultKind.PLAYED,
             ]
             overstep = next(g for g in finished if g.result_kind is ResultKind.OVERSTEP)
-            assert overstep.result is GameResult.BLACK_WIN and overstep.result_rule == "002 §4.3.6"
+            assert overstep.result is GameResult.WHITE_WIN and overstep.result_rule == "002 §4.3.6"
             assert all(g.letters for g in games if g.state is GameState.IN_PLAY)
             first_letter = session.scalars(select(Letter).order_by(Letter.id)).first()
             assert first_letter is not None and first_letter.partner_sent is None
@@ -78,3 +79,27 @@ def test_capture_loop_refuses_to_swallow_mail_meant_for_a_relay(tmp_path: Path) 
     settings = Settings(database_url="sqlite://", secret_key="x", smtp_host="smtp.example.org")
     with pytest.raises(RelayConfigured, match="smtp.example.org"):
         CaptureLoop(Database("sqlite://"), settings)
+
+
+def test_demo_letters_are_legal_and_carry_the_counted_fraction(
+    demo_tournament: Tournament, database: Database
+) -> None:
+    """Every move replays with `notation`; every declared fraction is `timekeeping`'s count."""
+    from notation.full import parse_full
+    from notation.position import Position
+    from notation.rules import GameType
+
+    with database.session() as session:
+        tournament = session.get(Tournament, demo_tournament.id)
+        assert tournament is not None
+        for game in tournament.games:
+            position = Position.initial(GameType.RUSSIAN)
+            for letter in game.letters:
+                if letter.moves_text:
+                    position = position.play(parse_full(position, letter.moves_text))
+                    assert (
+                        f"Время: {letter.declared_white_days}/{letter.declared_black_days}."
+                        in letter.raw_text
+                    )
+        overstepped = next(g for g in tournament.games if g.result_kind is ResultKind.OVERSTEP)
+        assert overstepped.result_on is not None and overstepped.result_on <= dt.date(2026, 11, 20)
