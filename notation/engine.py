@@ -272,6 +272,25 @@ class Generator:
                     out.append(RawMove(origin, target, 0, False, (origin, target), ()))
         return out
 
+    def quiet_moves_from(self, me: int, opp: int, kings: int, side: int, origin: int) -> list[RawMove]:
+        """Quiet moves of the piece on ``origin`` only (letters name one piece)."""
+        if not me & origin:
+            return []
+        empty = self.valid & ~(me | opp)
+        if kings & origin:
+            if self.flying:
+                targets = [t for _, line in self.rays[origin] for t in _free_prefix(line, empty)]
+            else:
+                targets = _bits(self.king_steps[origin] & empty)
+            return [RawMove(origin, t, 0, False, (origin, t), ()) for t in targets]
+        ne, nw = self.ne, self.nw
+        steps = (origin << ne) | (origin << nw) if side == 0 else (origin >> ne) | (origin >> nw)
+        promotion_row = self.promotion_row[side]
+        return [
+            RawMove(origin, t, 0, bool(t & promotion_row), (origin, t), ())
+            for t in _bits(steps & empty)
+        ]
+
     def count_quiet_moves(self, me: int, opp: int, kings: int, side: int) -> int:
         empty = self.valid & ~(me | opp)
         men = me & ~kings
@@ -312,32 +331,71 @@ class Generator:
         return new_me, new_opp, new_kings
 
     def perft(self, me: int, opp: int, kings: int, side: int, depth: int, distinct: bool) -> int:
-        """Leaf count at ``depth``; the last ply is counted without making the moves."""
+        """Leaf count at ``depth``; the last ply is counted without making the moves.
+
+        Quiet moves are made straight from the shifted masks, without building move tuples.
+        """
         if depth == 0:
             return 1
         captures = self.captures(me, opp, kings, side)
-        if captures:
-            if distinct:
-                seen: dict[tuple[int, int, int], RawMove] = {}
-                for move in captures:
-                    seen.setdefault((move.origin, move.target, move.captured), move)
-                moves = list(seen.values())
-            else:
-                moves = captures
-            if depth == 1:
-                return len(moves)
-        else:
-            if depth == 1:
+        if depth == 1:
+            if not captures:
                 return self.count_quiet_moves(me, opp, kings, side)
-            moves = self.quiet_moves(me, opp, kings, side)
-        total = 0
-        other = 1 - side
-        apply = self.apply
+            if distinct:
+                return len({(m.origin, m.target, m.captured) for m in captures})
+            return len(captures)
         perft = self.perft
-        for move in moves:
-            new_me, new_opp, new_kings = apply(me, opp, kings, move)
-            total += perft(new_opp, new_me, new_kings, other, depth - 1, distinct)
+        other = 1 - side
+        total = 0
+        if captures:
+            seen: set[tuple[int, int, int]] = set()
+            for move in captures:
+                if distinct:
+                    effect = (move.origin, move.target, move.captured)
+                    if effect in seen:
+                        continue
+                    seen.add(effect)
+                new_me, new_opp, new_kings = self.apply(me, opp, kings, move)
+                total += perft(new_opp, new_me, new_kings, other, depth - 1, distinct)
+            return total
+        empty = self.valid & ~(me | opp)
+        men = me & ~kings
+        promotion_row = self.promotion_row[side]
+        ne, nw = self.ne, self.nw
+        if side == 0:
+            steps = (((men << ne) & empty, ne), ((men << nw) & empty, nw))
+        else:
+            steps = (((men >> ne) & empty, -ne), ((men >> nw) & empty, -nw))
+        for targets, offset in steps:
+            while targets:
+                target = targets & -targets
+                targets ^= target
+                origin = target >> offset if offset > 0 else target << -offset
+                new_kings = kings | target if target & promotion_row else kings
+                total += perft(opp, me ^ origin ^ target, new_kings, other, depth - 1, distinct)
+        for origin in _bits(me & kings):
+            if self.flying:
+                targets_of_king = [
+                    target
+                    for _, line in self.rays[origin]
+                    for target in _free_prefix(line, empty)
+                ]
+            else:
+                targets_of_king = _bits(self.king_steps[origin] & empty)
+            for target in targets_of_king:
+                moved = origin ^ target
+                total += perft(opp, me ^ moved, kings ^ moved, other, depth - 1, distinct)
         return total
+
+
+def _free_prefix(line: tuple[int, ...], empty: int) -> list[int]:
+    """Squares of ``line`` up to the first occupied one."""
+    out = []
+    for square in line:
+        if not empty & square:
+            break
+        out.append(square)
+    return out
 
 
 @cache

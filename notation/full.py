@@ -8,10 +8,11 @@ name exactly one move: ``c3:g3`` is accepted only when no other capture from c3 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from notation.errors import AmbiguousMoveError, NoSuchMoveError
 from notation.game_position import GamePosition
-from notation.geometry import Square, SquareStyle
+from notation.geometry import Geometry, Square, SquareStyle
 from notation.move import Move
 from notation.written import WrittenMove, read_full_only
 
@@ -53,14 +54,18 @@ def _passes_through(route: tuple[Square, ...], written: tuple[Square, ...]) -> b
     return True
 
 
+@lru_cache(maxsize=8192)
+def _squares(names: tuple[str, ...], geometry: Geometry) -> tuple[Square, ...]:
+    return tuple(geometry.parse_square(name) for name in names)
+
+
 def resolve_written(position: GamePosition, written: WrittenMove) -> FullReading:
     """The legal move ``written`` names.
 
     Raises :class:`NoSuchMoveError` if none fits, :class:`AmbiguousMoveError` if several do,
     and :class:`notation.geometry.UnknownSquareError` for a light square or one off the board.
     """
-    geometry = position.geometry
-    squares = tuple(geometry.parse_square(name) for name in written.squares)
+    squares = _squares(written.squares, position.geometry)
     routes = [
         route
         for route in position.routes_between(squares[0], squares[-1])
@@ -69,20 +74,21 @@ def resolve_written(position: GamePosition, written: WrittenMove) -> FullReading
     # A route written out in full names its own move, even if a longer route passes through
     # the same squares.
     exact = [route for route in routes if route.route == squares]
-    fitting = set(exact or routes)
+    candidates = exact or routes
     remarks: list[str] = []
     if not written.capture:
-        quiet = {m for m in fitting if not m.is_capture and len(squares) == 2}
+        quiet = [m for m in candidates if not m.is_capture and len(squares) == 2]
         if quiet:
-            fitting = quiet
-        elif fitting and len(squares) == 2:
+            candidates = quiet
+        elif candidates and len(squares) == 2:
             remarks.append("capture written with '-' instead of ':'")
         else:
-            fitting = set()
+            candidates = []
     else:
-        fitting = {m for m in fitting if m.is_capture}
+        candidates = [m for m in candidates if m.is_capture]
         if written.mixed_separators:
             remarks.append("capture written with both '-' and ':'")
+    fitting = set(candidates) if len(candidates) > 1 else candidates
     if not fitting:
         raise NoSuchMoveError(written.text, "no legal move fits")
     if len(fitting) > 1:

@@ -84,6 +84,7 @@ class Geometry:
     default_style: SquareStyle
     _names: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _numbers: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.files) != self.size:
@@ -105,6 +106,12 @@ class Geometry:
                 numbers.append(sum(per_row[row + 1 :]) + before + 1)
         object.__setattr__(self, "_names", tuple(names))
         object.__setattr__(self, "_numbers", tuple(numbers))
+        # Geometries key the parsers' caches; hashing enum fields on every lookup is slow.
+        key = (self.size, self.files, self.numbering_origin.value, self.default_style.value)
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     # -- squares --------------------------------------------------------------------------
 

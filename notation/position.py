@@ -62,7 +62,7 @@ class Position:
     black: int
     kings: int
     turn: Color = Color.WHITE
-    _cache: dict[str, object] = field(
+    _cache: dict[object, object] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
 
@@ -132,12 +132,36 @@ class Position:
             return self.white, self.black, 0
         return self.black, self.white, 1
 
+    def _captures(self) -> list[RawMove]:
+        cached = self._cache.get("captures")
+        if cached is None:
+            me, opp, side = self._side_masks()
+            cached = self._cache["captures"] = self._generator.captures(me, opp, self.kings, side)
+        assert isinstance(cached, list)
+        return cached
+
     def _raw_moves(self) -> list[RawMove]:
         cached = self._cache.get("raw")
         if cached is None:
-            me, opp, side = self._side_masks()
-            cached = self._generator.legal_moves(me, opp, self.kings, side)
+            cached = self._captures()
+            if not cached:
+                me, opp, side = self._side_masks()
+                cached = self._generator.quiet_moves(me, opp, self.kings, side)
             self._cache["raw"] = cached
+        assert isinstance(cached, list)
+        return cached
+
+    def _raw_moves_from(self, origin: int) -> list[RawMove]:
+        """Legal routes of the piece on ``origin``, without generating the other pieces' moves."""
+        key = ("from", origin)
+        cached = self._cache.get(key)
+        if cached is None:
+            if "raw" in self._cache or self._captures():
+                cached = [raw for raw in self._raw_moves() if raw.origin == origin]
+            else:
+                me, opp, side = self._side_masks()
+                cached = self._generator.quiet_moves_from(me, opp, self.kings, side, origin)
+            self._cache[key] = cached
         assert isinstance(cached, list)
         return cached
 
@@ -167,13 +191,12 @@ class Position:
     def routes_between(self, start: Square | None, end: Square | None) -> list[Move]:
         """Legal routes from ``start`` to ``end`` (None: any square), converting only those."""
         geometry = self.geometry
-        origin = 1 << geometry.bit(start) if start is not None else 0
         target = 1 << geometry.bit(end) if end is not None else 0
-        return [
-            self._to_move(raw)
-            for raw in self._raw_moves()
-            if (not origin or raw.origin == origin) and (not target or raw.target == target)
-        ]
+        if start is None:
+            raws = self._raw_moves()
+        else:
+            raws = self._raw_moves_from(1 << geometry.bit(start))
+        return [self._to_move(raw) for raw in raws if not target or raw.target == target]
 
     def legal_moves(self) -> list[Move]:
         """Legal moves, one per effect (the first route found represents it), in a stable order."""
@@ -211,8 +234,8 @@ class Position:
         geometry = self.geometry
         origin, target = 1 << geometry.bit(move.start), 1 << geometry.bit(move.end)
         captured = geometry.mask(move.captured)
-        for raw in self._raw_moves():
-            if raw.origin == origin and raw.target == target and raw.captured == captured:
+        for raw in self._raw_moves_from(origin):
+            if raw.target == target and raw.captured == captured:
                 return self._after(raw)
         raise IllegalMoveError(move, self)
 
