@@ -26,6 +26,7 @@ from timekeeping.chart import (
     ChartRow,
     Overstep,
     TimeChart,
+    average_transit_days,
     compute_chart,
     effective_start,
 )
@@ -70,7 +71,7 @@ __all__ = [
     "DateFormatError", "Ledger", "LedgerFormatError", "LedgerProblem", "LetterEntry",
     "NaiveDatetimeError", "NotToMoveError", "Overstep", "Penalty", "ReplyClock", "RuleNote",
     "RuleViolation", "Side", "TimeChart", "TimeControl", "TimeFraction", "TimekeepingError",
-    "chart_to_dict", "chart_to_text", "check_break_limits", "compute_chart", "days_left",
+    "average_transit_days", "chart_to_dict", "chart_to_text", "check_break_limits", "compute_chart", "days_left",
     "effective_start", "find_break_announcements", "first_move_query_date", "format_chart_date",
     "game_break_days", "last_safe_reply_date", "ledger_from_dict", "ledger_to_dict", "local_date",
     "parse_break_announcement", "parse_player_date", "read_ledger", "repeat_due", "reply_clock",

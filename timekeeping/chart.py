@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from typing import NamedTuple
 
 from timekeeping.breaks import game_break_days
 from timekeeping.control import TimeControl, TimeFraction
@@ -32,6 +33,8 @@ from timekeeping.side import Side
 REPEAT_AFTER_DAYS = 30
 
 _WHITE = Side.WHITE
+#: Stands for "no end-of-play date": later than any date.
+_NO_END = date.max.toordinal()
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +48,8 @@ class Charge:
     after_letter: int
 
 
-@dataclass(frozen=True, slots=True)
-class ChartRow:
-    """One letter of the chart.
+class ChartRow(NamedTuple):
+    """One letter of the chart (a named tuple: a federation's archive has millions of rows).
 
     ``received`` is the receipt date the count starts from (``received_estimated`` when the
     letter omitted it), ``None`` for the opening letter; ``sent`` is the dispatch date used,
@@ -104,8 +106,6 @@ class TimeChart:
     charges: tuple[Charge, ...]
     control: TimeControl
     break_calendar: BreakCalendar = field(compare=False, repr=False)
-    #: Average transit of the game's letters (002 §4.3.3); ``None`` with no letter on record.
-    average_transit_days: int | None = None
 
     def total(self, player: Side) -> int:
         return self.totals.white if player is _WHITE else self.totals.black
@@ -134,22 +134,25 @@ def compute_chart(ledger: Ledger) -> TimeChart:
     letters = ledger.letters
     answered = _answered_letters(letters, errors)
     sent = _dispatch_dates(letters, answered, notes)
-    received, estimated, transit = _receipt_dates(letters, answered, sent, errors, notes)
+    receipts = _receipts(letters, answered, sent, errors, notes)
     penalties_after = _referee_penalties(ledger.penalties, len(letters), errors)
-    return _count(ledger, calendar, answered, sent, received, estimated, transit, penalties_after,
-                  errors, notes)
+    return _count(ledger, calendar, answered, sent, receipts, penalties_after, errors, notes)
 
 
 def _answered_letters(letters: Sequence[LetterEntry], errors: list[RuleViolation]) -> list[int]:
     """For each letter, the index of the partner's letter it answers, or -1."""
-    answered = [-1] * len(letters)
-    for index in range(1, len(letters)):
-        if letters[index].sender is letters[index - 1].sender:
-            errors.append(RuleViolation(
-                "002 §4.3.1", f"two letters in a row from {letters[index].sender.value}: each letter "
-                "answers the partner's", letters[index].move, index + 1))
-        else:
-            answered[index] = index - 1
+    if not letters:
+        return []
+    answered = [-1] + [
+        index if letter.sender is not previous.sender else -1
+        for index, (previous, letter) in enumerate(zip(letters, letters[1:], strict=False))
+    ]
+    if -1 in answered[1:]:
+        errors.extend(
+            RuleViolation("002 §4.3.1", f"two letters in a row from {letters[index].sender.value}: each "
+                          "letter answers the partner's", letters[index].move, index + 1)
+            for index in range(1, len(letters)) if answered[index] < 0
+        )
     return answered
 
 
@@ -161,7 +164,8 @@ def _dispatch_dates(letters: Sequence[LetterEntry], answered: Sequence[int],
         postmark = letter.partner_sent_postmark
         target = answered[index]
         # A repeat (002 §4.3.4) carries its own postmark: the repeat date is not a discrepancy.
-        if postmark is None or target < 0 or postmark in (letters[target].sent, letters[target].repeat_sent):
+        if (postmark is None or target < 0 or postmark == letters[target].sent
+                or postmark == letters[target].repeat_sent):
             if letter.corrects_partner:
                 notes.append(RuleNote("002 §4.3.1", "nothing to correct: the postmark is missing or "
                                       "matches the declared dispatch date", index + 1))
@@ -183,55 +187,74 @@ def _partner_dispatch_dates(letters: Sequence[LetterEntry], answered: Sequence[i
                            sent: Sequence[date]) -> list[date | None]:
     """The first of the three dates of each letter: the postmark, else the partner's declared
     (or corrected) dispatch date (002 §4.3.1)."""
-    return [
-        letter.partner_sent_postmark or (sent[answered[index]] if answered[index] >= 0 else None)
-        for index, letter in enumerate(letters)
-    ]
+    answered_sent = [sent[target] if target >= 0 else None for target in answered]
+    return [letter.partner_sent_postmark or declared for letter, declared in zip(letters, answered_sent, strict=True)]
 
 
-def _average_transit_days(letters: Sequence[LetterEntry], partner_dispatch: Sequence[date | None]) -> int | None:
-    """Average days between a dispatch and its receipt over the letters with both dates,
-    rounded half up; ``None`` when no letter has both (002 §4.3.3)."""
-    transits = [
-        (letter.received - dispatch).days
-        for letter, dispatch in zip(letters, partner_dispatch, strict=True)
-        if letter.received is not None and dispatch is not None and letter.received >= dispatch
-    ]
-    if not transits:
-        return None
-    return (2 * sum(transits) + len(transits)) // (2 * len(transits))
+class _Receipts(NamedTuple):
+    received: list[date | None]
+    estimated: list[bool]
+    omission_number: list[int]
+    average_transit: int | None
 
 
-def _receipt_dates(letters: Sequence[LetterEntry], answered: Sequence[int], sent: Sequence[date],
-                   errors: list[RuleViolation], notes: list[RuleNote]
-                   ) -> tuple[list[date | None], list[bool], int | None]:
-    """Receipt dates, a missing one estimated from the average transit (002 §4.3.3).
+def _receipts(letters: Sequence[LetterEntry], answered: Sequence[int], sent: Sequence[date],
+              errors: list[RuleViolation], notes: list[RuleNote]) -> _Receipts:
+    """Receipt dates checked against the partner's dispatch (002 §4.3.1) and completed where a
+    letter omitted them (002 §4.3.3).
 
-    The average is over every letter of the game whose dispatch and receipt are both known,
-    rounded half up to whole days. With no such letter the transit is taken as 0 days: the
-    receipt is put on the partner's dispatch date, the only date on record, so that omitting
-    a date never shortens the omitter's time.
+    A missing receipt is estimated from the average transit of every letter of the game whose
+    dispatch and receipt are both known, rounded half up to whole days. With no such letter the
+    transit is taken as 0 days: the receipt is put on the partner's dispatch date, the only date
+    on record, so that omitting a date never shortens the omitter's time. ``omission_number``
+    counts each player's omissions: the first earns a notice only (002 §4.3.3).
     """
     partner_dispatch = _partner_dispatch_dates(letters, answered, sent)
-    transit = _average_transit_days(letters, partner_dispatch)
-    average = transit or 0
     received: list[date | None] = [letter.received for letter in letters]
+    transit_total = transit_count = 0
+    missing: list[int] = []
+    for index, (day, dispatch) in enumerate(zip(received, partner_dispatch, strict=True)):
+        if day is None:
+            if index > 0:  # the opening letter answers nothing
+                missing.append(index)
+        elif dispatch is not None:
+            if day < dispatch:
+                errors.append(RuleViolation("002 §4.3.1", f"received {day}, before the partner's dispatch "
+                                            f"on {dispatch}", day.isoformat(), index + 1))
+            else:
+                transit_total += (day - dispatch).days
+                transit_count += 1
+    transit = (2 * transit_total + transit_count) // (2 * transit_count) if transit_count else None
     estimated = [False] * len(letters)
-    for index, letter in enumerate(letters):
-        if letter.received is not None or (index == 0 and answered[index] < 0):
-            continue
+    omission_number = [0] * len(letters)
+    omissions = {Side.WHITE: 0, Side.BLACK: 0}
+    source = f"average transit {transit} days" if transit is not None else "no transit on record: 0 days"
+    for index in missing:
+        sender = letters[index].sender
+        omissions[sender] += 1
+        omission_number[index] = omissions[sender]
+        if omissions[sender] == 1:
+            notes.append(RuleNote("002 §4.3.3", f"first omission of a date by {sender.value}: a notice only, "
+                                  "no penalty", index + 1))
         dispatch = partner_dispatch[index]
         if dispatch is None:
             errors.append(RuleViolation("002 §4.3.3", "receipt date missing and the partner's dispatch "
                                         "date unknown: no time can be estimated", None, index + 1))
-            received[index] = letter.sent
+            received[index] = letters[index].sent
             continue
-        guess = min(dispatch + timedelta(days=average), letter.sent)
+        guess = min(dispatch + timedelta(days=transit or 0), letters[index].sent)
         received[index] = guess
         estimated[index] = True
-        source = f"average transit {average} days" if transit is not None else "no transit on record: 0 days"
         notes.append(RuleNote("002 §4.3.3", f"receipt date missing, estimated as {guess} ({source})", index + 1))
-    return received, estimated, transit
+    return _Receipts(received, estimated, omission_number, transit)
+
+
+def average_transit_days(ledger: Ledger) -> int | None:
+    """Average days a letter of this game took in the post, rounded half up; ``None`` when no
+    letter has both its partner's dispatch and its receipt on record (002 §4.3.3)."""
+    letters = ledger.letters
+    answered = _answered_letters(letters, [])
+    return _receipts(letters, answered, _dispatch_dates(letters, answered, []), [], []).average_transit
 
 
 def _referee_penalties(penalties: Sequence[Penalty], letter_count: int,
@@ -248,109 +271,124 @@ def _referee_penalties(penalties: Sequence[Penalty], letter_count: int,
 
 
 def _count(ledger: Ledger, calendar: BreakCalendar, answered: Sequence[int], sent: Sequence[date],
-           received: Sequence[date | None], estimated: Sequence[bool], transit: int | None,
-           penalties_after: dict[int, list[Penalty]], errors: list[RuleViolation],
-           notes: list[RuleNote]) -> TimeChart:
+           receipts: _Receipts, penalties_after: dict[int, list[Penalty]],
+           errors: list[RuleViolation], notes: list[RuleNote]) -> TimeChart:
+    """Walk the letters once: check their dates and numbering, count the days, keep the totals.
+
+    This is the hot loop when a federation's archive is recomputed, so per-side state lives in
+    two-slot lists indexed 0 (white) / 1 (black) rather than in dicts keyed by the enum, and the
+    rare cases (errors, notes, charges) are handled out of line.
+    """
     letters = ledger.letters
-    control = ledger.control
+    received, estimated, omission_number = receipts.received, receipts.estimated, receipts.omission_number
     counted_days = calendar.counted_days
-    end = ledger.end_date.toordinal() if ledger.end_date is not None else None
-    white_start = effective_start(ledger, Side.WHITE).toordinal()
-    black_start = effective_start(ledger, Side.BLACK).toordinal()
-    all_charges: list[Charge] = []
-    totals = {Side.WHITE: 0, Side.BLACK: 0}
-    for penalty in penalties_after.get(0, ()):
-        all_charges.append(_apply_referee_penalty(penalty, totals))
-    last_move = {Side.WHITE: 0, Side.BLACK: 0}
-    last_uncounted = {Side.WHITE: 0, Side.BLACK: 0}
-    omissions = {Side.WHITE: 0, Side.BLACK: 0}
-    omission_number = [0] * len(letters)
+    breaks = bool(calendar)  # without breaks a reply's days are plain subtraction: no call needed
+    end = ledger.end_date.toordinal() if ledger.end_date is not None else _NO_END
+    starts = (effective_start(ledger, Side.WHITE).toordinal(), effective_start(ledger, Side.BLACK).toordinal())
+    limits: dict[int, int] = {}
+    totals = [0, 0]
+    last_move = [0, 0]
+    last_uncounted = [0, 0]
+    all_charges = [_apply_referee_penalty(penalty, totals) for penalty in penalties_after.get(0, ())]
     rows: list[ChartRow] = []
     overstep: Overstep | None = None
     for index, letter in enumerate(letters):
         number = index + 1
         sender = letter.sender
+        slot = 0 if sender is _WHITE else 1
         sent_day = sent[index]
-        sent_ordinal = sent_day.toordinal()
+        upper = sent_day.toordinal()
+        lower = starts[slot]
         received_day = received[index]
-        start = white_start if sender is _WHITE else black_start
-        if received_day is None:
-            lower = start
-        else:
-            lower = received_day.toordinal()
-            if lower < start:
-                lower = start
-            if sent_day < received_day:
-                errors.append(RuleViolation("002 §4.3.1", f"sent {sent_day} before the letter it "
-                                            f"answers was received on {received_day}",
-                                            sent_day.isoformat(), number))
-            if end is not None and received_day.toordinal() >= end:
-                notes.append(RuleNote("002 §4.3.2", "received on or after the end of play: no further "
-                                      "time; only a draw acceptance or a resignation may follow", number))
-            target = answered[index]
-            dispatch = letter.partner_sent_postmark or (sent[target] if target >= 0 else None)
-            if dispatch is not None and received_day < dispatch:
-                errors.append(RuleViolation("002 §4.3.1", f"received {received_day}, before the "
-                                            f"partner's dispatch on {dispatch}",
-                                            received_day.isoformat(), number))
-        upper = sent_ordinal if end is None or sent_ordinal < end else end
-        days = counted_days(lower, upper) if upper > lower else 0
-        totals[sender] += days
+        if received_day is not None:
+            received_ordinal = received_day.toordinal()
+            if received_ordinal > upper or received_ordinal >= end:
+                _report_receipt_after(received_day, sent_day, number, received_ordinal >= end, errors, notes)
+            if received_ordinal > lower:
+                lower = received_ordinal
+        if upper > end:
+            upper = end
+        days = (counted_days(lower, upper) if breaks else upper - lower) if upper > lower else 0
+        total = totals[slot] = totals[slot] + days
 
-        if letter.move <= last_move[sender]:
-            errors.append(RuleViolation("002 §4.2.14", f"move number goes backwards: {sender.value}'s "
-                                        f"move {letter.move} after move {last_move[sender]}",
-                                        letter.move, number))
-        last_move[sender] = letter.move
+        move = letter.move
         uncounted = letter.uncounted_moves
-        if uncounted > letter.move or uncounted < last_uncounted[sender]:
-            errors.append(RuleViolation("002 §4.3.5", f"uncounted variant moves must not decrease nor "
-                                        f"exceed the move number {letter.move}", uncounted, number))
-            uncounted = min(max(uncounted, last_uncounted[sender]), letter.move)
-        last_uncounted[sender] = uncounted
-        counted_moves = letter.move - uncounted
-        limit = control.limit(counted_moves)
-        if overstep is None and totals[sender] > limit:
-            overstep = Overstep(sender, letter.move, number, totals[sender], limit)
+        if move <= last_move[slot] or uncounted > move or uncounted < last_uncounted[slot]:
+            uncounted = _report_numbering(letter, number, last_move[slot], last_uncounted[slot], errors)
+        last_move[slot] = move
+        last_uncounted[slot] = uncounted
+        counted_moves = move - uncounted
+        limit = limits.get(counted_moves)
+        if limit is None:
+            limit = limits[counted_moves] = ledger.control.limit(counted_moves)
+        if total > limit and overstep is None:
+            overstep = Overstep(sender, move, number, total, limit)
 
-        if letter.received is None and index > 0:
-            omissions[sender] += 1
-            omission_number[index] = omissions[sender]
-            if omissions[sender] == 1:
-                notes.append(RuleNote("002 §4.3.3", f"first omission of a date by {sender.value}: "
-                                      "a notice only, no penalty", number))
-
-        charges: list[Charge] = []
-        if letter.repeat_sent is not None:
-            charge = _repeat_delay(letter, sent_day, calendar, end, number, errors)
-            if charge is not None:
-                charges.append(charge)
-                totals[sender] += charge.days
-        if letter.penalty_days_charged_to_partner:
-            charge = _partner_penalty(letter, answered[index], omission_number, number, errors)
-            if charge is not None:
-                charges.append(charge)
-                totals[charge.player] += charge.days
-        for penalty in penalties_after.get(number, ()):
-            charges.append(_apply_referee_penalty(penalty, totals))
-        all_charges.extend(charges)
-
-        rows.append(ChartRow(
-            number, sender, letter.move, counted_moves, received_day, estimated[index], sent_day,
-            letter.sent, days, tuple(charges), totals[Side.WHITE], totals[Side.BLACK], limit,
-            letter.moves_text,
-        ))
+        charges: tuple[Charge, ...] = ()
+        if letter.repeat_sent is not None or letter.penalty_days_charged_to_partner or number in penalties_after:
+            charges = _charges_with(letter, number, sent_day, answered[index], omission_number, calendar,
+                                    end, penalties_after, totals, errors)
+            all_charges.extend(charges)
+        # tuple.__new__ skips the keyword handling of the named tuple's generated __new__.
+        rows.append(tuple.__new__(ChartRow, (
+            number, sender, move, counted_moves, received_day, estimated[index], sent_day,
+            letter.sent, days, charges, totals[0], totals[1], limit, letter.moves_text,
+        )))
     return TimeChart(
         rows=tuple(rows),
-        totals=TimeFraction(totals[Side.WHITE], totals[Side.BLACK]),
+        totals=TimeFraction(totals[0], totals[1]),
         overstep=overstep,
         errors=tuple(errors),
         notes=tuple(notes),
         charges=tuple(all_charges),
-        control=control,
+        control=ledger.control,
         break_calendar=calendar,
-        average_transit_days=transit,
     )
+
+
+def _report_receipt_after(received: date, sent: date, number: int, after_end: bool,
+                          errors: list[RuleViolation], notes: list[RuleNote]) -> None:
+    """A reply sent before its receipt (002 §4.3.1); a move received at the end of play (002 §4.3.2)."""
+    if sent < received:
+        errors.append(RuleViolation("002 §4.3.1", f"sent {sent} before the letter it answers was received "
+                                    f"on {received}", sent.isoformat(), number))
+    if after_end:
+        notes.append(RuleNote("002 §4.3.2", "received on or after the end of play: no further time; "
+                              "only a draw acceptance or a resignation may follow", number))
+
+
+def _report_numbering(letter: LetterEntry, number: int, last_move: int, last_uncounted: int,
+                      errors: list[RuleViolation]) -> int:
+    """Move numbers go forward (002 §4.2.14); uncounted variant moves never decrease nor exceed
+    the move number (002 §4.3.5). Returns the uncounted moves to use."""
+    if letter.move <= last_move:
+        errors.append(RuleViolation("002 §4.2.14", f"move number goes backwards: {letter.sender.value}'s "
+                                    f"move {letter.move} after move {last_move}", letter.move, number))
+    uncounted = letter.uncounted_moves
+    if uncounted > letter.move or uncounted < last_uncounted:
+        errors.append(RuleViolation("002 §4.3.5", "uncounted variant moves must not decrease nor "
+                                    f"exceed the move number {letter.move}", uncounted, number))
+        uncounted = min(max(uncounted, last_uncounted), letter.move)
+    return uncounted
+
+
+def _charges_with(letter: LetterEntry, number: int, sent_day: date, target: int, omission_number: Sequence[int],
+                  calendar: BreakCalendar, end: int, penalties_after: dict[int, list[Penalty]],
+                  totals: list[int], errors: list[RuleViolation]) -> tuple[Charge, ...]:
+    """Days added with this letter besides think time, applied to ``totals``."""
+    charges: list[Charge] = []
+    if letter.repeat_sent is not None:
+        delay = _repeat_delay(letter, sent_day, calendar, end, number, errors)
+        if delay is not None:
+            charges.append(delay)
+    if letter.penalty_days_charged_to_partner:
+        penalty = _partner_penalty(letter, target, omission_number, number, errors)
+        if penalty is not None:
+            charges.append(penalty)
+    for charge in charges:
+        totals[0 if charge.player is _WHITE else 1] += charge.days
+    charges.extend(_apply_referee_penalty(penalty, totals) for penalty in penalties_after.get(number, ()))
+    return tuple(charges)
 
 
 def repeat_due_ordinal(sent: int, calendar: BreakCalendar) -> int:
@@ -358,7 +396,7 @@ def repeat_due_ordinal(sent: int, calendar: BreakCalendar) -> int:
     return calendar.nth_counted_day(sent, REPEAT_AFTER_DAYS)
 
 
-def _repeat_delay(letter: LetterEntry, sent_day: date, calendar: BreakCalendar, end: int | None,
+def _repeat_delay(letter: LetterEntry, sent_day: date, calendar: BreakCalendar, end: int,
                   number: int, errors: list[RuleViolation]) -> Charge | None:
     assert letter.repeat_sent is not None
     if letter.repeat_sent < sent_day:
@@ -367,7 +405,7 @@ def _repeat_delay(letter: LetterEntry, sent_day: date, calendar: BreakCalendar, 
         return None
     due = repeat_due_ordinal(sent_day.toordinal(), calendar)
     repeat = letter.repeat_sent.toordinal()
-    if end is not None and repeat > end:
+    if repeat > end:
         repeat = end
     delay = calendar.counted_days(due, repeat)
     if delay <= 0:
@@ -399,7 +437,7 @@ def _partner_penalty(letter: LetterEntry, target: int, omission_number: Sequence
                   f"charged by {letter.sender.value} for letter {target + 1}", number)
 
 
-def _apply_referee_penalty(penalty: Penalty, totals: dict[Side, int]) -> Charge:
-    totals[penalty.player] += penalty.days
+def _apply_referee_penalty(penalty: Penalty, totals: list[int]) -> Charge:
+    totals[0 if penalty.player is _WHITE else 1] += penalty.days
     return Charge(penalty.player, penalty.days, penalty.rule, penalty.reason or "imposed by the referee",
                   penalty.after_letter)

@@ -30,7 +30,7 @@ class TimeControl:
         002 §4.3.5: overstepped when more than 50 days were used on 10 or fewer moves, more
         than 100 on 20 or fewer, and so on; the tightest period is the one containing the move.
         """
-        periods = max(1, -(-counted_moves // self.moves))
+        periods = -(-counted_moves // self.moves) or 1
         return periods * self.days
 
 

@@ -79,7 +79,9 @@ class BreakCalendar:
         """Days ``d`` with ``after < d <= through`` that are not break days (ordinals)."""
         if through <= after:
             return 0
-        if not self._firsts:
+        firsts = self._firsts
+        # Most replies touch no break: answer those without a search.
+        if not firsts or through < firsts[0] or after >= self._lasts[-1]:
             return through - after
         return through - after - self.days_through(through) + self.days_through(after)
 

@@ -17,7 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from timekeeping.chart import REPEAT_AFTER_DAYS, TimeChart, compute_chart, effective_start
+from timekeeping.chart import (
+    REPEAT_AFTER_DAYS,
+    TimeChart,
+    average_transit_days,
+    compute_chart,
+    effective_start,
+)
 from timekeeping.daycount import NO_BREAKS, BreakCalendar
 from timekeeping.errors import TimekeepingError
 from timekeeping.ledger import Ledger
@@ -111,7 +117,7 @@ def reply_clock(ledger: Ledger, player: Side, received: date | None = None,
     start_day = effective_start(ledger, player)
     if rows and rows[-1].sender is player.partner:
         if received is None:
-            received = rows[-1].sent + timedelta(days=chart.average_transit_days or 0)
+            received = rows[-1].sent + timedelta(days=average_transit_days(ledger) or 0)
         counting_from = max(received, start_day)
     elif not rows and player is Side.WHITE:
         counting_from = start_day

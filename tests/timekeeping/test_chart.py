@@ -13,6 +13,7 @@ from timekeeping import (
     Side,
     TimeControl,
     TimeFraction,
+    average_transit_days,
     compute_chart,
 )
 
@@ -111,7 +112,7 @@ def test_missing_receipt_without_history_is_the_dispatch_day() -> None:
     ledger = game(opening(), LetterEntry(B, 1, received=None, sent=day(2, 6)))
     chart = compute_chart(ledger)
     assert chart.rows[1].received == START and chart.rows[1].days == 5
-    assert chart.average_transit_days is None
+    assert average_transit_days(ledger) is None
 
 
 def test_estimate_never_after_the_reply() -> None:
