@@ -75,6 +75,8 @@ def serve(host: str, port: int, with_mailer: bool) -> None:
 
     settings = Settings.from_env()
     app = create_app(settings)
+    # /readyz asks Alembic for the revision on every probe; its INFO lines would drown the log.
+    logging.getLogger("alembic.runtime.migration").setLevel(logging.WARNING)
     stop = threading.Event()
     if with_mailer:
         loop = CaptureLoop(Database(settings.database_url), settings)

@@ -110,11 +110,11 @@ def load_demo(session: Session) -> Tournament:
     if existing is not None:
         return existing
 
-    steward = None
-    for official in OFFICIALS:
-        user = _user(session, official.login, official.display_name, official.role)
-        if official.role is Role.STEWARD:
-            steward = user
+    officials = {
+        official.role: _user(session, official.login, official.display_name, official.role)
+        for official in OFFICIALS
+    }
+    steward = officials[Role.STEWARD]
 
     tournament = Tournament(
         code=DEMO_CODE,
@@ -151,9 +151,10 @@ def load_demo(session: Session) -> Tournament:
         participants[number] = entry
     session.flush()
 
-    for role, user in ((Role.STEWARD, steward), (Role.REFEREE, _by_login(session, "referee"))):
-        assert user is not None
-        session.add(TournamentOfficial(tournament_id=tournament.id, user_id=user.id, role=role))
+    for role in (Role.STEWARD, Role.REFEREE):
+        session.add(
+            TournamentOfficial(tournament_id=tournament.id, user_id=officials[role].id, role=role)
+        )
 
     for index, (round_number, white, black) in enumerate(PAIRINGS):
         game = Game(
