@@ -11,6 +11,7 @@ from corrmail.app import create_app
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE
+from corrmail.migrate import head_revision
 from corrmail.models import ApiToken, Role, Tournament, User
 
 
@@ -21,14 +22,14 @@ def test_liveness(client: FlaskClient) -> None:
 def test_readiness_reports_the_migrated_database(client: FlaskClient) -> None:
     response = client.get("/readyz")
     assert response.status_code == 200
-    assert response.json is not None and response.json["revision"] == "0001"
+    assert response.json is not None and response.json["revision"] == head_revision()
 
 
 def test_readiness_fails_on_an_unmigrated_database(tmp_path: Path) -> None:
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'blank.sqlite'}", secret_key="x")
     response = create_app(settings).test_client().get("/readyz")
     assert response.status_code == 503
-    assert response.json == {"status": "unmigrated", "revision": None, "expected": "0001"}
+    assert response.json == {"status": "unmigrated", "revision": None, "expected": head_revision()}
 
 
 def test_readiness_fails_when_the_database_is_unreachable(tmp_path: Path) -> None:
