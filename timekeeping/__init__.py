@@ -21,7 +21,6 @@ from timekeeping.breaks import (
     validate_player_breaks,
 )
 from timekeeping.chart import (
-    REPEAT_AFTER_DAYS,
     Charge,
     ChartRow,
     Overstep,
@@ -30,18 +29,21 @@ from timekeeping.chart import (
     compute_chart,
     effective_start,
 )
+from timekeeping.clock import (
+    NotToMoveError,
+    ReplyClock,
+    days_left,
+    last_safe_reply_date,
+    reply_clock,
+)
 from timekeeping.control import TimeControl, TimeFraction
 from timekeeping.dates import format_chart_date, local_date, parse_player_date
 from timekeeping.daycount import NO_BREAKS, BreakCalendar, think_days
 from timekeeping.deadlines import (
     FIRST_MOVE_QUERY_AFTER_DAYS,
-    NotToMoveError,
-    ReplyClock,
-    days_left,
+    REPEAT_AFTER_DAYS,
     first_move_query_date,
-    last_safe_reply_date,
     repeat_due,
-    reply_clock,
 )
 from timekeeping.errors import (
     BreakAnnouncementError,

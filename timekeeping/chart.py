@@ -25,12 +25,10 @@ from typing import NamedTuple
 from timekeeping.breaks import game_break_days
 from timekeeping.control import TimeControl, TimeFraction
 from timekeeping.daycount import BreakCalendar
+from timekeeping.deadlines import repeat_due
 from timekeeping.errors import RuleNote, RuleViolation
 from timekeeping.ledger import PENALTY_DAYS, Ledger, LetterEntry, Penalty
 from timekeeping.side import Side
-
-#: 002 §4.3.4: a move left unanswered is repeated (registered) after 30 days.
-REPEAT_AFTER_DAYS = 30
 
 _WHITE = Side.WHITE
 #: Stands for "no end-of-play date": later than any date.
@@ -391,11 +389,6 @@ def _charges_with(letter: LetterEntry, number: int, sent_day: date, target: int,
     return tuple(charges)
 
 
-def repeat_due_ordinal(sent: int, calendar: BreakCalendar) -> int:
-    """002 §4.3.4: the day 30 counted days after the dispatch; break days do not run."""
-    return calendar.nth_counted_day(sent, REPEAT_AFTER_DAYS)
-
-
 def _repeat_delay(letter: LetterEntry, sent_day: date, calendar: BreakCalendar, end: int,
                   number: int, errors: list[RuleViolation]) -> Charge | None:
     assert letter.repeat_sent is not None
@@ -403,7 +396,7 @@ def _repeat_delay(letter: LetterEntry, sent_day: date, calendar: BreakCalendar, 
         errors.append(RuleViolation("002 §4.3.4", f"repeat sent {letter.repeat_sent}, before the letter "
                                     f"itself on {sent_day}", letter.repeat_sent.isoformat(), number))
         return None
-    due = repeat_due_ordinal(sent_day.toordinal(), calendar)
+    due = repeat_due(sent_day, calendar).toordinal()
     repeat = letter.repeat_sent.toordinal()
     if repeat > end:
         repeat = end

@@ -1,45 +1,21 @@
-"""Due dates and the clock of the player to move.
-
-* :func:`repeat_due` — the day a move left unanswered must be repeated (002 §4.3.4);
-* :func:`first_move_query_date` — the day a player still without the first move must query
-  (002 §4.3.4);
-* :class:`ReplyClock` with :func:`reply_clock`, :func:`days_left` and
-  :func:`last_safe_reply_date` — how much time the player to move has before an overstep
-  (002 §4.3.5).
+"""Due dates of 002 §4.3.4: the repeat of an unanswered move and the first-move query.
 
 Thirty days "after" a date are counted like think time: break days do not run (002 §4.4.2
 counts break time for nobody), so a move sent just before the partner's break is due for a
-repeat 30 counted days later.
+repeat 30 counted days later. Pass ``compute_chart(ledger).break_calendar`` as ``breaks``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 
-from timekeeping.chart import (
-    REPEAT_AFTER_DAYS,
-    TimeChart,
-    average_transit_days,
-    compute_chart,
-    effective_start,
-)
 from timekeeping.daycount import NO_BREAKS, BreakCalendar
-from timekeeping.errors import TimekeepingError
-from timekeeping.ledger import Ledger
-from timekeeping.side import Side
+
+#: 002 §4.3.4: a move left unanswered is repeated (registered) after 30 days.
+REPEAT_AFTER_DAYS = 30
 
 #: 002 §4.3.4: the first move not received, a query is due 30 days after the start date.
 FIRST_MOVE_QUERY_AFTER_DAYS = 30
-
-
-class NotToMoveError(TimekeepingError):
-    """The player asked about is waiting for his partner's letter, not to move."""
-
-    def __init__(self, player: Side) -> None:
-        super().__init__(f"{player.value} is not to move: the last letter of the ledger is his own "
-                         "or the partner has not opened the game")
-        self.player = player
 
 
 def repeat_due(sent: date, breaks: BreakCalendar = NO_BREAKS) -> date:
@@ -53,93 +29,3 @@ def repeat_due(sent: date, breaks: BreakCalendar = NO_BREAKS) -> date:
 def first_move_query_date(start_date: date, breaks: BreakCalendar = NO_BREAKS) -> date:
     """002 §4.3.4: the day a player who has not received the first move must query the partner."""
     return date.fromordinal(breaks.nth_counted_day(start_date.toordinal(), FIRST_MOVE_QUERY_AFTER_DAYS))
-
-
-@dataclass(frozen=True, slots=True)
-class ReplyClock:
-    """The running clock of the player to move.
-
-    ``counting_from`` is the last day not counted (the receipt of the partner's move, or the
-    day before the player's own start); ``total`` the days already on his total; ``limit`` the
-    most he may have used after his next move, which is his ``next_counted_moves``-th counted
-    move (a move of his own accepted variant would not count, 002 §4.3.5, but the next reply is
-    assumed to be an ordinary move).
-    """
-
-    player: Side
-    counting_from: date
-    total: int
-    next_counted_moves: int
-    limit: int
-    end_date: date | None
-    break_calendar: BreakCalendar
-
-    def days_used(self, on: date) -> int:
-        """Days a reply sent on ``on`` would add (002 §4.3.1, §4.3.2, §4.4.2)."""
-        upper = on if self.end_date is None or on < self.end_date else self.end_date
-        return self.break_calendar.counted_days(self.counting_from.toordinal(), upper.toordinal())
-
-    def days_left(self, on: date) -> int:
-        """Days still usable after replying on ``on``; negative once the limit is passed."""
-        return self.limit - self.total - self.days_used(on)
-
-    def last_safe_reply_date(self) -> date | None:
-        """The last day on which a reply keeps the player within the limit.
-
-        Break days after the budget runs out are still safe, so the answer is the day before the
-        first day that would exceed the limit. No day after the end-of-play date counts
-        (002 §4.3.2), so the answer is never later than that date. ``None`` when the player is
-        already beyond the limit.
-        """
-        budget = self.limit - self.total
-        if budget < 0:
-            return None
-        start = self.counting_from.toordinal()
-        first_over = self.break_calendar.nth_counted_day(start, budget + 1)
-        last_safe = date.fromordinal(first_over - 1)
-        if self.end_date is not None and last_safe > self.end_date:
-            return max(self.end_date, self.counting_from)
-        return last_safe
-
-
-def reply_clock(ledger: Ledger, player: Side, received: date | None = None,
-                chart: TimeChart | None = None) -> ReplyClock:
-    """The clock of ``player``, who is to move.
-
-    ``received`` is the day the partner's last letter arrived; when not known yet it is
-    estimated from the partner's dispatch and the average transit, as the chart does
-    (002 §4.3.3). For the opening move the clock runs from the player's start (002 §4.3.2).
-    Raises :class:`NotToMoveError` when ``player`` is waiting for his partner.
-    """
-    chart = chart if chart is not None else compute_chart(ledger)
-    rows = chart.rows
-    own_rows = [row for row in rows if row.sender is player]
-    start_day = effective_start(ledger, player)
-    if rows and rows[-1].sender is player.partner:
-        if received is None:
-            received = rows[-1].sent + timedelta(days=average_transit_days(ledger) or 0)
-        counting_from = max(received, start_day)
-    elif not rows and player is Side.WHITE:
-        counting_from = start_day
-    else:
-        raise NotToMoveError(player)
-    next_counted = (own_rows[-1].counted_moves if own_rows else 0) + 1
-    return ReplyClock(
-        player=player,
-        counting_from=counting_from,
-        total=chart.total(player),
-        next_counted_moves=next_counted,
-        limit=ledger.control.limit(next_counted),
-        end_date=ledger.end_date,
-        break_calendar=chart.break_calendar,
-    )
-
-
-def days_left(ledger: Ledger, player: Side, on: date, received: date | None = None) -> int:
-    """Days ``player`` (to move) may still use if he replies on ``on``; see :func:`reply_clock`."""
-    return reply_clock(ledger, player, received).days_left(on)
-
-
-def last_safe_reply_date(ledger: Ledger, player: Side, received: date | None = None) -> date | None:
-    """The last day ``player`` (to move) can reply without overstepping; see :func:`reply_clock`."""
-    return reply_clock(ledger, player, received).last_safe_reply_date()
