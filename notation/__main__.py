@@ -7,11 +7,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from notation.columns.rules import RuleOptionError, parse_rule_options
 from notation.errors import FenError
-from notation.fen import parse_fen
 from notation.full import format_full
+from notation.game_position import GamePosition, initial_position, position_from_fen
 from notation.pdn import read_pdn
-from notation.position import Position
 from notation.rules import GameType, UnknownGameTypeError, parse_game_type
 
 
@@ -22,12 +22,15 @@ def _game_type(text: str) -> GameType:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _position(game_type: GameType, fen: str | None) -> Position:
-    return parse_fen(fen, game_type) if fen else Position.initial(game_type)
+def _position(game_type: GameType, fen: str | None, rule_options: list[str]) -> GamePosition:
+    options = parse_rule_options(rule_options)
+    if fen:
+        return position_from_fen(fen, game_type, options)
+    return initial_position(game_type, options)
 
 
 def _perft(args: argparse.Namespace) -> int:
-    position = _position(args.type, args.fen)
+    position = _position(args.type, args.fen, args.rule_option)
     for depth in range(1, args.depth + 1):
         count = position.perft(depth, distinct=not args.keep_duplicates)
         print(f"{depth} {count}", flush=True)
@@ -35,7 +38,7 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _moves(args: argparse.Namespace) -> int:
-    position = _position(args.type, args.fen)
+    position = _position(args.type, args.fen, args.rule_option)
     for line in sorted(format_full(position, move) for move in position.legal_moves()):
         print(line)
     return 0
@@ -59,6 +62,13 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+_RULE_OPTION_HELP = (
+    "column draughts only, NAME=VALUE, repeatable: moves=bashni|lasker, "
+    "rejump=forbidden|allowed, placement=deferred|immediate, king-landing=continue|free "
+    "(docs/columns.md)"
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m notation", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -70,11 +80,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     perft.add_argument(
         "--keep-duplicates", action="store_true", help="count every route, not distinct moves"
     )
+    perft.add_argument("--rule-option", action="append", default=[], help=_RULE_OPTION_HELP)
     perft.set_defaults(run=_perft)
 
     moves = commands.add_parser("moves", help="every legal move in full notation, sorted")
     moves.add_argument("--type", type=_game_type, default=GameType.RUSSIAN)
     moves.add_argument("--fen")
+    moves.add_argument("--rule-option", action="append", default=[], help=_RULE_OPTION_HELP)
     moves.set_defaults(run=_moves)
 
     check = commands.add_parser("check", help="validate every game of a PDN file")
@@ -88,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         result: int = args.run(args)
-    except FenError as error:
+    except (FenError, RuleOptionError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     return result
