@@ -158,10 +158,12 @@ class EmailGame:
             return list(session.scalars(query))
 
     def game(self) -> Game:
-        session = self.database.session()
-        game = session.get(Game, self.game_id)
-        assert game is not None
-        game.letters  # noqa: B018  (load while the session is open)
+        """The game with its letters, loaded and detached (no session is left open)."""
+        with self.database.session() as session:
+            game = session.get(Game, self.game_id)
+            assert game is not None
+            game.letters  # noqa: B018  (load while the session is open)
+            session.expunge_all()
         return game
 
 

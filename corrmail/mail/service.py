@@ -1,0 +1,82 @@
+"""Wiring the mail layer from the environment: one place that builds the inbox and the mailer."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from corrmail.config import Settings
+from corrmail.db import Database
+from corrmail.mail.inbox import Inbox
+from corrmail.mail.letters import LetterWriter
+from corrmail.mail.mailer import Mailer, RetryPolicy
+from corrmail.mail.settings import MailSettings
+from corrmail.mail.transport import SmtpTransport, Transport
+
+__all__ = ["MailService", "MailerThread"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class MailService:
+    settings: Settings
+    mail: MailSettings
+    database: Database
+
+    @classmethod
+    def from_env(cls) -> MailService:
+        settings = Settings.from_env()
+        mail = MailSettings.from_env(secret_fallback=settings.secret_key)
+        return cls(settings, mail, Database(settings.database_url))
+
+    def writer(self) -> LetterWriter:
+        return LetterWriter(self.mail)
+
+    def inbox(self) -> Inbox:
+        return Inbox(self.database, self.writer())
+
+    def transport_factory(self) -> Callable[[], Transport] | None:
+        """None in captured mode (no ``CORRMAIL_SMTP_HOST``)."""
+        smtp = self.mail.smtp
+        if smtp is None:
+            return None
+        return lambda: SmtpTransport(smtp)
+
+    def mailer(self, **options: object) -> Mailer:
+        return Mailer(self.database, self.transport_factory(), **options)  # type: ignore[arg-type]
+
+    def close(self) -> None:
+        self.database.dispose()
+
+
+class MailerThread:
+    """The mailer of ``corrmail serve --with-mailer``: sends, or captures when no relay is set."""
+
+    def __init__(self, service: MailService, *, interval: float = 2.0,
+                 retry: RetryPolicy | None = None) -> None:
+        self.service = service
+        self.interval = interval
+        self.retry = retry
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> MailerThread:
+        mail = MailSettings.from_env(secret_fallback=settings.secret_key)
+        return cls(MailService(settings, mail, Database(settings.database_url)))
+
+    def run(self, stop: threading.Event) -> None:
+        asyncio.run(self._run(stop))
+
+    async def _run(self, stop: threading.Event) -> None:
+        mailer = self.service.mailer(retry=self.retry) if self.retry else self.service.mailer()
+        mode = "captured (no CORRMAIL_SMTP_HOST)" if mailer.captured_mode else "SMTP"
+        log.info("mailer running, %s", mode)
+        while not stop.is_set():
+            try:
+                await mailer.run_once()
+            except Exception:  # a locked or restarting database must not kill the mailer
+                log.exception("mailer pass failed; retrying")
+            await asyncio.to_thread(stop.wait, self.interval)
