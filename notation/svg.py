@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from html import escape
 
+from notation.columns.position import ColumnPosition
+from notation.columns.svg import columns_svg
+from notation.game_position import GamePosition
 from notation.geometry import Square, SquareStyle
 from notation.move import Move
-from notation.position import Position
 from notation.rules import Color
 
 _LIGHT = "#f0d9b5"
@@ -20,7 +22,7 @@ _MARK = "#e8c547"
 
 
 def board_svg(
-    position: Position,
+    position: GamePosition,
     *,
     last_move: Move | None = None,
     square_size: int = 40,
@@ -76,7 +78,11 @@ def board_svg(
                 f'fill="#fff">{geometry.number(square)}</text>'
             )
     radius = square_size * 0.38
-    for square, piece in sorted(position.pieces().items()):
+    # Column draughts: stacks are drawn by notation.columns.svg.
+    if isinstance(position, ColumnPosition):
+        parts.extend(columns_svg(position, corner, square_size))
+    lone_pieces = {} if isinstance(position, ColumnPosition) else position.pieces()
+    for square, piece in sorted(lone_pieces.items()):
         x, y = corner(square)
         cx, cy = x + square_size / 2, y + square_size / 2
         fill, stroke = ("#fff", "#000") if piece.color is Color.WHITE else ("#222", "#ddd")
