@@ -10,7 +10,8 @@ import click
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE, demo_logins, load_demo
-from corrmail.mailer_loop import CaptureLoop
+from corrmail.mail.cli import register as register_mail_commands
+from corrmail.mail.service import MailerThread
 from corrmail.migrate import alembic_config, head_revision, is_up_to_date, upgrade
 
 
@@ -79,13 +80,16 @@ def serve(host: str, port: int, with_mailer: bool) -> None:
     logging.getLogger("alembic.runtime.migration").setLevel(logging.WARNING)
     stop = threading.Event()
     if with_mailer:
-        loop = CaptureLoop(Database(settings.database_url), settings)
+        loop = MailerThread.from_settings(settings)
         threading.Thread(target=loop.run, args=(stop,), name="mailer", daemon=True).start()
     click.echo(f"corrmail on http://{host}:{port}/  (demo logins: `corrmail demo`)")
     try:
         app.run(host=host, port=port, debug=False, use_reloader=False, threaded=True)
     finally:
         stop.set()
+
+
+register_mail_commands(main)
 
 
 def _safe_url(url: str) -> str:
