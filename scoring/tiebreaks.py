@@ -8,7 +8,7 @@ counts as a win and a minus as a loss (000 §3.15.2). Team tiebreaks are in :mod
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -27,6 +27,7 @@ class ScoringContext:
     participants: frozenset[int]
     policy: UnplayedPolicy
     cache: dict[str, dict[int, TiebreakValue]] = field(default_factory=dict)
+    groups: dict[str, frozenset[int]] = field(default_factory=dict)
 
     @cached_property
     def scores(self) -> dict[int, float]:
@@ -40,12 +41,35 @@ class ScoringContext:
     def oppositions(self) -> dict[int, tuple[Opposition, ...]]:
         return oppositions(self.tournament, self.policy, self.participants)
 
-    def points_against(self, player: int, opponents: frozenset[int] | set[int]) -> tuple[float, set[int]]:
+    @cached_property
+    def opponent_scores(self) -> dict[int, list[float]]:
+        """Each player's opponents' scores under the policy, lowest first."""
+        return {p: sorted(o.opponent_score for o in entries) for p, entries in self.oppositions.items()}
+
+    @cached_property
+    def most_opponents(self) -> int:
+        return max((len(scores) for scores in self.opponent_scores.values()), default=0)
+
+    @cached_property
+    def score_fraction(self) -> dict[int, float]:
+        """Each player's score as a fraction of what he could score: a win every game (003 §9.9)."""
+        win = self.tournament.points.win
+        return {p: self.scores[p] / (win * len(self.rounds[p])) if self.rounds[p] else 0.0 for p in self.participants}
+
+    def scoring_at_least(self, fraction: float) -> frozenset[int]:
+        """Players whose score is at least ``fraction`` of what they could score."""
+        key = f"at_least:{fraction!r}"
+        if key not in self.groups:
+            self.groups[key] = frozenset(p for p, f in self.score_fraction.items() if f >= fraction - 1e-9)
+        return self.groups[key]
+
+    def points_against(self, player: int, opponents: Collection[int]) -> tuple[float, set[int]]:
         """Points ``player`` scored against ``opponents``, and which of them he met."""
         points = self.tournament.points
         total, met = 0.0, set()
+        chosen = opponents if isinstance(opponents, set | frozenset) else frozenset(opponents)
         for entry in self.rounds[player]:
-            if entry.opponent is not None and entry.opponent in opponents:
+            if entry.opponent is not None and entry.opponent in chosen:
                 total += points.points(entry.result)
                 met.add(entry.opponent)
         return total, met
@@ -78,7 +102,7 @@ def _per_player(compute: Callable[[ScoringContext, int], TiebreakValue], cache_n
 
 
 def _scores(context: ScoringContext, player: int) -> list[float]:
-    return sorted(o.opponent_score for o in context.oppositions[player])
+    return context.opponent_scores[player]
 
 
 def _cut(lowest: int, highest: int) -> Callable[[ScoringContext, int], TiebreakValue]:
@@ -103,10 +127,9 @@ def _weighted(win: float, draw: float, loss: float) -> Callable[[ScoringContext,
 def _solkoff_truncated(context: ScoringContext, player: int) -> TiebreakValue:
     """Cut the worst, then the two worst, … until the tie breaks (000 §3.16.8)."""
     scores = _scores(context, player)
-    longest = max((len(context.oppositions[p]) for p in context.participants), default=0)
     total = sum(scores)
     key: list[float] = []
-    for cut in range(1, max(longest, 1) + 1):
+    for cut in range(1, max(context.most_opponents, 1) + 1):
         total -= scores[cut - 1] if cut <= len(scores) else 0.0
         key.append(total)
     return TiebreakValue(key[0], tuple(key))
@@ -114,9 +137,9 @@ def _solkoff_truncated(context: ScoringContext, player: int) -> TiebreakValue:
 
 def _buchholz_sum(context: ScoringContext, player: int) -> TiebreakValue:
     """Sum of the opponents' Buchholz (003 §11.6); virtual opponents have none."""
-    buchholz = {p: sum(_scores(context, p)) for p in context.participants}
+    scores = context.opponent_scores
     return TiebreakValue.of(
-        sum(buchholz[o.opponent] for o in context.oppositions[player] if o.opponent in buchholz)
+        sum(sum(scores[o.opponent]) for o in context.oppositions[player] if o.opponent in scores)
     )
 
 
@@ -132,26 +155,18 @@ def _black_games(context: ScoringContext, player: int) -> TiebreakValue:
     )
 
 
-def _half_score(context: ScoringContext, player: int) -> float:
-    """50 % of what ``player`` could score: a win for every game scheduled (003 §9.9)."""
-    scheduled = sum(1 for e in context.rounds[player])
-    return context.tournament.points.win * scheduled / 2
-
-
 def _koya(context: ScoringContext, player: int) -> TiebreakValue:
     """Points against opponents with 50 % or more (003 §9.9)."""
-    strong = {p for p in context.participants if context.scores[p] >= _half_score(context, p) - 1e-9}
-    return TiebreakValue.of(context.points_against(player, strong)[0])
+    return TiebreakValue.of(context.points_against(player, context.scoring_at_least(0.5))[0])
 
 
 def _koya_extended(context: ScoringContext, player: int) -> TiebreakValue:
     """Koya, then adding one lower score group at a time while still level (003 §9.10)."""
-    fractions = {p: context.scores[p] / (2 * _half_score(context, p)) if _half_score(context, p) else 0.0 for p in context.participants}
+    fractions = context.score_fraction
     levels = sorted({f for f in fractions.values() if f < 0.5 - 1e-9}, reverse=True)
     key = [_koya(context, player).key[0]]
     for level in levels:
-        opponents = {p for p, f in fractions.items() if f >= level - 1e-9}
-        key.append(context.points_against(player, opponents)[0])
+        key.append(context.points_against(player, context.scoring_at_least(level))[0])
     return TiebreakValue(key[0], tuple(key))
 
 
