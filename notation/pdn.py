@@ -1,8 +1,9 @@
 """PDN 3.0 game records: a lenient reader that collects errors per game, and a writer.
 
 The ``GameType`` header decides the rules: ``25`` Russian, ``20`` international; giveaway is
-written ``25`` with ``[Rules "giveaway"]`` (PDN has no number for it).  Without a
-``GameType`` header the reader assumes the ``default`` game type it is given.  Moves may be in
+written ``25`` with ``[Rules "giveaway"]`` (PDN has no number for it); column draughts
+likewise with ``[Rules "bashni"]``, ``"lasca"``, … and ``[RuleOptions "rejump=allowed"]``.
+Without a ``GameType`` header the reader assumes the ``default`` game type it is given.  Moves may be in
 full notation (``c3-d4``, ``c3:e5:g3``, ``32-28``, ``19x28``) or short notation (``cd4``,
 ``b:d4``, 002 §4.5.1).  Comments ``{…}`` are kept after the move they follow; variations
 ``(…)`` and NAGs (``$1``, ``!``, ``?``) are skipped.
@@ -14,17 +15,25 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from notation.columns.position import ColumnPosition
+from notation.columns.rules import (
+    RULE_OPTIONS_TAG,
+    RuleOptionError,
+    parse_rule_options,
+    rule_options_tag,
+)
 from notation.errors import FenError, NotationError
-from notation.fen import format_fen, parse_fen
 from notation.full import format_full
+from notation.game_position import GamePosition, initial_position, position_fen, position_from_fen
 from notation.geometry import UnknownSquareError
 from notation.move import Move
-from notation.position import Position
 from notation.rules import Color, GameType
 from notation.short import format_short, parse_short
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*")
 _GAME_TYPES = {"25": GameType.RUSSIAN, "20": GameType.INTERNATIONAL}
+# Game types PDN has no number for, named by [Rules "…"] (column draughts: docs/columns.md).
+_RULES_TAG_TYPES = {t.value: t for t in GameType if t is GameType.GIVEAWAY or t.is_column}
 
 _TOKEN = re.compile(
     r"""
@@ -61,7 +70,7 @@ class PdnIssue:
 class PdnGame:
     headers: dict[str, str] = field(default_factory=dict)
     game_type: GameType = GameType.RUSSIAN
-    start: Position = field(default_factory=lambda: Position.initial(GameType.RUSSIAN))
+    start: GamePosition = field(default_factory=lambda: initial_position(GameType.RUSSIAN))
     moves: list[Move] = field(default_factory=list)
     comments: dict[int, str] = field(default_factory=dict)
     """Comment text keyed by the number of moves played before it."""
@@ -69,7 +78,7 @@ class PdnGame:
     errors: list[PdnIssue] = field(default_factory=list)
 
     @property
-    def end(self) -> Position:
+    def end(self) -> GamePosition:
         position = self.start
         for move in self.moves:
             position = position.play(move)
@@ -77,8 +86,8 @@ class PdnGame:
 
 
 def _game_type_of(headers: dict[str, str], default: GameType) -> GameType | str:
-    if headers.get("Rules", "").strip().lower() == GameType.GIVEAWAY.value:
-        return GameType.GIVEAWAY
+    if headers.get("Rules", "").strip().lower() in _RULES_TAG_TYPES:
+        return _RULES_TAG_TYPES[headers["Rules"].strip().lower()]
     code = headers.get("GameType")
     if code is None:
         return default
@@ -122,10 +131,15 @@ def _read_game(number: int, tokens: list[re.Match[str]], default: GameType) -> P
         game.errors.append(PdnIssue(number, None, game.headers.get("GameType", ""), game_type))
         return game
     game.game_type = game_type
-    position = Position.initial(game_type)
+    try:
+        options = parse_rule_options(game.headers.get(RULE_OPTIONS_TAG, "").split())
+        position = initial_position(game_type, options)
+    except RuleOptionError as error:
+        game.errors.append(PdnIssue(number, None, game.headers[RULE_OPTIONS_TAG], str(error)))
+        return game
     if "FEN" in game.headers:
         try:
-            position = parse_fen(game.headers["FEN"], game_type)
+            position = position_from_fen(game.headers["FEN"], game_type, options)
         except FenError as error:
             game.errors.append(PdnIssue(number, None, game.headers["FEN"], str(error)))
             return game
@@ -166,10 +180,12 @@ def write_pdn(game: PdnGame, *, short: bool = False) -> str:
     """One game as PDN: headers (``GameType`` set from the game type), movetext, result."""
     headers = dict(game.headers)
     headers["GameType"] = game.game_type.pdn_code
-    if game.game_type is GameType.GIVEAWAY:
-        headers["Rules"] = GameType.GIVEAWAY.value
-    if game.start != Position.initial(game.game_type):
-        headers["FEN"] = format_fen(game.start)
+    if game.game_type is GameType.GIVEAWAY or game.game_type.is_column:
+        headers["Rules"] = game.game_type.value
+    if isinstance(game.start, ColumnPosition) and rule_options_tag(game.start.rules):
+        headers[RULE_OPTIONS_TAG] = rule_options_tag(game.start.rules)
+    if position_fen(game.start) != position_fen(initial_position(game.game_type)):
+        headers["FEN"] = position_fen(game.start)
     headers["Result"] = game.result
     lines = [f'[{tag} "{value.replace(chr(34), chr(92) + chr(34))}"]' for tag, value in headers.items()]
     words: list[str] = []
@@ -192,7 +208,7 @@ def write_pdn(game: PdnGame, *, short: bool = False) -> str:
     return "\n".join(lines) + "\n\n" + _wrap(words) + "\n"
 
 
-def _format_record(position: Position, move: Move) -> str:
+def _format_record(position: GamePosition, move: Move) -> str:
     return format_full(position, move, route=False)
 
 

@@ -153,6 +153,15 @@ class ColumnRules:
         return self.movement is Movement.LASKER
 
 
+RULE_OPTIONS_TAG = "RuleOptions"
+"""PDN header naming the options that differ from the default: ``[RuleOptions "rejump=allowed"]``."""
+
+
+def rule_options_tag(rules: ColumnRules) -> str:
+    """The :data:`RULE_OPTIONS_TAG` value for ``rules`` (empty when all options are default)."""
+    return " ".join(f"{name}={value}" for name, value in rules.changed_options().items())
+
+
 def parse_rule_options(texts: Iterable[str]) -> dict[str, str]:
     """``["rejump=allowed", "moves=bashni"]`` as a mapping; raises :class:`RuleOptionError`."""
     options: dict[str, str] = {}
