@@ -1,0 +1,89 @@
+"""Every letter template renders in Russian and English, and says what the rules require."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from corrmail.mail.correspondence import RuleNotice
+from corrmail.mail.letters import LANGUAGES, LetterWriter, TemplateFormatError, letters_env
+from corrmail.mail.settings import MailSettings
+from corrmail.paths import templates_dir
+
+WRITER = LetterWriter(MailSettings("turnir.example", "turnir@turnir.example", b"s"))
+TEMPLATES = sorted(
+    path.stem for path in (templates_dir() / "letters" / "ru").glob("*.txt")
+    if not path.name.startswith("_")
+)
+PERSON = SimpleNamespace(name="Иванов Пётр", display_name="Судья")
+CONTEXT = {
+    "tournament": SimpleNamespace(code="ЗЧ-2026/3", title="Заочный чемпионат"),
+    "game": SimpleNamespace(id=12, round=3),
+    "recipient": PERSON, "white": PERSON, "black": PERSON, "sender": PERSON,
+    "official": PERSON, "claimant": PERSON, "offender": PERSON,
+    "repeated": "7... h6-g5", "moves": "8. c3-d4", "accepted_variant": "g5-f4",
+    "variant_reply": "9... h4:f6", "variants": ["если 8... g5-f4, то 9. e3:g5"],
+    "dates": (dt.date(2026, 3, 10), dt.date(2026, 3, 10), dt.date(2026, 3, 12)),
+    "fraction": "14/11", "notes": ["002 §4.2.14: move number 7 should be 8"],
+    "draw_offer": True, "draw_decline": False, "state": "finished", "issues": ["x"],
+    "notices": [RuleNotice("002 §4.2.9", "repetition_missing", "7... h6-g5")],
+    "penalty_days": 6, "result": "draw", "record": "1. c3-d4 f6-g5",
+    "first_day": dt.date(2026, 10, 10), "last_day": dt.date(2026, 10, 25), "days": 16,
+    "late": True, "announced": dt.date(2026, 10, 1), "server_found": True,
+    "objection_due": dt.date(2026, 10, 11), "protest": "Протестую", "received": dt.date(2026, 10, 1),
+    "reason": "sender_mismatch", "subject": "Re: ход",
+}
+
+
+def test_both_languages_have_the_same_templates() -> None:
+    root = templates_dir() / "letters"
+    assert sorted(p.name for p in (root / "ru").glob("*.txt")) == sorted(
+        p.name for p in (root / "en").glob("*.txt")
+    )
+    assert len(TEMPLATES) >= 15
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("name", TEMPLATES)
+def test_template_renders(name: str, language: str) -> None:
+    letter = WRITER.render(name, language, **CONTEXT)
+    assert letter.subject and "\n" not in letter.subject
+    assert letter.text.strip()
+    assert "{{" not in letter.text and "{%" not in letter.text
+
+
+def test_move_letter_has_everything_002_4_2_3_lists() -> None:
+    text = WRITER.render("move", "ru", **CONTEXT).text
+    for part in ("Здравствуйте, Иванов Пётр", "ЗЧ-2026/3", "7... h6-g5", "8. c3-d4",
+                 "если 8... g5-f4", "10.03.2026 / 10.03.2026 / 12.03.2026", "14/11",
+                 "Иванов Пётр\n", "Ответ пишите ответом на это письмо"):
+        assert part in text, part
+
+
+def test_error_notice_names_the_rule_and_the_penalty() -> None:
+    ru = WRITER.render("error_notice", "ru", **CONTEXT).text
+    assert "002 §4.2.9" in ru and "6 штрафных дней" in ru and "7... h6-g5" in ru
+    en = WRITER.render("error_notice", "en", **CONTEXT).text
+    assert "002 §4.2.11" in en and "6 penalty days" in en
+
+
+def test_unknown_language_falls_back_to_russian() -> None:
+    assert WRITER.render("move", "de", **CONTEXT).subject.startswith("ЗЧ-2026/3")
+
+
+def test_a_template_without_subject_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "ru").mkdir()
+    (tmp_path / "ru" / "bad.txt").write_text("Hello\n")
+    writer = LetterWriter(WRITER.settings, env=letters_env(tmp_path))
+    with pytest.raises(TemplateFormatError, match="Subject"):
+        writer.render("bad", "ru")
+
+
+def test_missing_context_is_an_error_not_a_blank() -> None:
+    import jinja2
+
+    with pytest.raises(jinja2.UndefinedError):
+        WRITER.render("move", "ru", tournament=CONTEXT["tournament"])
