@@ -53,6 +53,8 @@ from timekeeping.errors import (
     NaiveDatetimeError,
     RuleNote,
     RuleViolation,
+    TimeControlError,
+    TimeFractionError,
     TimekeepingError,
 )
 from timekeeping.ledger import (
@@ -72,7 +74,7 @@ __all__ = [
     "Break", "BreakAnnouncement", "BreakAnnouncementError", "BreakCalendar", "Charge", "ChartRow",
     "DateFormatError", "Ledger", "LedgerFormatError", "LedgerProblem", "LetterEntry",
     "NaiveDatetimeError", "NotToMoveError", "Overstep", "Penalty", "ReplyClock", "RuleNote",
-    "RuleViolation", "Side", "TimeChart", "TimeControl", "TimeFraction", "TimekeepingError",
+    "RuleViolation", "Side", "TimeChart", "TimeControl", "TimeControlError", "TimeFraction", "TimeFractionError", "TimekeepingError",
     "average_transit_days", "chart_to_dict", "chart_to_text", "check_break_limits", "compute_chart", "days_left",
     "effective_start", "find_break_announcements", "first_move_query_date", "format_chart_date",
     "game_break_days", "last_safe_reply_date", "ledger_from_dict", "ledger_to_dict", "local_date",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from timekeeping.errors import TimekeepingError
+from timekeeping.errors import TimeControlError, TimeFractionError
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,9 +20,7 @@ class TimeControl:
 
     def __post_init__(self) -> None:
         if self.days < 1 or self.moves < 1:
-            raise TimekeepingError(
-                f"a time control needs at least 1 day and 1 move per period, got {self.days}/{self.moves}"
-            )
+            raise TimeControlError(self.days, self.moves)
 
     def limit(self, counted_moves: int) -> int:
         """Most days a player may have used after ``counted_moves`` counted moves.
@@ -49,9 +47,7 @@ class TimeFraction:
         """Read ``"12/7"`` as written in a letter."""
         match = _FRACTION.fullmatch(text)
         if not match:
-            raise TimekeepingError(
-                f"002 §4.3.1: the time is written as a fraction white/black, e.g. 12/7; got {text!r}"
-            )
+            raise TimeFractionError(text)
         return cls(int(match[1]), int(match[2]))
 
     def __str__(self) -> str:

@@ -37,6 +37,23 @@ class NaiveDatetimeError(TimekeepingError):
         self.moment = moment
 
 
+class TimeFractionError(TimekeepingError):
+    """A time fraction not written white/black in whole days (002 §4.3.1), e.g. ``12/7``."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"002 §4.3.1: the time is written as a fraction white/black, e.g. 12/7; got {text!r}")
+        self.text = text
+
+
+class TimeControlError(TimekeepingError):
+    """A time control without at least one day and one move per period."""
+
+    def __init__(self, days: int, moves: int) -> None:
+        super().__init__(f"a time control needs at least 1 day and 1 move per period, got {days}/{moves}")
+        self.days = days
+        self.moves = moves
+
+
 class BreakAnnouncementError(TimekeepingError):
     """A break announcement not worded as 002 §4.4.3 prescribes («беру перерыв с … по …»)."""
 

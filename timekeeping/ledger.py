@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from timekeeping.breaks import Break
 from timekeeping.control import TimeControl
 from timekeeping.dates import parse_player_date
-from timekeeping.errors import DateFormatError, LedgerFormatError, LedgerProblem, TimekeepingError
+from timekeeping.errors import DateFormatError, LedgerFormatError, LedgerProblem
 from timekeeping.side import Side
 
 #: 002 §4.2.11, §4.3.3, §4.3.7: a penalty is 6 days.
@@ -218,11 +218,7 @@ def _read_control(reader: _Reader, value: object) -> TimeControl:
     data = reader.mapping(value, "control", {"days", "moves"})
     days = reader.integer(data.get("days", 50), "control.days", minimum=1)
     moves = reader.integer(data.get("moves", 10), "control.moves", minimum=1)
-    try:
-        return TimeControl(days or 50, moves or 10)
-    except TimekeepingError as error:
-        reader.problem("control", str(error), value)
-        return TimeControl()
+    return TimeControl(days or 50, moves or 10)
 
 
 def _read_letter(reader: _Reader, value: object, path: str) -> LetterEntry | None:

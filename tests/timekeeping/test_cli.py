@@ -76,3 +76,35 @@ def test_module_entry_point(ledger_file: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "timekeeping", "chart", str(ledger_file), "--format", "json"],
                             capture_output=True, text=True, check=True)
     assert json.loads(result.stdout)["totals"] == {"white": 6, "black": 3}
+
+
+def test_clock_of_the_player_to_move(ledger_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["clock", str(ledger_file), "--player", "black", "--received", "2026-02-15",
+                 "--on", "20.02.2026"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    # Black has 3 days, his 2nd move allows 50: 47 more after 15.02 is 03.04.
+    assert report == {
+        "player": "black", "counting_from": "2026-02-15", "total": 3, "next_counted_moves": 2, "limit": 50,
+        "last_safe_reply_date": "2026-04-03", "days_left": {"on": "2026-02-20", "days": 42},
+        "repeat_due": {"player": "white", "date": "2026-03-14"},
+    }
+
+
+def test_clock_of_a_waiting_player_exits_2(ledger_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["clock", str(ledger_file), "--player", "white"]) == 2
+    assert "white is not to move" in capsys.readouterr().err
+
+
+def test_clock_before_the_first_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "empty.json"
+    path.write_text(json.dumps({"start_date": "2026-02-01"}))
+    assert main(["clock", str(path), "--player", "white"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["first_move_query_date"] == "2026-03-03" and report["last_safe_reply_date"] == "2026-03-23"
+
+
+def test_clock_rejects_an_unreadable_date(ledger_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["clock", str(ledger_file), "--player", "black", "--on", "31.02.2026"])
+    assert raised.value.code == 2
+    assert "no such day" in capsys.readouterr().err
