@@ -14,6 +14,7 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import NamedTuple
 
 from scoring.errors import (
     DuplicatePairingError,
@@ -143,9 +144,9 @@ class Team:
     members: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class PlayerRound:
-    """One player's round as tiebreaks and pairing see it."""
+class PlayerRound(NamedTuple):
+    """One player's round as tiebreaks and pairing see it (a tuple: built for every round of
+    every player, so it has to be cheap)."""
 
     round: int
     opponent: int | None

@@ -29,7 +29,7 @@ class Result(enum.Enum):
     @property
     def is_played(self) -> bool:
         """Decided over the board (adjudicated games count as played, 000 §3.14.4)."""
-        return self in (Result.WIN, Result.DRAW, Result.LOSS)
+        return self is Result.WIN or self is Result.DRAW or self is Result.LOSS
 
     @property
     def is_unplayed(self) -> bool:
@@ -39,7 +39,7 @@ class Result(enum.Enum):
     @property
     def counts_as_win(self) -> bool:
         """Win, plus or bye: a plus is a win for places and coefficients (000 §3.15.2)."""
-        return self in (Result.WIN, Result.FORFEIT_WIN, Result.BYE)
+        return self is Result.WIN or self is Result.FORFEIT_WIN or self is Result.BYE
 
     @property
     def counts_as_loss(self) -> bool:

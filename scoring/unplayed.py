@@ -20,7 +20,7 @@ one entry per counted round with the opponent's score as the policy fixes it.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from scoring.errors import UnknownTiebreakError
 from scoring.model import PlayerRound, Tournament, TournamentSystem
@@ -39,8 +39,7 @@ class UnplayedPolicy(enum.Enum):
         raise UnknownTiebreakError(text, tuple(member.value for member in cls))
 
 
-@dataclass(frozen=True)
-class Opposition:
+class Opposition(NamedTuple):
     """One counted round of a player as coefficients see it.
 
     ``opponent`` is ``None`` for a virtual opponent (bye, or any unplayed round under
