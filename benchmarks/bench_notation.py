@@ -8,6 +8,9 @@
    the last ply without making the moves (bulk counting): nodes/s is leaves per second.
 2. Validating a 10,000-game PDN archive (random Russian games written by our writer).
 
+Times are CPU seconds of the measuring process (``time.process_time``), so that a busy shared
+machine slows every contestant alike instead of whoever happens to run during a spike.
+
 py-draughts and pydraughts both install as the module ``draughts``.  The venv holds pydraughts;
 py-draughts is installed on first use into ``benchmarks/.peers/py-draughts`` (git-ignored) and
 run in a subprocess with ``PYTHONPATH`` pointing there.
@@ -54,15 +57,15 @@ def perft(board, depth):
 
 results = []
 for name, board_class, depth in json.loads(sys.argv[1]):
-    start = time.perf_counter()
+    start = time.process_time()
     nodes = perft(board_class and {"russian": RussianBoard, "international": StandardBoard}[name](), depth)
     results.append({"api": "Board.legal_moves/push/pop", "type": name, "depth": depth,
-                    "nodes": nodes, "seconds": time.perf_counter() - start})
+                    "nodes": nodes, "seconds": time.process_time() - start})
 for depth in json.loads(sys.argv[2]):
-    start = time.perf_counter()
+    start = time.process_time()
     nodes = perft_from_board(StandardBoard(), depth)
     results.append({"api": "engines.turbo.perft (internal, 10x10 only)", "type": "international",
-                    "depth": depth, "nodes": nodes, "seconds": time.perf_counter() - start})
+                    "depth": depth, "nodes": nodes, "seconds": time.process_time() - start})
 print(json.dumps(results))
 """
 
@@ -109,14 +112,14 @@ def pydraughts_perft(variant: str, depth: int) -> int:
 
 
 def timed(function: object, *args: object) -> tuple[int, float]:
-    start = time.perf_counter()
+    start = time.process_time()
     result = function(*args)  # type: ignore[operator]
-    return result, time.perf_counter() - start
+    return result, time.process_time() - start
 
 
 def report(label: str, nodes: int, seconds: float) -> float:
     rate = nodes / seconds
-    print(f"  {label:<58} {nodes:>10} nodes {seconds:8.2f} s {rate:>12,.0f} nodes/s")
+    print(f"  {label:<58} {nodes:>10} nodes {seconds:8.2f} CPU s {rate:>12,.0f} nodes/s")
     return rate
 
 
@@ -165,15 +168,15 @@ def bench_pdn(quick: bool) -> None:
         handle.write(text)
         path = Path(handle.name)
     try:
-        begin = time.perf_counter()
+        begin = time.process_time()
         read = read_pdn(path.read_text(encoding="utf-8"))
-        seconds = time.perf_counter() - begin
+        seconds = time.process_time() - begin
     finally:
         path.unlink()
     bad = sum(1 for game in read if game.errors)
     assert bad == 0 and len(read) == count
     print(f"PDN archive: {count} games, {plies} plies ({plies / count:.0f} a game), "
-          f"{len(text) / 1e6:.1f} MB validated in {seconds:.2f} s ({plies / seconds:,.0f} plies/s)")
+          f"{len(text) / 1e6:.1f} MB validated in {seconds:.2f} CPU s ({plies / seconds:,.0f} plies/s)")
 
 
 def main() -> None:

@@ -123,18 +123,21 @@ class Generator:
     def captures(self, me: int, opp: int, kings: int, side: int) -> list[RawMove]:
         """Every complete capture route (duplicates by effect included; majority applied)."""
         occupied = me | opp
-        empty = self.valid & ~occupied
-        out: list[RawMove] = []
         men = me & ~kings
-        jumpers = self._possible_jumpers(men, opp, empty, side)
-        jumps = self.man_jumps[side]
-        promotion_row = self.promotion_row[side]
-        for origin in _bits(jumpers):
-            self._man_capture(
-                origin, origin, 0, (origin,), (), occupied & ~origin, opp, jumps,
-                promotion_row, out,
-            )
-        for origin in _bits(me & kings):
+        jumpers = self._possible_jumpers(men, opp, self.valid & ~occupied, side) if men else 0
+        my_kings = me & kings
+        if not (jumpers or my_kings):
+            return []
+        out: list[RawMove] = []
+        if jumpers:
+            jumps = self.man_jumps[side]
+            promotion_row = self.promotion_row[side]
+            for origin in _bits(jumpers):
+                self._man_capture(
+                    origin, origin, 0, (origin,), (), occupied & ~origin, opp, jumps,
+                    promotion_row, out,
+                )
+        for origin in _bits(my_kings):
             if self.flying:
                 self._flying_capture(origin, origin, 0, (origin,), (), occupied & ~origin, opp, -1, out)
             else:
@@ -142,7 +145,7 @@ class Generator:
                     origin, origin, 0, (origin,), (), occupied & ~origin, opp,
                     self.king_jumps, 0, out,
                 )
-        if self.majority and out:
+        if self.majority and len(out) > 1:
             most = max(move.captured.bit_count() for move in out)
             out = [move for move in out if move.captured.bit_count() == most]
         return out
