@@ -8,7 +8,7 @@ and :meth:`PointSystem.norm_points` differ.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from scoring.errors import PointSystemError
 from scoring.result import Result
@@ -21,8 +21,11 @@ class PointSystem:
     win: float = 1.0
     draw: float = 0.5
     loss: float = 0.0
+    #: Points by :attr:`Result.points_index`: win, draw, loss, and 0 for a pending game.
+    values: tuple[float, float, float, float] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "values", (float(self.win), float(self.draw), float(self.loss), 0.0))
         text = self.format()
         if not self.win > self.loss:
             raise PointSystemError(text, "a win must be worth more than a loss")
@@ -47,19 +50,11 @@ class PointSystem:
 
     def points(self, result: Result) -> float:
         """Points for places and coefficients: ``+`` and a bye as a win, ``−`` as a loss."""
-        if result.counts_as_win:
-            return self.win
-        if result is Result.DRAW:
-            return self.draw
-        if result is Result.PENDING:
-            return 0.0
-        return self.loss
+        return self.values[result.points_index]
 
     def norm_points(self, result: Result) -> float:
         """Points for classification norms: pluses are not counted (000 §3.15.2)."""
-        if result in (Result.FORFEIT_WIN, Result.BYE):
-            return self.loss
-        return self.points(result)
+        return self.loss if result.is_plus else self.values[result.points_index]
 
     def opposite(self, result: Result) -> float:
         """What the other side of ``result`` scores (003 §13: the virtual opponent's result)."""

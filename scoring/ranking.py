@@ -14,7 +14,7 @@ import enum
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from scoring.errors import PlayoffError
 
@@ -27,8 +27,7 @@ Key = tuple[float, ...]
 EPSILON = 1e-9
 
 
-@dataclass(frozen=True)
-class TiebreakValue:
+class TiebreakValue(NamedTuple):
     """A criterion's value for one participant: what is printed, and what is compared."""
 
     display: float | None

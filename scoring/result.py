@@ -26,29 +26,52 @@ class Result(enum.Enum):
     #: Paired, no result yet (correspondence games run for months).
     PENDING = " "
 
+    # Set on every member below the class: standings read them for every round of every
+    # player, and a plain attribute is several times cheaper than comparing members.
+    _played: bool
+    _win: bool
+    _loss: bool
+    _plus: bool
+    #: Index into :attr:`scoring.points.PointSystem.values`: 0 win, 1 draw, 2 loss, 3 nothing.
+    points_index: int
+
     @property
     def is_played(self) -> bool:
         """Decided over the board (adjudicated games count as played, 000 §3.14.4)."""
-        return self is Result.WIN or self is Result.DRAW or self is Result.LOSS
+        return self._played
 
     @property
     def is_unplayed(self) -> bool:
         """A plus, a minus, a bye or an absence: a result without a game."""
-        return self in (Result.FORFEIT_WIN, Result.FORFEIT_LOSS, Result.BYE, Result.ABSENT)
+        return not self._played and self is not Result.PENDING
 
     @property
     def counts_as_win(self) -> bool:
         """Win, plus or bye: a plus is a win for places and coefficients (000 §3.15.2)."""
-        return self is Result.WIN or self is Result.FORFEIT_WIN or self is Result.BYE
+        return self._win
 
     @property
     def counts_as_loss(self) -> bool:
-        return self in (Result.LOSS, Result.FORFEIT_LOSS, Result.ABSENT)
+        """Loss, minus or absence: a minus is a loss (000 §3.15.2)."""
+        return self._loss
+
+    @property
+    def is_plus(self) -> bool:
+        """A win without play (``+`` or a bye): left out for classification norms (000 §3.15.2)."""
+        return self._plus
 
     @property
     def symbol(self) -> str:
         """The crosstable symbol: 1, ½, 0, +, − (bye ``+``, absence ``0``, pending empty)."""
         return _SYMBOLS[self]
+
+
+for _member in Result:
+    _member._played = _member in (Result.WIN, Result.DRAW, Result.LOSS)
+    _member._win = _member in (Result.WIN, Result.FORFEIT_WIN, Result.BYE)
+    _member._loss = _member in (Result.LOSS, Result.FORFEIT_LOSS, Result.ABSENT)
+    _member._plus = _member in (Result.FORFEIT_WIN, Result.BYE)
+    _member.points_index = 0 if _member._win else 1 if _member is Result.DRAW else 2 if _member._loss else 3
 
 
 _SYMBOLS = {
@@ -75,10 +98,12 @@ class GameResult(enum.Enum):
     DOUBLE_FORFEIT = "-/-"
     PENDING = "*"
 
+    _sides: tuple[Result, Result]
+
     @property
     def sides(self) -> tuple[Result, Result]:
         """White's and black's :class:`Result`."""
-        return _SIDES[self]
+        return self._sides
 
     @classmethod
     def from_sides(cls, white: Result, black: Result) -> GameResult | None:
@@ -119,3 +144,5 @@ _SIDES = {
     GameResult.PENDING: (Result.PENDING, Result.PENDING),
 }
 _BY_SIDES = {sides: member for member, sides in _SIDES.items()}
+for _game_result, _pair in _SIDES.items():
+    _game_result._sides = _pair

@@ -150,9 +150,8 @@ def _wins(context: ScoringContext, player: int) -> TiebreakValue:
 
 def _black_games(context: ScoringContext, player: int) -> TiebreakValue:
     """Games played with black; unplayed games count as white (003 §9.11)."""
-    return TiebreakValue.of(
-        float(sum(1 for e in context.rounds[player] if e.played and e.colour is Colour.BLACK))
-    )
+    black = Colour.BLACK
+    return TiebreakValue.of(float(sum(1 for e in context.rounds[player] if e.colour is black and e.played)))
 
 
 def _koya(context: ScoringContext, player: int) -> TiebreakValue:
@@ -205,14 +204,16 @@ def _direct_encounter(context: ScoringContext, group: Sequence[int], order: Sequ
     If some of them did not meet, a player is placed first only when no other could reach his
     points even by winning every missing game; then the next, and so on; the rest stay level."""
     members = frozenset(group)
+    others = len(members) - 1
     points: dict[int, float] = {}
     met: dict[int, set[int]] = {}
     for player in group:
-        points[player], met[player] = context.points_against(player, members - {player})
-    if all(met[p] == members - {p} for p in group):
+        # nobody meets himself (000 §3.18.2), so the whole group can be passed
+        points[player], met[player] = context.points_against(player, members)
+    if all(len(met[p]) == others for p in group):
         return {p: TiebreakValue.of(points[p]) for p in group}
     win = context.tournament.points.win
-    reachable = {p: points[p] + win * len(members - {p} - met[p]) for p in group}
+    reachable = {p: points[p] + win * (others - len(met[p])) for p in group}
     values: dict[int, TiebreakValue] = {}
     remaining = list(group)
     tier = len(group)

@@ -98,10 +98,11 @@ def _russian(tournament: Tournament, rounds: dict[int, list[PlayerRound]]) -> di
             if withdrawal.player in rounds:
                 credited[withdrawal.player] = _withdrawn_credit(tournament, withdrawal.player, withdrawal.after_round, rounds)
     result: dict[int, tuple[Opposition, ...]] = {}
+    bye = Result.BYE
     for start_no, entries in rounds.items():
         counted: list[Opposition] = []
         for entry in entries:
-            if entry.result is Result.BYE:
+            if entry.result is bye:
                 counted.append(Opposition(entry.round, None, lowest, entry.result))
             elif entry.opponent is not None and entry.opponent in credited:
                 counted.append(Opposition(entry.round, entry.opponent, credited[entry.opponent], entry.result))
