@@ -195,7 +195,7 @@ class _Round:
         self.scores = {e.start_no: e.score for e in everyone}
         self.relaxed = _Field.build(playing, ABSOLUTE_MAX_RUN)
         self.groups = self._score_groups(playing)
-        self.ranking = [n for group in self.groups for n in group]
+        self.ranking = self._classification(playing)
         self.rank = {n: i for i, n in enumerate(self.ranking)}
 
     def _score_groups(self, playing: Sequence[Entrant]) -> list[list[int]]:
@@ -210,6 +210,27 @@ class _Round:
                 )
             ]
             for score in sorted(by_score, reverse=True)
+        ]
+
+    def _classification(self, playing: Sequence[Entrant]) -> list[int]:
+        """Highest first: score, then the program's order without the even-round reversal (a
+        blind draw has no classification: its lots stand in, ``000 §3.18.4``)."""
+        if self.program is PairingSystem.RANDOM:
+            return [n for group in self.groups for n in group]
+        by_score: dict[float, list[Entrant]] = {}
+        for entrant in playing:
+            by_score.setdefault(entrant.score, []).append(entrant)
+        return [
+            e.start_no
+            for score in sorted(by_score, reverse=True)
+            for e in group_order(
+                self.program,
+                by_score[score],
+                self.round_no,
+                self.scores,
+                self.lot,
+                for_pairing=False,
+            )
         ]
 
     # -- the whole round ---------------------------------------------------------------------

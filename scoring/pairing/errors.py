@@ -12,6 +12,7 @@ __all__ = [
     "EntrantError",
     "UnknownSystemError",
     "NoLegalPairingError",
+    "RoundNotReadyError",
 ]
 
 
@@ -58,3 +59,12 @@ class NoLegalPairingError(PairingError):
         self.reason = reason
         self.blocked = tuple(blocked)
         self.barrier = tuple(barrier)
+
+
+class RoundNotReadyError(PairingError):
+    """The next round cannot be paired yet (results missing), or every round is already paired."""
+
+    def __init__(self, round_no: int, reason: str) -> None:
+        super().__init__(f"round {round_no}: {reason}")
+        self.round_no = round_no
+        self.reason = reason

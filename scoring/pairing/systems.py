@@ -44,8 +44,11 @@ def group_order(
     round_no: int,
     scores: Mapping[int, float],
     lot: random.Random,
+    *,
+    for_pairing: bool = True,
 ) -> list[Entrant]:
-    """The order of one score group before pairing.
+    """The order of one score group before pairing (``for_pairing=False``: the classification
+    itself, without the even-round reversal, for the bye and colours of ``000 §3.18.2``).
 
     * random (``000 §3.18.4``): the order in which the lots are drawn;
     * coefficients (``000 §3.18.5.3``): start numbers ascending in odd rounds, descending in even;
@@ -60,7 +63,7 @@ def group_order(
     if system is PairingSystem.RANDOM:
         lot.shuffle(ordered)
     elif system is PairingSystem.COEFFICIENTS or round_no < 3:
-        if round_no % 2 == 0 and system is not PairingSystem.BUCHHOLZ:
+        if for_pairing and round_no % 2 == 0 and system is not PairingSystem.BUCHHOLZ:
             ordered.reverse()
     elif system is PairingSystem.SOLKOFF:
         ordered.sort(key=lambda e: -truncated_solkoff(e, scores))
