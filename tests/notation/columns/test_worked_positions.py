@@ -183,3 +183,30 @@ def test_lasca_no_column_is_jumped_twice_and_officer_takes_a_three_piece_column_
     assert moves("W:WK13:B17=bbb", LASCA, rejump="allowed") == {
         "13:21:13:21": "B:W21=bbbW:B"
     }
+
+
+# -- digest §2 "Result", §9 Q5: draws -----------------------------------------------------------
+
+
+def test_threefold_repetition_is_counted_with_the_same_side_to_move() -> None:
+    from notation.columns import repetitions
+    from notation.full import parse_full
+
+    history = [position("W:WKa3:BKh6")]
+    for text in ("a3-b4", "h6-g7", "b4-a3", "g7-h6") * 2:
+        history.append(history[-1].play(parse_full(history[-1], text)))
+    assert repetitions(history) == 3
+    assert repetitions(history[:-1]) == 2
+    assert repetitions([]) == 0
+
+
+def test_a_malformed_board_is_refused_citing_the_digest() -> None:
+    import pytest
+
+    from notation.columns import ColumnError, ColumnPosition, ColumnRules
+
+    rules = ColumnRules.default(BASHNI)
+    with pytest.raises(ColumnError, match="digest §1"):
+        ColumnPosition(rules, ("wbw",) + ("",) * 31)
+    with pytest.raises(ValueError, match="32 playing squares"):
+        ColumnPosition(rules, ("",) * 25)

@@ -1,0 +1,40 @@
+"""Column draughts: Russian (Bashni, 8x8) and international (Lasca, 7x7), direct and reverse.
+
+002 §4.1.4 lists these among the game types played by correspondence; the rules follow the
+digest ``shared/rules/column-draughts.md`` with its recommended readings as defaults and the
+alternatives as options (:mod:`notation.columns.rules`, docs/rules/columns.md).  A
+:class:`ColumnPosition` satisfies :class:`notation.game_position.GamePosition`, so letters,
+variants, short notation, PDN and SVG work on it as on any other game type.
+"""
+
+from notation.columns.fen import format_column_fen, parse_column_fen
+from notation.columns.move import ColumnMove
+from notation.columns.position import Column, ColumnError, ColumnPosition, repetitions
+from notation.columns.rules import (
+    COLUMN_GAME_TYPES,
+    ColumnRules,
+    KingLanding,
+    Movement,
+    Placement,
+    Rejump,
+    RuleOptionError,
+    parse_rule_options,
+)
+
+__all__ = [
+    "COLUMN_GAME_TYPES",
+    "Column",
+    "ColumnError",
+    "ColumnMove",
+    "ColumnPosition",
+    "ColumnRules",
+    "KingLanding",
+    "Movement",
+    "Placement",
+    "Rejump",
+    "RuleOptionError",
+    "format_column_fen",
+    "parse_column_fen",
+    "parse_rule_options",
+    "repetitions",
+]
