@@ -39,19 +39,25 @@ def _stop_on_signals() -> threading.Event:
               help="Seconds to wait when nothing is due.")
 @click.option("--lease", "lease_seconds", default=300, show_default=True, type=click.IntRange(1),
               help="Seconds a claimed letter stays with this worker.")
+@click.option("--schedule/--no-schedule", default=True, show_default=True,
+              help="Also write the calendar's letters (repeats, first-move queries, digests).")
 def mailer(once: bool, batch_size: int, connections: int, interval: float,
-           lease_seconds: int) -> None:
+           lease_seconds: int, schedule: bool) -> None:
     """Send the outbox through CORRMAIL_SMTP_* (captured when no relay is configured).
 
     Run several at once against PostgreSQL; each claims its own letters.
     """
     service = MailService.from_env()
+    if schedule:
+        report = service.run_schedule()
+        click.echo(f"calendar: {report.repeats} repeats, {report.first_move_queries} first-move "
+                   f"queries, {report.digests} digests")
     worker = service.mailer(batch_size=batch_size, connections=connections,
                             lease=dt.timedelta(seconds=lease_seconds))
     mode = "captured" if worker.captured_mode else f"smtp {service.mail.smtp.host}"  # type: ignore[union-attr]
     try:
         if once:
-            report = asyncio.run(worker.drain())
+            sent = asyncio.run(worker.drain())
         else:
             stop = _stop_on_signals()
             event = asyncio.Event()
@@ -66,8 +72,8 @@ def mailer(once: bool, batch_size: int, connections: int, interval: float,
             return
     finally:
         service.close()
-    click.echo(f"sent {report.sent}, captured {report.captured}, retry later {report.retried}, "
-               f"failed {report.failed} ({mode})")
+    click.echo(f"sent {sent.sent}, captured {sent.captured}, retry later {sent.retried}, "
+               f"failed {sent.failed} ({mode})")
 
 
 @click.command()

@@ -621,6 +621,7 @@ class _Context:
         chart = GameView(self.game).chart()
         offender = self.side.partner
         held = ""
+        found = chart.overstep is not None and chart.overstep.player is offender
         transition = OverstepClaim.open(
             f"game-{self.game.id}-overstep-{self.today.isoformat()}",
             game=str(self.game.id),
@@ -628,17 +629,19 @@ class _Context:
             claimed_on=self.today,
             channel=CaseChannel.EMAIL,
             held_move=held,
+            chart_shows_overstep=found,
         )
-        found = chart.overstep is not None and chart.overstep.player is offender
+        deadline = transition.case.deadline_on(self.today)
         case = Case(
             case_type=CaseType.OVERSTEP_CLAIM,
             tournament_id=self.tournament.id,
             game_id=self.game.id,
             participant_id=self.me.id,
             state=str(transition.case.state),
-            payload={**transition.case.to_dict(),
-                     "server_chart_overstep": found,
-                     "letter": self.message.text},
+            deadline=deadline.due if deadline is not None else None,
+            revision=transition.case.revision,
+            payload=transition.case.to_dict(),
+            letter_text=self.message.text,
         )
         self.session.add(case)
         self.session.flush()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -13,10 +15,15 @@ from corrmail.db import Database
 from corrmail.mail.inbox import Inbox
 from corrmail.mail.letters import LetterWriter
 from corrmail.mail.mailer import Mailer, RetryPolicy
+from corrmail.mail.schedule import Schedule, ScheduleReport
 from corrmail.mail.settings import MailSettings
 from corrmail.mail.transport import SmtpTransport, Transport
+from corrmail.models import utcnow
 
-__all__ = ["MailService", "MailerThread"]
+__all__ = ["MailService", "MailerThread", "SCHEDULE_EVERY_SECONDS"]
+
+#: The calendar's letters are looked for this often by a running mailer.
+SCHEDULE_EVERY_SECONDS = 3600.0
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +56,12 @@ class MailService:
     def mailer(self, **options: object) -> Mailer:
         return Mailer(self.database, self.transport_factory(), **options)  # type: ignore[arg-type]
 
+    def run_schedule(self) -> ScheduleReport:
+        """Repeats, first-move queries and digests due now (``CORRMAIL_TODAY`` replays a day)."""
+        with self.database.transaction() as session:
+            now: dt.datetime | dt.date = self.settings.today or utcnow()
+            return Schedule(self.writer()).run(session, now)
+
     def close(self) -> None:
         self.database.dispose()
 
@@ -74,8 +87,12 @@ class MailerThread:
         mailer = self.service.mailer(retry=self.retry) if self.retry else self.service.mailer()
         mode = "captured (no CORRMAIL_SMTP_HOST)" if mailer.captured_mode else "SMTP"
         log.info("mailer running, %s", mode)
+        scheduled_at = float("-inf")
         while not stop.is_set():
             try:
+                if time.monotonic() - scheduled_at >= SCHEDULE_EVERY_SECONDS:
+                    await asyncio.to_thread(self.service.run_schedule)
+                    scheduled_at = time.monotonic()
                 await mailer.run_once()
             except Exception:  # a locked or restarting database must not kill the mailer
                 log.exception("mailer pass failed; retrying")

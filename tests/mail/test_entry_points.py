@@ -64,11 +64,15 @@ def test_ingest_rejects_a_bad_received_at(email_game, db_url: str) -> None:  # t
 
 def test_mailer_once_in_captured_mode(email_game, db_url: str) -> None:  # type: ignore[no-untyped-def]
     email_game.send("white", "1. c3-d4", D)
-    result = CliRunner().invoke(mailer, ["--once"], env=env_for(email_game, db_url))
+    result = CliRunner().invoke(mailer, ["--once", "--no-schedule"], env=env_for(email_game, db_url))
     assert result.exit_code == 0, result.output
     assert "captured 1" in result.output
     [letter] = email_game.outbox()
     assert str(letter.status) == "captured"
+    # CORRMAIL_TODAY replays a day: 30 days after the move the calendar repeats it (002 §4.3.4).
+    env = {**env_for(email_game, db_url), "CORRMAIL_TODAY": "2026-04-01"}
+    replay = CliRunner().invoke(mailer, ["--once"], env=env)
+    assert "calendar: 1 repeats" in replay.output and "captured 2" in replay.output
 
 
 def test_smtp_listener_stores_and_processes(email_game) -> None:  # type: ignore[no-untyped-def]

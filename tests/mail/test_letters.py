@@ -20,7 +20,9 @@ TEMPLATES = sorted(
 )
 PERSON = SimpleNamespace(name="Иванов Пётр", display_name="Судья")
 CONTEXT = {
-    "tournament": SimpleNamespace(code="ЗЧ-2026/3", title="Заочный чемпионат"),
+    "tournament": SimpleNamespace(code="ЗЧ-2026/3", title="Заочный чемпионат",
+                                  start_date=dt.date(2026, 3, 1), end_date=dt.date(2027, 2, 28),
+                                  time_control_days=50, time_control_moves=10),
     "game": SimpleNamespace(id=12, round=3),
     "recipient": PERSON, "white": PERSON, "black": PERSON, "sender": PERSON,
     "official": PERSON, "claimant": PERSON, "offender": PERSON,
@@ -35,6 +37,12 @@ CONTEXT = {
     "late": True, "announced": dt.date(2026, 10, 1), "server_found": True,
     "objection_due": dt.date(2026, 10, 11), "protest": "Протестую", "received": dt.date(2026, 10, 1),
     "reason": "sender_mismatch", "subject": "Re: ход",
+    "due": dt.date(2026, 3, 31), "start": dt.date(2026, 3, 1), "repeat_date": dt.date(2026, 4, 2),
+    "week": "2026-W14", "today": dt.date(2026, 3, 30),
+    "rows": [{"game": SimpleNamespace(round=1), "partner": PERSON, "days_left": 21}],
+    "games": [{"game": SimpleNamespace(round=1), "colour": "white",
+               "partner": SimpleNamespace(name="Седов", email="s@e.org", postal_address=None)}],
+    "start_sheet_rule": "002 §4.3.2",
 }
 
 
