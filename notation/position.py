@@ -169,15 +169,26 @@ class Position:
         squares = _square_by_mask(self.geometry)
         if not raw.captured:
             start, end = squares[raw.origin], squares[raw.target]
-            return Move(start, end, _NOTHING, (start, end), (), raw.promotes)
-        return Move(
-            start=squares[raw.origin],
-            end=squares[raw.target],
-            captured=frozenset(squares[bit] for bit in _iter_bits(raw.captured)),
-            route=tuple(squares[bit] for bit in raw.route),
-            capture_order=tuple(squares[bit] for bit in raw.capture_order),
-            promotes=raw.promotes,
-        )
+            move = Move(start, end, _NOTHING, (start, end), (), raw.promotes)
+        else:
+            move = Move(
+                start=squares[raw.origin],
+                end=squares[raw.target],
+                captured=frozenset(map(squares.__getitem__, _iter_bits(raw.captured))),
+                route=tuple(map(squares.__getitem__, raw.route)),
+                capture_order=tuple(map(squares.__getitem__, raw.capture_order)),
+                promotes=raw.promotes,
+            )
+        # play() finds the raw move of a route handed out here without searching again.
+        self._raw_of_route().setdefault((move, move.route), raw)
+        return move
+
+    def _raw_of_route(self) -> dict[tuple[Move, tuple[Square, ...]], RawMove]:
+        table = self._cache.get("raw-of-route")
+        if table is None:
+            table = self._cache["raw-of-route"] = {}
+        assert isinstance(table, dict)
+        return table
 
     def legal_routes(self) -> list[Move]:
         """Every legal route, several per move where routes share an effect."""
@@ -231,6 +242,9 @@ class Position:
 
     def play(self, move: Move) -> Position:
         """The position after ``move``; raises :class:`IllegalMoveError` if it is not legal."""
+        known = self._raw_of_route().get((move, move.route))
+        if known is not None:
+            return self._after(known)
         geometry = self.geometry
         origin, target = 1 << geometry.bit(move.start), 1 << geometry.bit(move.end)
         captured = geometry.mask(move.captured)
