@@ -9,7 +9,7 @@ from werkzeug.wrappers.response import Response
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.paths import PACKAGE_DIR, templates_dir
-from corrmail.web import admin, api, auth, format, games, health, i18n, tournaments
+from corrmail.web import admin, api, auth, cases, format, games, health, i18n, tournaments
 from corrmail.web.database import init_database
 
 csrf = CSRFProtect()
@@ -45,6 +45,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         games.blueprint,
         admin.blueprint,
         api.blueprint,
+        cases.blueprint,
     ):
         app.register_blueprint(blueprint)
     # The API authenticates with bearer tokens, not cookies, so CSRF does not apply to it.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -11,6 +11,10 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from corrmail.models.base import Base, utcnow
 from corrmail.models.enums import CaseType, enum_column
 from corrmail.models.people import User
+
+if TYPE_CHECKING:
+    from corrmail.models.games import Game
+    from corrmail.models.tournaments import Participant, Tournament
 
 
 class Case(Base):
@@ -31,6 +35,12 @@ class Case(Base):
     state: Mapped[str] = mapped_column(String(40))
     deadline: Mapped[dt.date | None]
     payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # The package's revision of the case (`adjudication.Case.revision`): a decision form carries
+    # the revision it was rendered with, and `UPDATE … WHERE revision = …` refuses a stale one.
+    revision: Mapped[int] = mapped_column(default=0)
+    # The text of the letter that opened the case (a claim or protest by e-mail or web form),
+    # kept beside the payload because the package does not carry foreign keys over a transition.
+    letter_text: Mapped[str] = mapped_column(Text, default="")
     opened_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     opened_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     closed_at: Mapped[dt.datetime | None]
@@ -40,6 +50,10 @@ class Case(Base):
     __mapper_args__ = {"version_id_col": version}
 
     opened_by: Mapped[User | None] = relationship()
+    tournament: Mapped[Tournament] = relationship()
+    game: Mapped[Game | None] = relationship()
+    participant: Mapped[Participant | None] = relationship()
+    parent: Mapped[Case | None] = relationship(remote_side=[id])
 
 
 class AuditEntry(Base):

@@ -84,6 +84,7 @@ class ResultKind(enum.StrEnum):
     OVERSTEP = "overstep"
     FORFEIT = "forfeit"
     ADJUDICATED = "adjudicated"
+    DECIDED = "decided"  # a referee's decision without adjudication, e.g. 002 §4.5.3
 
 
 class OutboxStatus(enum.StrEnum):
@@ -109,6 +110,7 @@ class CaseType(enum.StrEnum):
     PROTEST = "protest"
     SANCTION = "sanction"
     SPECIAL_BREAK = "special_break"
+    DISPUTE = "dispute"
 
 
 class BreakKind(enum.StrEnum):

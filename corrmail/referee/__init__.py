@@ -1,0 +1,37 @@
+"""The referee's queue in the service: cases stored, decided and carried out (issue 8).
+
+`adjudication` says what a decision means; this package stores the case (`store`), checks who
+may act and applies the transition (`desk`), carries out the effects — results, penalties,
+breaks, the held move, letters, audit entries (`effects`, `letters`) — shows the evidence
+(`evidence`), maps results to the standings (`results`) and opens the end-of-play adjudications
+the daily sweep asks for (`sweep`).
+"""
+
+from corrmail.referee.desk import (
+    ActionRefused,
+    Actor,
+    Desk,
+    Done,
+    NotEntitled,
+    actor_for,
+    deciding_instance,
+)
+from corrmail.referee.results import columns_for, outcome_of, scoring_tournament
+from corrmail.referee.store import CaseNotFound, NotACaseFile, StoredCase, load_case
+
+__all__ = [
+    "ActionRefused",
+    "Actor",
+    "CaseNotFound",
+    "Desk",
+    "Done",
+    "NotACaseFile",
+    "NotEntitled",
+    "StoredCase",
+    "actor_for",
+    "columns_for",
+    "deciding_instance",
+    "load_case",
+    "outcome_of",
+    "scoring_tournament",
+]

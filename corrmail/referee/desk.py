@@ -1,0 +1,696 @@
+"""The referee's desk: every action on a case, checked for who may take it, applied through the
+`adjudication` package, stored with its revision check, its effects carried out and audited —
+all in the caller's transaction (the caller commits; on any error it rolls back and nothing of
+the action remains).
+
+Who may do what (002 §4.1.5–4.1.12): players file claims, analyses, disputes, break requests and
+protests for their own games only; the steward imposes his sanctions and decides disputes; the
+referee decides the cases and records withdrawals; the organizer hears protests against the
+referee's decisions and records bans. Officials act for one tournament (`TournamentOfficial`);
+an organizer acts in all of them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from adjudication import (
+    Adjudication,
+    Assessment,
+    BreakKind,
+    CaseState,
+    Channel,
+    Disposition,
+    Dispute,
+    Evidence,
+    GameRecordCase,
+    GameStatus,
+    Instance,
+    OverstepClaim,
+    Sanction,
+    SanctionKind,
+    Side,
+    SpecialBreakRequest,
+    TournamentSystem,
+    Transition,
+    Withdrawal,
+    WithdrawnGame,
+)
+from adjudication import Case as PureCase
+from corrmail import audit
+from corrmail.mail.game_view import GameView, UnsupportedGameType, side_of
+from corrmail.mail.letters import LetterWriter
+from corrmail.models import (
+    Case,
+    CaseType,
+    Game,
+    GameState,
+    Participant,
+    Role,
+    Tournament,
+    TournamentChannel,
+    TournamentOfficial,
+    TournamentStatus,
+    User,
+    utcnow,
+)
+from corrmail.models import TournamentSystem as StoredSystem
+from corrmail.referee.effects import Carried, EffectRunner
+from corrmail.referee.results import outcome_of
+from corrmail.referee.store import StoredCase, insert_case, load_case, store_transition
+from notation.full import format_full
+from notation.game_position import position_fen
+from notation.letters import LegalMove, read_move
+
+__all__ = [
+    "Actor",
+    "ActionRefused",
+    "Desk",
+    "Done",
+    "NotEntitled",
+    "actor_for",
+    "deciding_instance",
+]
+
+OPEN_STATES = (GameState.NOT_STARTED, GameState.IN_PLAY, GameState.SUSPENDED)
+
+
+class NotEntitled(PermissionError):
+    """The user may not take this action on this case (002 §4.1.5–4.1.12)."""
+
+    def __init__(self, action: str, who: str, rule: str = "002 §4.1.12") -> None:
+        super().__init__(f"{action}: only {who} may do this ({rule})")
+        self.action = action
+        self.who = who
+        self.rule = rule
+
+
+class ActionRefused(ValueError):
+    """The action contradicts the state of the game or tournament, not the case's rules."""
+
+    def __init__(self, action: str, reason: str, rule: str) -> None:
+        super().__init__(f"{action}: {reason} ({rule})")
+        self.action = action
+        self.reason = reason
+        self.rule = rule
+
+
+@dataclass(frozen=True)
+class Actor:
+    """A user as one tournament sees him: his instances there and his own entries."""
+
+    user: User | None
+    instances: frozenset[Instance]
+    participant_ids: frozenset[int]
+
+    @classmethod
+    def system(cls) -> Actor:
+        """The server itself (the daily sweep): acts as the referee's clerk, decides nothing."""
+        return cls(None, frozenset({Instance.REFEREE}), frozenset())
+
+    def acts_as(self, instance: Instance) -> bool:
+        return instance in self.instances
+
+    def plays(self, participant_id: int) -> bool:
+        return participant_id in self.participant_ids
+
+
+def actor_for(session: Session, user: User, tournament_id: int) -> Actor:
+    instances: set[Instance] = set()
+    if user.has_role(Role.ORGANIZER):
+        instances.add(Instance.ORGANIZER)
+    roles = session.scalars(
+        select(TournamentOfficial.role).where(
+            TournamentOfficial.user_id == user.id,
+            TournamentOfficial.tournament_id == tournament_id,
+        )
+    ).all()
+    if Role.REFEREE in roles:
+        instances.add(Instance.REFEREE)
+    if Role.STEWARD in roles:
+        instances.add(Instance.STEWARD)
+    entries: frozenset[int] = frozenset()
+    if user.player_id is not None:
+        entries = frozenset(
+            session.scalars(
+                select(Participant.id).where(
+                    Participant.tournament_id == tournament_id,
+                    Participant.player_id == user.player_id,
+                )
+            ).all()
+        )
+    return Actor(user, frozenset(instances), entries)
+
+
+def deciding_instance(case: PureCase) -> Instance:
+    """Who takes the case's next decision: the instance a protest went to, else the first one."""
+    if case.state is CaseState.UNDER_PROTEST:
+        return case.protests[-1].to
+    if isinstance(case, Dispute | GameRecordCase):
+        return Instance.STEWARD
+    return Instance.REFEREE
+
+
+@dataclass(frozen=True)
+class Done:
+    """An action's outcome: the stored case and what its effects produced."""
+
+    stored: StoredCase
+    carried: Carried
+    opened: tuple[StoredCase, ...] = ()
+
+
+class Desk:
+    """Case actions for one tournament day; ``on`` is the date in the tournament's time zone."""
+
+    def __init__(self, session: Session, writer: LetterWriter, *, on: dt.date) -> None:
+        self.session = session
+        self.writer = writer
+        self.on = on
+
+    # -- opening cases -----------------------------------------------------------------------
+
+    def open_overstep_claim(
+        self,
+        actor: Actor,
+        game: Game,
+        *,
+        claimant: Side,
+        held_move: str = "",
+        evidence: frozenset[Evidence] = frozenset(),
+        notice_received_on: dt.date | None = None,
+        letter_text: str = "",
+    ) -> Done:
+        """A player claims his partner overstepped (002 §4.3.6), from the web or entered by an
+        official from a postal file. The game is suspended; the claim waits for the referee."""
+        action = "claim an overstep"
+        claimant_id = game.white_id if claimant is Side.WHITE else game.black_id
+        if not (actor.plays(claimant_id) or _official(actor)):
+            raise NotEntitled(action, "the claimant or an official of the tournament",
+                              "002 §4.3.6")
+        if game.state is not GameState.IN_PLAY:
+            raise ActionRefused(action, f"the game is {game.state.value}, not in play",
+                                "002 §4.3.6")
+        if self._open_case(CaseType.OVERSTEP_CLAIM, game_id=game.id) is not None:
+            raise ActionRefused(action, "a claim in this game already waits for the referee",
+                                "002 §4.3.6")
+        view = GameView(game)
+        held = self._checked_held_move(view, claimant, held_move)
+        chart = view.chart()
+        offender = claimant.other
+        shows = chart.overstep is not None and chart.overstep.player.value == offender.value
+        email = game.tournament.channel is TournamentChannel.EMAIL
+        transition = OverstepClaim.open(
+            f"{game.tournament.code}/overstep/{game.id}/{self.on.isoformat()}",
+            game=str(game.id),
+            claimant=claimant,
+            claimed_on=self.on,
+            channel=Channel.EMAIL if email else Channel.POST,
+            held_move=held,
+            evidence=evidence,
+            notice_received_on=notice_received_on,
+            chart_shows_overstep=shows,
+        )
+        return self._open(actor, transition, game.tournament, game_id=game.id,
+                          participant_id=claimant_id, letter_text=letter_text,
+                          action="overstep_claim.opened")
+
+    def open_adjudications(self, tournament: Tournament, actor: Actor | None = None) -> list[Done]:
+        """At the end-of-play date every unfinished game gets an adjudication case (002 §4.5.2).
+
+        Idempotent: games that already have one are skipped; the tournament moves to its
+        adjudication stage.
+        """
+        actor = actor or Actor.system()
+        if not actor.acts_as(Instance.REFEREE):
+            raise NotEntitled("open adjudications", "the referee", "002 §4.5.2")
+        if self.on < tournament.end_date:
+            raise ActionRefused("open adjudications",
+                                f"play ends on {tournament.end_date.isoformat()}", "002 §4.5.2")
+        done = []
+        for game in tournament.games:
+            if game.result is not None or game.state not in OPEN_STATES:
+                continue
+            if self._open_case(CaseType.ADJUDICATION, game_id=game.id) is not None:
+                continue
+            done.append(self._open_adjudication(actor, game, tournament.end_date))
+        if tournament.status is TournamentStatus.RUNNING:
+            tournament.status = TournamentStatus.ADJUDICATION
+        return done
+
+    def _open_adjudication(self, actor: Actor, game: Game, end_date: dt.date) -> Done:
+        try:
+            diagram = position_fen(GameView(game).position)
+        except (UnsupportedGameType, ValueError):
+            diagram = ""
+        transition = Adjudication.open(
+            f"{game.tournament.code}/adjudication/{game.id}",
+            game=str(game.id),
+            end_date=end_date,
+            diagram=diagram,
+        )
+        return self._open(actor, transition, game.tournament, game_id=game.id,
+                          action="adjudication.opened")
+
+    def record_withdrawal(
+        self,
+        actor: Actor,
+        participant: Participant,
+        *,
+        withdrew_on: dt.date,
+        without_good_reason: bool = False,
+        reason: str = "",
+    ) -> Done:
+        """The referee records that a player left (002 §4.1.14, 000 §3.14.3)."""
+        if not actor.acts_as(Instance.REFEREE):
+            raise NotEntitled("record a withdrawal", "the referee", "002 §4.5.3")
+        if participant.withdrawn_on is not None:
+            raise ActionRefused("record a withdrawal",
+                                f"withdrawn on {participant.withdrawn_on.isoformat()}",
+                                "000 §3.14.3")
+        tournament = participant.tournament
+        games = tuple(self._withdrawn_game(game, participant)
+                      for game in tournament.games
+                      if participant.id in (game.white_id, game.black_id))
+        swiss = tournament.system is StoredSystem.SWISS
+        transition = Withdrawal.open(
+            f"{tournament.code}/withdrawal/{participant.id}",
+            player=str(participant.id),
+            withdrew_on=withdrew_on,
+            system=TournamentSystem.SWISS if swiss else TournamentSystem.ROUND_ROBIN,
+            games=games,
+            without_good_reason=without_good_reason,
+        )
+        participant.withdrawn_on = withdrew_on
+        participant.withdrawal_reason = reason or None
+        return self._open(actor, transition, tournament, participant_id=participant.id,
+                          letter_text=reason, action="withdrawal.recorded")
+
+    @staticmethod
+    def _withdrawn_game(game: Game, participant: Participant) -> WithdrawnGame:
+        outcome = outcome_of(game)
+        if outcome is not None:
+            status = GameStatus.FINISHED
+        elif any(letter.moves_text.strip() for letter in game.letters):
+            status = GameStatus.UNFINISHED
+        else:
+            status = GameStatus.NOT_STARTED
+        side = Side.WHITE if game.white_id == participant.id else Side.BLACK
+        return WithdrawnGame(str(game.id), str(game.partner_of(participant.id).id), side,
+                             status, outcome)
+
+    def impose_sanction(
+        self,
+        actor: Actor,
+        participant: Participant,
+        *,
+        sanction: SanctionKind,
+        rules_violated: tuple[str, ...],
+        game: Game | None = None,
+        reasons: str = "",
+    ) -> Done:
+        """A sanction (002 §4.1.9–4.1.10) by the steward, or the referee; a steward asking for
+        more than he may impose opens a request to the referee."""
+        if actor.acts_as(Instance.REFEREE):
+            by = Instance.REFEREE
+        elif actor.acts_as(Instance.STEWARD):
+            by = Instance.STEWARD
+        else:
+            raise NotEntitled("impose a sanction", "the steward or the referee", "002 §4.1.9")
+        side = side_of(game, participant.id) if game is not None else None
+        tournament = participant.tournament
+        count = self.session.scalar(
+            select(Case.id).where(Case.tournament_id == tournament.id).order_by(Case.id.desc())
+        ) or 0
+        transition = Sanction.impose(
+            f"{tournament.code}/sanction/{participant.id}/{count + 1}",
+            player=str(participant.id),
+            sanction=sanction,
+            by=by,
+            on=self.on,
+            rules_violated=rules_violated,
+            game=str(game.id) if game is not None else None,
+            side=Side(side.value) if side is not None else None,
+            reasons=reasons,
+        )
+        return self._open(actor, transition, tournament, participant_id=participant.id,
+                          game_id=game.id if game is not None else None, letter_text=reasons,
+                          action="sanction.opened")
+
+    def request_special_break(
+        self,
+        actor: Actor,
+        participant: Participant,
+        *,
+        break_kind: BreakKind,
+        start: dt.date,
+        end: dt.date,
+        reason: str,
+    ) -> Done:
+        """A player asks for a retroactive or extra break (002 §4.4.5); the steward may enter a
+        postal request for him."""
+        if not (actor.plays(participant.id) or _official(actor)):
+            raise NotEntitled("request a special break", "the player himself or an official",
+                              "002 §4.4.5")
+        tournament = participant.tournament
+        transition = SpecialBreakRequest.request(
+            f"{tournament.code}/break/{participant.id}/{start.isoformat()}",
+            player=str(participant.id),
+            break_kind=break_kind,
+            start=start,
+            end=end,
+            reason=reason,
+            filed_on=self.on,
+        )
+        return self._open(actor, transition, tournament, participant_id=participant.id,
+                          letter_text=reason, action="special_break.requested")
+
+    def open_dispute(self, actor: Actor, game: Game, *, complainant: Side, subject: str) -> Done:
+        """A player disagrees with something in his game (002 §4.1.12); the steward decides."""
+        complainant_id = game.white_id if complainant is Side.WHITE else game.black_id
+        if not (actor.plays(complainant_id) or _official(actor)):
+            raise NotEntitled("open a dispute", "a player of the game", "002 §4.1.12")
+        transition = Dispute.open(
+            f"{game.tournament.code}/dispute/{game.id}/{self.on.isoformat()}",
+            game=str(game.id),
+            complainant=complainant,
+            subject=subject,
+            filed_on=self.on,
+        )
+        return self._open(actor, transition, game.tournament, game_id=game.id,
+                          participant_id=complainant_id, letter_text=subject,
+                          action="dispute.opened")
+
+    # -- acting on a case ------------------------------------------------------------------
+
+    def submit_analysis(
+        self,
+        actor: Actor,
+        case_id: int,
+        *,
+        revision: int,
+        side: Side,
+        assessment: Assessment,
+        analysis: str,
+        sent_on: dt.date | None = None,
+        received_on: dt.date | None = None,
+    ) -> Done:
+        """A player's assessment and analysis (002 §4.5.2). On the web the player sends it
+        today; an official entering a postal one gives its postmark and receipt dates."""
+        stored = load_case(self.session, case_id)
+        case = _expect(stored, Adjudication)
+        self._require_party_or_official(actor, stored, side.value, "send an analysis")
+        if not _official(actor):
+            sent_on, received_on = self.on, self.on
+        return self._apply(actor, stored, case.submit(
+            side, assessment, analysis, sent_on=sent_on or self.on, revision=revision,
+            received_on=received_on or sent_on or self.on,
+        ), "adjudication.analysis", "002 §4.5.2")
+
+    def decide(
+        self,
+        actor: Actor,
+        case_id: int,
+        *,
+        revision: int,
+        ruling: str,
+        reasons: str = "",
+        sharply_contradicting: bool = False,
+        plan: Mapping[str, Disposition] | None = None,
+        start: dt.date | None = None,
+        end: dt.date | None = None,
+    ) -> Done:
+        """The first decision on the merits, by the instance the case's type names."""
+        stored = load_case(self.session, case_id)
+        case = stored.case
+        if case.state is CaseState.UNDER_PROTEST:
+            return self.decide_protest(actor, case_id, revision=revision, ruling=ruling,
+                                       reasons=reasons)
+        self._require_instance(actor, deciding_instance(case), "decide the case")
+        transition: Transition[PureCase]
+        if isinstance(case, OverstepClaim | Dispute):
+            transition = case.decide(ruling, self.on, revision=revision, reasons=reasons)
+        elif isinstance(case, Adjudication):
+            transition = case.decide(ruling, self.on, revision=revision,
+                                     sharply_contradicting=sharply_contradicting,
+                                     reasons=reasons)
+        elif isinstance(case, Withdrawal):
+            transition = case.decide(self.on, revision=revision, plan=plan, reasons=reasons)
+        elif isinstance(case, SpecialBreakRequest):
+            transition = case.decide(ruling, self.on, revision=revision, start=start, end=end,
+                                     reasons=reasons)
+        elif isinstance(case, Sanction):
+            transition = case.decide_request(ruling, self.on, revision=revision, reasons=reasons)
+        elif isinstance(case, GameRecordCase):
+            transition = case.settle(self.on, revision=revision)
+        else:  # pragma: no cover - every case type is listed above
+            raise TypeError(f"no decision for {type(case).__name__}")
+        return self._apply(actor, stored, transition, "case.decided", "")
+
+    def fix_agreed_result(self, actor: Actor, case_id: int, *, revision: int) -> Done:
+        stored = load_case(self.session, case_id)
+        case = _expect(stored, Adjudication)
+        self._require_instance(actor, Instance.REFEREE, "fix the agreed result")
+        return self._apply(actor, stored, case.fix_agreed_result(self.on, revision=revision),
+                           "case.decided", "002 §4.5.4")
+
+    def protest(
+        self,
+        actor: Actor,
+        case_id: int,
+        *,
+        revision: int,
+        party: str,
+        grounds: str = "",
+        filed_on: dt.date | None = None,
+        received_on: dt.date | None = None,
+    ) -> Done:
+        """A party protests the decision in force to the next instance (002 §4.1.12); the
+        accused in an overstep claim protests the claim itself (002 §4.3.8)."""
+        stored = load_case(self.session, case_id)
+        case = stored.case
+        self._require_party_or_official(actor, stored, party, "protest")
+        on = filed_on if filed_on is not None and _official(actor) else self.on
+        received = received_on if _official(actor) else None
+        if isinstance(case, OverstepClaim) and not case.decisions:
+            if party != case.offender.value:
+                raise NotEntitled("protest the claim", "the accused player", "002 §4.3.8")
+            transition: Transition[PureCase] = case.protest_claim(on, revision=revision,
+                                                                  grounds=grounds)
+        else:
+            transition = case.protest(party, on, revision=revision, received_on=received,
+                                      grounds=grounds)
+        return self._apply(actor, stored, transition, "case.protested", case.PROTEST_RULE)
+
+    def decide_protest(
+        self, actor: Actor, case_id: int, *, revision: int, ruling: str, reasons: str = ""
+    ) -> Done:
+        stored = load_case(self.session, case_id)
+        case = stored.case
+        self._require_instance(actor, deciding_instance(case), "decide the protest")
+        return self._apply(actor, stored, case.decide_protest(
+            ruling, self.on, revision=revision, reasons=reasons,
+        ), "case.protest_decided", case.HEARING_RULE)
+
+    def close(self, actor: Actor, case_id: int, *, revision: int) -> Done:
+        stored = load_case(self.session, case_id)
+        self._require_instance(actor, Instance.REFEREE, "close the case")
+        return self._apply(actor, stored, stored.case.close(self.on, revision=revision),
+                           "case.closed", stored.case.PROTEST_RULE)
+
+    def record_ban(self, actor: Actor, case_id: int, *, revision: int, until: dt.date) -> Done:
+        stored = load_case(self.session, case_id)
+        case = _expect(stored, Withdrawal)
+        self._require_instance(actor, Instance.ORGANIZER, "record a ban")
+        return self._apply(actor, stored, case.record_ban(until, self.on, revision=revision),
+                           "withdrawal.ban", "002 §4.1.14")
+
+    def add_evidence(
+        self, actor: Actor, case_id: int, *, revision: int, items: frozenset[Evidence]
+    ) -> Done:
+        stored = load_case(self.session, case_id)
+        case = _expect(stored, OverstepClaim)
+        if not _official(actor):
+            raise NotEntitled("add evidence", "an official of the tournament", "002 §4.3.6")
+        return self._apply(actor, stored, case.add_evidence(items, revision=revision),
+                           "overstep_claim.evidence", "002 §4.3.6")
+
+    def file_protest_letter(
+        self, actor: Actor, letter_id: int, *, case_id: int, revision: int, party: str
+    ) -> Done:
+        """File a protest that came by e-mail (a `protest` row the mail layer opened) into the
+        case it contests, dated the day it arrived."""
+        letter = self.session.get(Case, letter_id)
+        if letter is None or letter.case_type is not CaseType.PROTEST:
+            raise ActionRefused("file a protest letter", f"{letter_id} is no protest letter",
+                                "002 §4.1.12")
+        self._require_instance(actor, Instance.REFEREE, "file a protest letter")
+        if letter.closed_at is not None:
+            raise ActionRefused("file a protest letter", "it was filed already", "002 §4.1.12")
+        received = dt.date.fromisoformat(str(letter.payload.get("received", self.on.isoformat())))
+        done = self.protest(actor, case_id, revision=revision, party=party,
+                            grounds=str(letter.payload.get("protest", "")), filed_on=received)
+        letter.parent_case_id = done.stored.row.id
+        letter.closed_at = utcnow()
+        letter.state = "filed"
+        return done
+
+    # -- the machinery -----------------------------------------------------------------------
+
+    def _open(
+        self,
+        actor: Actor,
+        transition: Transition[PureCase],
+        tournament: Tournament,
+        *,
+        action: str,
+        game_id: int | None = None,
+        participant_id: int | None = None,
+        letter_text: str = "",
+    ) -> Done:
+        row = insert_case(
+            self.session,
+            transition,
+            tournament_id=tournament.id,
+            today=self.on,
+            game_id=game_id,
+            participant_id=participant_id,
+            opened_by_id=actor.user.id if actor.user is not None else None,
+            letter_text=letter_text,
+        )
+        stored = StoredCase(row, transition.case)
+        carried = self._carry_out(actor, stored, transition)
+        self._audit(actor, stored, action, _opening_rule(transition.case))
+        return Done(stored, carried)
+
+    def _apply(
+        self,
+        actor: Actor,
+        stored: StoredCase,
+        transition: Transition[PureCase],
+        action: str,
+        rule: str,
+    ) -> Done:
+        updated = store_transition(self.session, stored, transition, self.on)
+        carried = self._carry_out(actor, updated, transition)
+        decision = transition.case.last_decision
+        if action in ("case.decided", "case.protest_decided") and decision is not None:
+            rule = ", ".join(decision.rules)
+        self._audit(actor, updated, action, rule or None)
+        opened = tuple(
+            self._open_adjudication(actor, self._game(effect.game), self.on).stored
+            for effect in carried.adjudications
+            if self._open_case(CaseType.ADJUDICATION, game_id=int(effect.game)) is None
+        )
+        return Done(updated, carried, opened)
+
+    def _carry_out(
+        self, actor: Actor, stored: StoredCase, transition: Transition[PureCase]
+    ) -> Carried:
+        runner = EffectRunner(self.session, self.writer, row=stored.row, case=transition.case,
+                              actor=actor.user, on=self.on)
+        return runner.carry_out(transition.effects)
+
+    def _audit(self, actor: Actor, stored: StoredCase, action: str, rule: str | None) -> None:
+        case = stored.case
+        detail: dict[str, Any] = {"case": case.case_id, "revision": case.revision,
+                                  "state": case.state.value}
+        decision = case.last_decision
+        if decision is not None:
+            detail["ruling"] = decision.ruling
+            detail["instance"] = decision.instance.value
+        audit.record(
+            self.session,
+            user=actor.user,
+            action=action,
+            entity="case",
+            entity_id=stored.row.id,
+            tournament_id=stored.row.tournament_id,
+            rule=(rule or "")[:40] or None,
+            summary=f"{case.TYPE} {case.case_id}: {case.state.value}"
+            + (f", {decision.ruling} ({', '.join(decision.rules)})" if decision else ""),
+            detail=detail,
+        )
+
+    def _open_case(self, case_type: CaseType, *, game_id: int) -> Case | None:
+        return self.session.scalar(
+            select(Case).where(Case.case_type == case_type, Case.game_id == game_id,
+                               Case.closed_at.is_(None))
+        )
+
+    def _game(self, game_id: str) -> Game:
+        game = self.session.get(Game, int(game_id))
+        if game is None:
+            raise LookupError(f"no game {game_id}")
+        return game
+
+    def _require_instance(self, actor: Actor, instance: Instance, action: str) -> None:
+        if not actor.acts_as(instance):
+            raise NotEntitled(action, f"the {instance.value}")
+
+    def _require_party_or_official(
+        self, actor: Actor, stored: StoredCase, party: str, action: str
+    ) -> None:
+        if _official(actor):
+            return
+        if party not in stored.case.parties or _participant_of_party(stored, party) is None:
+            raise NotEntitled(action, "a party to the case")
+        if not actor.plays(_participant_of_party(stored, party) or -1):
+            raise NotEntitled(action, "the player himself, for his own games")
+
+    def _checked_held_move(self, view: GameView, claimant: Side, held_move: str) -> str:
+        """The held reply in full notation, checked as the partner would check it (002 §4.2.10)."""
+        text = held_move.strip()
+        if not text:
+            return ""
+        try:
+            position = view.position
+        except UnsupportedGameType:
+            return text
+        if view.side_to_move.value != claimant.value:
+            raise ActionRefused("hold a reply", "the claimant is not to move", "002 §4.3.6")
+        reading = read_move(position, text)
+        if not isinstance(reading, LegalMove):
+            raise ActionRefused("hold a reply", f"{text!r} is not a legal move here",
+                                "002 §4.2.10")
+        return format_full(position, reading.move)
+
+
+def _official(actor: Actor) -> bool:
+    return bool(actor.instances)
+
+
+def _participant_of_party(stored: StoredCase, party: str) -> int | None:
+    """The participant a party name stands for: a side of the case's game, or a player id."""
+    if party in (Side.WHITE.value, Side.BLACK.value):
+        game = stored.row.game
+        if game is None:
+            return None
+        return game.white_id if party == Side.WHITE.value else game.black_id
+    return int(party) if party.isdigit() else None
+
+
+def _opening_rule(case: PureCase) -> str:
+    return {
+        "overstep_claim": "002 §4.3.6",
+        "adjudication": "002 §4.5.2",
+        "withdrawal": "002 §4.5.3",
+        "sanction": "002 §4.1.10",
+        "special_break": "002 §4.4.5",
+        "dispute": "002 §4.1.12",
+        "game_record": "002 §4.5.1",
+    }[case.TYPE]
+
+
+def _expect(stored: StoredCase, kind: type[Any]) -> Any:
+    if not isinstance(stored.case, kind):
+        raise ActionRefused(f"act on case {stored.row.id}",
+                            f"it is a {stored.case.TYPE} case, not {kind.TYPE}", "002 §4.1.12")
+    return stored.case
+

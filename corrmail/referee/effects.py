@@ -1,0 +1,265 @@
+"""Carrying out what a transition asks for, in the transaction that stores the case.
+
+Each effect of :mod:`adjudication.effects` becomes rows: a result on the game, a penalty, a break,
+a letter in the outbox, the held move in the ledger — and an audit entry citing the effect's rule,
+so every point and every day can be traced to the decision and the rule that caused it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
+
+from adjudication import (
+    Addressee,
+    Adjudication,
+    LetterTemplate,
+    OverstepClaim,
+    Side,
+    effect_to_dict,
+)
+from adjudication import Case as PureCase
+from adjudication.effects import (
+    ClearResult,
+    Effect,
+    ForwardHeldMove,
+    GenerateGameRecord,
+    GrantBreak,
+    ImposePenalty,
+    LiftSanction,
+    OpenAdjudication,
+    RecordBan,
+    RecordResult,
+    RecordSanction,
+    ResumeGame,
+    RevokeBreak,
+    RevokePenalty,
+    SendLetter,
+    SuspendGame,
+    WithholdBulletins,
+)
+from corrmail import audit
+from corrmail.ledger import LetterInput, append_letter
+from corrmail.mail.compose import Attachment
+from corrmail.mail.letters import LetterWriter
+from corrmail.models import (
+    Break,
+    BreakKind,
+    Case,
+    Channel,
+    Game,
+    GameState,
+    Penalty,
+    TournamentChannel,
+    User,
+)
+from corrmail.referee.evidence import board_diagram
+from corrmail.referee.letters import CaseLetters
+from corrmail.referee.results import columns_for
+
+__all__ = ["EffectRunner", "Carried"]
+
+
+@dataclass
+class Carried:
+    """What carrying out one transition's effects produced."""
+
+    letters: list[int] = field(default_factory=list)
+    by_post: list[str] = field(default_factory=list)
+    adjudications: list[OpenAdjudication] = field(default_factory=list)
+    """Games a withdrawal sends to adjudication: the caller opens those cases."""
+
+
+class EffectRunner:
+    """One transition's effects for one case row, carried out by one user (``None``: the system)."""
+
+    def __init__(
+        self,
+        session: Session,
+        writer: LetterWriter,
+        *,
+        row: Case,
+        case: PureCase,
+        actor: User | None,
+        on: dt.date,
+    ) -> None:
+        self.session = session
+        self.letters = CaseLetters(session, writer)
+        self.row = row
+        self.case = case
+        self.actor = actor
+        self.on = on
+        self.carried = Carried()
+
+    def carry_out(self, effects: tuple[Effect, ...]) -> Carried:
+        for effect in effects:
+            self._one(effect)
+            audit.record(
+                self.session,
+                user=self.actor,
+                action=f"case.{effect.kind}",
+                entity="case",
+                entity_id=self.row.id,
+                tournament_id=self.row.tournament_id,
+                rule=effect.rule,
+                summary=_summary(effect),
+                detail={"effect": effect_to_dict(effect), "case": self.case.case_id},
+            )
+        return self.carried
+
+    # -- one effect each ---------------------------------------------------------------------
+
+    def _one(self, effect: Effect) -> None:
+        if isinstance(effect, SendLetter):
+            self._letter(effect)
+        elif isinstance(effect, RecordResult):
+            game = self._game(effect.game)
+            result, kind = columns_for(effect.outcome, effect.rule)
+            game.result, game.result_kind = result, kind
+            game.result_rule, game.result_on = effect.rule, self.on
+            game.state = GameState.FINISHED
+        elif isinstance(effect, ClearResult):
+            game = self._game(effect.game)
+            game.result = game.result_kind = game.result_rule = game.result_on = None
+            game.state = GameState.IN_PLAY
+        elif isinstance(effect, SuspendGame):
+            game = self._game(effect.game)
+            adjudicating = isinstance(self.case, Adjudication)
+            game.state = GameState.ADJUDICATION if adjudicating else GameState.SUSPENDED
+        elif isinstance(effect, ResumeGame):
+            self._game(effect.game).state = GameState.IN_PLAY
+        elif isinstance(effect, ForwardHeldMove):
+            self._forward_held_move(effect)
+        elif isinstance(effect, ImposePenalty):
+            game = self._game(effect.game)
+            self.session.add(
+                Penalty(
+                    game_id=game.id,
+                    participant_id=_participant_id(game, effect.side),
+                    days=effect.days,
+                    rule=effect.rule,
+                    reason=f"{self.case.TYPE} {self.case.case_id}: {self.case.ruling}",
+                    charged_on=self.on,
+                    case_id=self.row.id,
+                    imposed_by_id=self.actor.id if self.actor is not None else None,
+                )
+            )
+        elif isinstance(effect, RevokePenalty):
+            game = self._game(effect.game)
+            self.session.execute(
+                delete(Penalty).where(
+                    Penalty.case_id == self.row.id,
+                    Penalty.participant_id == _participant_id(game, effect.side),
+                )
+            )
+        elif isinstance(effect, OpenAdjudication):
+            self.carried.adjudications.append(effect)
+        elif isinstance(effect, GrantBreak):
+            self.session.add(
+                Break(
+                    participant_id=int(effect.player),
+                    kind=BreakKind.SPECIAL,
+                    start_date=effect.start,
+                    end_date=effect.end,
+                    announced_on=self.case.opened_on,
+                    granted_by_id=self.actor.id if self.actor is not None else None,
+                    entered_by_id=self.actor.id if self.actor is not None else None,
+                )
+            )
+        elif isinstance(effect, RevokeBreak):
+            self.session.execute(
+                delete(Break).where(
+                    Break.participant_id == int(effect.player),
+                    Break.kind == BreakKind.SPECIAL,
+                    Break.start_date == effect.start,
+                    Break.end_date == effect.end,
+                )
+            )
+        elif isinstance(
+            effect,
+            RecordSanction | LiftSanction | WithholdBulletins | RecordBan | GenerateGameRecord,
+        ):
+            # The case row is the player's file entry (sanctions, bans, withheld bulletins);
+            # the audit entry written for every effect records it with its rule.
+            pass
+        else:  # pragma: no cover - the union above is exhaustive
+            raise TypeError(f"unknown effect {effect!r}")
+
+    def _letter(self, effect: SendLetter) -> None:
+        attachments: tuple[Attachment, ...] = ()
+        game = self._game(effect.game) if effect.game else self.row.game
+        if isinstance(self.case, Adjudication) and game is not None:
+            svg = board_diagram(game)
+            if svg is not None:
+                attachments = (Attachment(f"game-{game.id}-final.svg", svg.encode(),
+                                          "image/svg+xml", inline=True),)
+        rows, by_post = self.letters.send(effect, self.row, self.case, self.context(),
+                                          attachments)
+        self.carried.letters.extend(row.id for row in rows)
+        self.carried.by_post.extend(f"{effect.template.value} → {r.name}" for r in by_post)
+
+    def context(self) -> dict[str, Any]:
+        decision = self.case.last_decision
+        protest = self.case.protests[-1] if self.case.protests else None
+        return {
+            "tournament": self.row.tournament,
+            "row": self.row,
+            "case": self.case,
+            "decision": decision,
+            "protest": protest,
+            "on": self.on,
+            "protest_due": (
+                {party: self.case.protest_due(party) for party in self.case.parties}
+                if decision is not None else {}
+            ),
+        }
+
+    def _forward_held_move(self, effect: ForwardHeldMove) -> None:
+        """002 §4.3.7: the claimant's reply, held since the claim, goes into the ledger dated
+        the day he wrote it (his clock stopped with the claim) and to the accused."""
+        game = self._game(effect.game)
+        claim = self.case
+        if isinstance(claim, OverstepClaim) and claim.held_move.strip():
+            claimant = game.white if claim.claimant is Side.WHITE else game.black
+            offender_letters = [
+                letter for letter in game.letters
+                if letter.sender_id == game.partner_of(claimant.id).id and letter.sent
+            ]
+            email = game.tournament.channel is TournamentChannel.EMAIL
+            append_letter(
+                self.session,
+                game,
+                LetterInput(
+                    sender_id=claimant.id,
+                    channel=Channel.EMAIL if email else Channel.POST,
+                    raw_text=f"{effect.rule}: held reply forwarded by the referee",
+                    moves_text=claim.held_move.strip(),
+                    partner_sent=offender_letters[-1].sent if offender_letters else None,
+                    received=offender_letters[-1].sent if offender_letters and email else None,
+                    sent=claim.opened_on,
+                    postmark_date=claim.opened_on,
+                ),
+                entered_by=self.actor,
+            )
+        self._letter(SendLetter(Addressee.of(effect.to), LetterTemplate.OVERSTEP_HELD_MOVE,
+                                effect.rule, effect.game))
+
+    def _game(self, game_id: str) -> Game:
+        game = self.session.get(Game, int(game_id))
+        if game is None:
+            raise LookupError(f"case {self.row.id}: no game {game_id}")
+        return game
+
+
+def _participant_id(game: Game, side: Side) -> int:
+    return game.white_id if side is Side.WHITE else game.black_id
+
+
+def _summary(effect: Effect) -> str:
+    data = effect_to_dict(effect)
+    fields = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("kind", "rule"))
+    return f"{effect.kind}: {fields} ({effect.rule})"

@@ -1,0 +1,130 @@
+"""What the referee sees on a case page: the letters, the time chart (table and plot), the board
+and the players' analyses side by side.
+
+The chart is `timekeeping`'s, recomputed from the letters ledger; the board is `notation`'s,
+replayed from the same ledger. Nothing here is stored: the evidence is always the archive as it
+now reads (corrections included, 002 §4.2.5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from adjudication import Adjudication, Side, Submission
+from corrmail.mail.game_view import GameView, UnsupportedGameType
+from corrmail.models import Game
+from notation.position import Position
+from notation.svg import board_svg
+from timekeeping import TimeChart
+
+__all__ = ["GameEvidence", "board_diagram", "chart_svg", "game_evidence", "analyses_side_by_side"]
+
+
+@dataclass(frozen=True)
+class GameEvidence:
+    """The evidence of one game; ``problem`` says why a part could not be computed."""
+
+    board_svg: str | None
+    chart: TimeChart | None
+    chart_svg: str | None
+    problem: str = ""
+
+
+def board_diagram(game: Game) -> str | None:
+    """The current position as SVG, or ``None`` when `notation` cannot draw this game type."""
+    try:
+        position = GameView(game).position
+    except (UnsupportedGameType, ValueError):
+        return None
+    if not isinstance(position, Position):
+        return None
+    return board_svg(position, title=f"{game.white.player.name} — {game.black.player.name}")
+
+
+def game_evidence(game: Game) -> GameEvidence:
+    problems: list[str] = []
+    try:
+        chart: TimeChart | None = GameView(game).chart()
+    except (UnsupportedGameType, ValueError) as error:
+        chart = None
+        problems.append(str(error))
+    return GameEvidence(
+        board_svg=board_diagram(game),
+        chart=chart,
+        chart_svg=chart_svg(chart) if chart is not None and chart.rows else None,
+        problem="; ".join(problems),
+    )
+
+
+def chart_svg(chart: TimeChart, *, width: int = 560, height: int = 220) -> str:
+    """Both players' day totals after each letter against the limit (002 §4.3.1, §4.3.5).
+
+    A step plot: x is the letter number, y the days used; the dashed line is the most a player
+    may have used after the moves counted so far. An overstep is the point above the line.
+    """
+    rows = chart.rows
+    margin = 36
+    top = max([row.limit for row in rows] + [row.white_total for row in rows]
+              + [row.black_total for row in rows] + [1])
+    span_x = max(len(rows), 1)
+
+    def x(index: int) -> float:
+        return margin + (width - 2 * margin) * index / span_x
+
+    def y(days: int) -> float:
+        return height - margin - (height - 2 * margin) * days / top
+
+    def path(values: list[int]) -> str:
+        points = [f"{x(0):.1f},{y(0):.1f}"]
+        for index, value in enumerate(values, start=1):
+            points.append(f"{x(index):.1f},{y(value):.1f}")
+        return " ".join(points)
+
+    white = [row.white_total for row in rows]
+    black = [row.black_total for row in rows]
+    limit = [row.limit for row in rows]
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" aria-label="time chart">',
+        f'<line x1="{margin}" y1="{height - margin}" x2="{width - margin}" '
+        f'y2="{height - margin}" stroke="#444"/>',
+        f'<line x1="{margin}" y1="{margin}" x2="{margin}" y2="{height - margin}" stroke="#444"/>',
+        f'<text x="4" y="{margin}" font-size="11">{top}</text>',
+        f'<text x="4" y="{height - margin}" font-size="11">0</text>',
+        f'<polyline fill="none" stroke="#999" stroke-dasharray="4 3" points="{path(limit)}"/>',
+        f'<polyline fill="none" stroke="#1f6feb" stroke-width="2" points="{path(white)}"/>',
+        f'<polyline fill="none" stroke="#222" stroke-width="2" points="{path(black)}"/>',
+    ]
+    if chart.overstep is not None:
+        over = chart.overstep
+        index = next((i for i, row in enumerate(rows, 1) if row.letter == over.letter), len(rows))
+        parts.append(
+            f'<circle cx="{x(index):.1f}" cy="{y(over.total):.1f}" r="5" fill="#d1242f">'
+            f"<title>{escape(over.player.value)}: {over.total} &gt; {over.limit}</title></circle>"
+        )
+    legend_y = height - 8
+    parts.extend([
+        f'<text x="{margin}" y="{legend_y}" font-size="11" fill="#1f6feb">white</text>',
+        f'<text x="{margin + 60}" y="{legend_y}" font-size="11" fill="#222">black</text>',
+        f'<text x="{margin + 120}" y="{legend_y}" font-size="11" fill="#999">limit</text>',
+        "</svg>",
+    ])
+    return "".join(parts)
+
+
+@dataclass(frozen=True)
+class AnalysisPair:
+    white: Submission | None
+    black: Submission | None
+    white_in_time: bool
+    black_in_time: bool
+
+
+def analyses_side_by_side(case: Adjudication) -> AnalysisPair:
+    return AnalysisPair(
+        case.submission(Side.WHITE),
+        case.submission(Side.BLACK),
+        case.sent_in_time(Side.WHITE),
+        case.sent_in_time(Side.BLACK),
+    )

@@ -1,0 +1,110 @@
+"""The forms of the referee's queue; each carries the case revision it was rendered with."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    DateField,
+    HiddenField,
+    IntegerField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import DataRequired, InputRequired, Length, Optional
+
+from adjudication import Assessment, BreakKind, Evidence, SanctionKind, Side
+
+
+class RevisionForm(FlaskForm):
+    """Every action on an existing case: the revision the user saw (002 §4.1.12, no decision
+    twice)."""
+
+    revision = IntegerField(validators=[InputRequired()])
+
+
+class DecisionForm(RevisionForm):
+    ruling = SelectField(_l("Decision"), choices=[], validators=[Optional()])
+    reasons = TextAreaField(_l("Reasons"), validators=[Length(max=10_000)])
+    sharply_contradicting = BooleanField(
+        _l("The agreed result sharply contradicts the position (002 §4.5.4)")
+    )
+    start = DateField(_l("From"), validators=[Optional()])
+    end = DateField(_l("To"), validators=[Optional()])
+
+
+class AnalysisForm(RevisionForm):
+    side = SelectField(_l("Side"), choices=[(s.value, s.value) for s in Side])
+    assessment = SelectField(_l("Assessment"), choices=[(a.value, a.value) for a in Assessment])
+    analysis = TextAreaField(_l("Analysis"), validators=[DataRequired(), Length(max=50_000)])
+    sent_on = DateField(_l("Sent (postmark)"), validators=[Optional()])
+    received_on = DateField(_l("Received"), validators=[Optional()])
+
+
+class ProtestForm(RevisionForm):
+    party = SelectField(_l("Party"), choices=[])
+    grounds = TextAreaField(_l("Grounds"), validators=[Length(max=10_000)])
+    filed_on = DateField(_l("Sent (postmark)"), validators=[Optional()])
+    received_on = DateField(_l("Decision received"), validators=[Optional()])
+
+
+class EvidenceForm(RevisionForm):
+    items = SelectMultipleField(
+        _l("Materials received"), choices=[(e.value, e.value) for e in Evidence]
+    )
+
+
+class BanForm(RevisionForm):
+    until = DateField(_l("Banned until"), validators=[DataRequired()])
+
+
+class FileProtestForm(RevisionForm):
+    case_id = IntegerField(validators=[InputRequired()])
+    party = SelectField(_l("Party"), choices=[(s.value, s.value) for s in Side])
+
+
+class OverstepClaimForm(FlaskForm):
+    game = SelectField(_l("Game"), choices=[], coerce=int)
+    claimant = SelectField(_l("Claimant"), choices=[(s.value, s.value) for s in Side])
+    held_move = StringField(_l("Held reply move"), validators=[Length(max=200)])
+    evidence = SelectMultipleField(
+        _l("Materials received"), choices=[(e.value, e.value) for e in Evidence]
+    )
+    notice_received_on = DateField(_l("Notice received"), validators=[Optional()])
+    letter = TextAreaField(_l("Letter"), validators=[Length(max=50_000)])
+
+
+class WithdrawalForm(FlaskForm):
+    participant = SelectField(_l("Player"), choices=[], coerce=int)
+    withdrew_on = DateField(_l("Withdrew on"), validators=[DataRequired()])
+    without_good_reason = BooleanField(_l("Without a good reason (002 §4.1.14)"))
+    reason = TextAreaField(_l("Reason"), validators=[Length(max=10_000)])
+
+
+class SanctionForm(FlaskForm):
+    participant = SelectField(_l("Player"), choices=[], coerce=int)
+    sanction = SelectField(_l("Sanction"), choices=[(k.value, k.value) for k in SanctionKind])
+    rules_violated = StringField(_l("Rule points violated"), validators=[DataRequired()])
+    game = SelectField(_l("Game"), choices=[], coerce=int)
+    reasons = TextAreaField(_l("Reasons"), validators=[Length(max=10_000)])
+
+
+class SpecialBreakForm(FlaskForm):
+    participant = SelectField(_l("Player"), choices=[], coerce=int)
+    break_kind = SelectField(_l("Break"), choices=[(k.value, k.value) for k in BreakKind])
+    start = DateField(_l("From"), validators=[DataRequired()])
+    end = DateField(_l("To"), validators=[DataRequired()])
+    reason = TextAreaField(_l("Reason"), validators=[DataRequired(), Length(max=10_000)])
+
+
+class DisputeForm(FlaskForm):
+    game = SelectField(_l("Game"), choices=[], coerce=int)
+    complainant = SelectField(_l("Complainant"), choices=[(s.value, s.value) for s in Side])
+    subject = TextAreaField(_l("Subject"), validators=[DataRequired(), Length(max=10_000)])
+
+
+class OpenAdjudicationsForm(FlaskForm):
+    tournament = HiddenField()

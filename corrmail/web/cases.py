@@ -1,0 +1,710 @@
+"""The referee's queue: open cases by deadline, case pages with the evidence, decision forms.
+
+Every action goes through :class:`corrmail.referee.Desk` in the request's transaction: the role
+check, the `adjudication` transition, the ``UPDATE … WHERE revision = …`` and the effects
+(results, penalties, letters, audit entries) commit together or not at all. A second referee
+deciding the same case gets 409 and a message saying nothing was decided.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+from sqlalchemy import select
+from sqlalchemy.orm.exc import StaleDataError
+
+from adjudication import (
+    Adjudication,
+    AdjudicationError,
+    Assessment,
+    Awaiting,
+    BreakKind,
+    CaseConflict,
+    CaseState,
+    Disposition,
+    Evidence,
+    Instance,
+    SanctionKind,
+    Side,
+    Withdrawal,
+    case_from_dict,
+    referee_queue,
+)
+from corrmail.clock import today
+from corrmail.mail.settings import MailSettings
+from corrmail.models import (
+    AuditEntry,
+    Case,
+    Game,
+    GameState,
+    OutboxMessage,
+    Participant,
+    Role,
+    Tournament,
+    TournamentOfficial,
+)
+from corrmail.referee.desk import (
+    ActionRefused,
+    Actor,
+    Desk,
+    Done,
+    NotEntitled,
+    actor_for,
+    deciding_instance,
+)
+from corrmail.referee.evidence import analyses_side_by_side, game_evidence
+from corrmail.referee.letters import case_letter_writer
+from corrmail.referee.store import LETTER_TYPES, StoredCase, load_case
+from corrmail.web.case_forms import (
+    AnalysisForm,
+    BanForm,
+    DecisionForm,
+    DisputeForm,
+    EvidenceForm,
+    FileProtestForm,
+    OpenAdjudicationsForm,
+    OverstepClaimForm,
+    ProtestForm,
+    RevisionForm,
+    SanctionForm,
+    SpecialBreakForm,
+    WithdrawalForm,
+)
+from corrmail.web.database import db_session, settings
+
+blueprint = Blueprint("cases", __name__, url_prefix="/cases")
+
+OPEN_GAME_STATES = (GameState.NOT_STARTED, GameState.IN_PLAY, GameState.SUSPENDED)
+
+
+def _today(tournament: Tournament) -> dt.date:
+    return today(settings().today, tournament.time_zone)
+
+
+def _desk(tournament: Tournament) -> Desk:
+    mail = MailSettings.from_env(secret_fallback=settings().secret_key)
+    return Desk(db_session(), case_letter_writer(mail), on=_today(tournament))
+
+
+def _actor(tournament_id: int) -> Actor:
+    return actor_for(db_session(), current_user, tournament_id)
+
+
+# -- the queue -------------------------------------------------------------------------------
+
+
+def _visible_tournaments() -> list[Tournament]:
+    session = db_session()
+    query = select(Tournament).order_by(Tournament.start_date.desc(), Tournament.code)
+    if not current_user.has_role(Role.ORGANIZER):
+        official = select(TournamentOfficial.tournament_id).where(
+            TournamentOfficial.user_id == current_user.id
+        )
+        playing = select(Participant.tournament_id).where(
+            Participant.player_id == (current_user.player_id or -1)
+        )
+        query = query.where(Tournament.id.in_(official) | Tournament.id.in_(playing))
+    return list(session.scalars(query))
+
+
+def _sees(actor: Actor, row: Case) -> bool:
+    """Officials see every case of their tournament; players the cases of their games."""
+    if actor.instances:
+        return True
+    if row.participant_id is not None and actor.plays(row.participant_id):
+        return True
+    game = row.game
+    return game is not None and (actor.plays(game.white_id) or actor.plays(game.black_id))
+
+
+@blueprint.get("/")
+@login_required
+def queue() -> str:
+    wanted = request.args.get("awaiting", "")
+    awaiting = Awaiting(wanted) if wanted in {a.value for a in Awaiting} else None
+    sections = []
+    for tournament in _visible_tournaments():
+        actor = _actor(tournament.id)
+        rows = [
+            row
+            for row in db_session().scalars(
+                select(Case)
+                .where(Case.tournament_id == tournament.id, Case.closed_at.is_(None))
+                .order_by(Case.id)
+            )
+            if _sees(actor, row)
+        ]
+        by_key = {}
+        cases = []
+        letters = []
+        for row in rows:
+            if row.case_type in LETTER_TYPES:
+                letters.append(row)
+                continue
+            case = case_from_dict(row.payload)
+            by_key[case.case_id] = row
+            cases.append(case)
+        on = _today(tournament)
+        entries = [
+            (entry, by_key[entry.case.case_id])
+            for entry in referee_queue(cases, on, awaiting=awaiting)
+        ]
+        sections.append(
+            {
+                "tournament": tournament,
+                "today": on,
+                "entries": entries,
+                "letters": letters if actor.instances else [],
+                "actor": actor,
+                "can_open_adjudications": _is_referee(actor)
+                and on >= tournament.end_date
+                and any(g.result is None and g.state in OPEN_GAME_STATES for g in tournament.games),
+            }
+        )
+    return render_template(
+        "cases/queue.html",
+        sections=sections,
+        awaiting=wanted,
+        awaiting_choices=[a.value for a in Awaiting],
+        adjudications_form=OpenAdjudicationsForm(),
+    )
+
+
+def _is_referee(actor: Actor) -> bool:
+    return actor.acts_as(Instance.REFEREE)
+
+
+# -- one case --------------------------------------------------------------------------------
+
+
+def _stored_or_404(case_id: int) -> StoredCase:
+    row = db_session().get(Case, case_id)
+    if row is None or row.case_type in LETTER_TYPES:
+        abort(404)
+    return load_case(db_session(), case_id)
+
+
+@blueprint.get("/<int:case_id>")
+@login_required
+def show(case_id: int) -> Any:
+    return _render_case(case_id)
+
+
+def _render_case(case_id: int, status: int = 200) -> Any:
+    stored = _stored_or_404(case_id)
+    row, case = stored.row, stored.case
+    actor = _actor(row.tournament_id)
+    if not _sees(actor, row):
+        abort(403)
+    on = _today(row.tournament)
+    game = row.game
+    evidence = game_evidence(game) if game is not None else None
+    revision = {"revision": case.revision}
+    decision = DecisionForm(data=revision)
+    decision.ruling.choices = [(r.value, r.value) for r in case.RULINGS]
+    protest = ProtestForm(data=revision)
+    protest.party.choices = [
+        (p, _party_label(stored, p))
+        for p in case.parties
+        if actor.instances or _plays_party(actor, stored, p)
+    ]
+    analysis = AnalysisForm(data=revision)
+    if not actor.instances:
+        analysis.side.choices = [
+            (s.value, s.value) for s in Side if _plays_party(actor, stored, s.value)
+        ]
+    audit_entries = (
+        db_session()
+        .scalars(
+            select(AuditEntry)
+            .where(AuditEntry.entity == "case", AuditEntry.entity_id == row.id)
+            .order_by(AuditEntry.id)
+        )
+        .all()
+    )
+    outbox = (
+        db_session()
+        .scalars(
+            select(OutboxMessage).where(OutboxMessage.case_id == row.id).order_by(OutboxMessage.id)
+        )
+        .all()
+        if actor.instances
+        else []
+    )
+    withdrawn_games = {}
+    if isinstance(case, Withdrawal):
+        withdrawn_games = {g.game: db_session().get(Game, int(g.game)) for g in case.games}
+    deciding = deciding_instance(case)
+    context = {
+        "row": row,
+        "case": case,
+        "game": game,
+        "actor": actor,
+        "on": on,
+        "deadline": case.deadline_on(on),
+        "awaiting": case.awaiting_on(on),
+        "evidence": evidence,
+        "analyses": analyses_side_by_side(case) if isinstance(case, Adjudication) else None,
+        "letters": list(game.letters) if game is not None else [],
+        "audit_entries": audit_entries,
+        "outbox": outbox,
+        "withdrawn_games": withdrawn_games,
+        "dispositions": [d.value for d in Disposition],
+        "may_decide": actor.acts_as(deciding)
+        and case.state
+        in (CaseState.AWAITING_PARTIES, CaseState.AWAITING_DECISION, CaseState.UNDER_PROTEST),
+        "deciding": deciding,
+        "may_close": _is_referee(actor) and case.state is CaseState.DECIDED,
+        "may_ban": isinstance(case, Withdrawal)
+        and case.without_good_reason
+        and case.ban_until is None
+        and bool(case.decisions)
+        and actor.acts_as(Instance.ORGANIZER),
+        "decision_form": decision,
+        "protest_form": protest,
+        "analysis_form": analysis,
+        "evidence_form": EvidenceForm(data=revision),
+        "ban_form": BanForm(data=revision),
+        "revision_form": RevisionForm(data=revision),
+        "evidence_items": [e.value for e in Evidence],
+        "pending_letters": db_session().scalars(
+            select(Case).where(Case.case_type.in_(LETTER_TYPES), Case.game_id == row.game_id,
+                               Case.closed_at.is_(None))
+        ).all() if row.game_id is not None else [],
+        "may_file": _is_referee(actor),
+    }
+    return render_template("cases/show.html", **context), status
+
+
+def _plays_party(actor: Actor, stored: StoredCase, party: str) -> bool:
+    game = stored.row.game
+    if party == Side.WHITE.value and game is not None:
+        return actor.plays(game.white_id)
+    if party == Side.BLACK.value and game is not None:
+        return actor.plays(game.black_id)
+    return party.isdigit() and actor.plays(int(party))
+
+
+def _party_label(stored: StoredCase, party: str) -> str:
+    game = stored.row.game
+    if party in (Side.WHITE.value, Side.BLACK.value) and game is not None:
+        who = game.white if party == Side.WHITE.value else game.black
+        return f"{who.player.name} ({party})"
+    if party.isdigit():
+        participant = db_session().get(Participant, int(party))
+        if participant is not None:
+            return participant.player.name
+    return party
+
+
+def _run_on_case(case_id: int, action: Callable[[Desk, Actor, StoredCase], Done]) -> Any:
+    """Run ``action`` in the request's transaction; conflicts, refusals and rule errors roll
+    everything back and show the case again with the reason."""
+    stored = _stored_or_404(case_id)
+    tournament = stored.row.tournament
+    outcome = _attempt(lambda: action(_desk(tournament), _actor(tournament.id), stored))
+    if isinstance(outcome, tuple):
+        message, status = outcome
+        flash(message, "error")
+        return _render_case(case_id, status)
+    flash(_("Done."), "success")
+    return redirect(url_for("cases.show", case_id=case_id), code=303)
+
+
+def _attempt(action: Callable[[], Done]) -> Done | tuple[str, int]:
+    session = db_session()
+    try:
+        done = action()
+        session.commit()
+        return done
+    except (CaseConflict, StaleDataError) as error:
+        session.rollback()
+        seen = getattr(error, "expected", "?")
+        now = getattr(error, "actual", "?")
+        return _(
+            "This case was changed by someone else while you were reading it (revision "
+            "%(seen)s, now %(now)s). Nothing was decided; read the case again.",
+            seen=seen,
+            now=now,
+        ), 409
+    except NotEntitled as error:
+        session.rollback()
+        return _("Not allowed: %(reason)s", reason=str(error)), 403
+    except (AdjudicationError, ActionRefused) as error:
+        session.rollback()
+        return _("Refused: %(reason)s", reason=str(error)), 422
+
+
+def _revision() -> int:
+    form = RevisionForm()
+    if not form.validate_on_submit():
+        abort(400)
+    return int(form.revision.data)
+
+
+@blueprint.post("/<int:case_id>/decide")
+@login_required
+def decide(case_id: int) -> Any:
+    stored = _stored_or_404(case_id)
+    form = DecisionForm()
+    form.ruling.choices = [(r.value, r.value) for r in stored.case.RULINGS]
+    if not form.validate_on_submit():
+        abort(400)
+    plan = None
+    if isinstance(stored.case, Withdrawal) and request.form.get("custom_plan"):
+        plan = {
+            g.game: Disposition(request.form.get(f"plan-{g.game}", "keep"))
+            for g in stored.case.games
+        }
+    return _run_on_case(
+        case_id,
+        lambda desk, actor, _stored: desk.decide(
+            actor,
+            case_id,
+            revision=int(form.revision.data),
+            ruling=form.ruling.data or "",
+            reasons=form.reasons.data or "",
+            sharply_contradicting=bool(form.sharply_contradicting.data),
+            plan=plan,
+            start=form.start.data,
+            end=form.end.data,
+        ),
+    )
+
+
+@blueprint.post("/<int:case_id>/agreed")
+@login_required
+def agreed(case_id: int) -> Any:
+    revision = _revision()
+    return _run_on_case(
+        case_id,
+        lambda desk, actor, _stored: desk.fix_agreed_result(actor, case_id, revision=revision),
+    )
+
+
+@blueprint.post("/<int:case_id>/analysis")
+@login_required
+def analysis(case_id: int) -> Any:
+    form = AnalysisForm()
+    if not form.validate_on_submit():
+        abort(400)
+    return _run_on_case(
+        case_id,
+        lambda desk, actor, _stored: desk.submit_analysis(
+            actor,
+            case_id,
+            revision=int(form.revision.data),
+            side=Side(form.side.data),
+            assessment=Assessment(form.assessment.data),
+            analysis=form.analysis.data,
+            sent_on=form.sent_on.data,
+            received_on=form.received_on.data,
+        ),
+    )
+
+
+@blueprint.post("/<int:case_id>/protest")
+@login_required
+def protest(case_id: int) -> Any:
+    form = ProtestForm()
+    form.party.choices = [(p, p) for p in _stored_or_404(case_id).case.parties]
+    if not form.validate_on_submit():
+        abort(400)
+    return _run_on_case(
+        case_id,
+        lambda desk, actor, _stored: desk.protest(
+            actor,
+            case_id,
+            revision=int(form.revision.data),
+            party=form.party.data,
+            grounds=form.grounds.data or "",
+            filed_on=form.filed_on.data,
+            received_on=form.received_on.data,
+        ),
+    )
+
+
+@blueprint.post("/<int:case_id>/close")
+@login_required
+def close(case_id: int) -> Any:
+    revision = _revision()
+    return _run_on_case(
+        case_id, lambda desk, actor, _stored: desk.close(actor, case_id, revision=revision)
+    )
+
+
+@blueprint.post("/<int:case_id>/ban")
+@login_required
+def ban(case_id: int) -> Any:
+    form = BanForm()
+    if not form.validate_on_submit():
+        abort(400)
+    return _run_on_case(
+        case_id,
+        lambda desk, actor, _stored: desk.record_ban(
+            actor, case_id, revision=int(form.revision.data), until=form.until.data
+        ),
+    )
+
+
+@blueprint.post("/<int:case_id>/evidence")
+@login_required
+def evidence(case_id: int) -> Any:
+    form = EvidenceForm()
+    if not form.validate_on_submit():
+        abort(400)
+    items = frozenset(Evidence(item) for item in form.items.data or [])
+    return _run_on_case(
+        case_id,
+        lambda desk, actor, _stored: desk.add_evidence(
+            actor, case_id, revision=int(form.revision.data), items=items
+        ),
+    )
+
+
+@blueprint.post("/letters/<int:letter_id>/file")
+@login_required
+def file_protest(letter_id: int) -> Any:
+    form = FileProtestForm()
+    if not form.validate_on_submit():
+        abort(400)
+    target = int(form.case_id.data)
+    return _run_on_case(
+        target,
+        lambda desk, actor, _stored: desk.file_protest_letter(
+            actor,
+            letter_id,
+            case_id=target,
+            revision=int(form.revision.data),
+            party=form.party.data,
+        ),
+    )
+
+
+# -- opening cases -----------------------------------------------------------------------------
+
+
+def _tournament_or_404(code: str) -> Tournament:
+    tournament = db_session().scalar(select(Tournament).where(Tournament.code == code))
+    if tournament is None:
+        abort(404)
+    return tournament
+
+
+def _opening_forms(tournament: Tournament, actor: Actor) -> dict[str, Any]:
+    games = [
+        g
+        for g in tournament.games
+        if actor.instances or actor.plays(g.white_id) or actor.plays(g.black_id)
+    ]
+    participants = [p for p in tournament.participants if actor.instances or actor.plays(p.id)]
+    game_choices = [
+        (g.id, f"{g.round}: {g.white.player.name} — {g.black.player.name}") for g in games
+    ]
+    people = [(p.id, p.player.name) for p in participants]
+    overstep = OverstepClaimForm(prefix="overstep")
+    overstep.game.choices = [
+        c for c, g in zip(game_choices, games, strict=True) if g.state is GameState.IN_PLAY
+    ]
+    withdrawal = WithdrawalForm(prefix="withdrawal")
+    withdrawal.participant.choices = [
+        (p.id, p.player.name) for p in tournament.participants if p.withdrawn_on is None
+    ]
+    sanction = SanctionForm(prefix="sanction")
+    sanction.participant.choices = people
+    sanction.game.choices = [(0, "—"), *game_choices]
+    special_break = SpecialBreakForm(prefix="break")
+    special_break.participant.choices = people
+    dispute = DisputeForm(prefix="dispute")
+    dispute.game.choices = game_choices
+    return {
+        "overstep_form": overstep,
+        "withdrawal_form": withdrawal,
+        "sanction_form": sanction,
+        "break_form": special_break,
+        "dispute_form": dispute,
+    }
+
+
+@blueprint.get("/new/<code>")
+@login_required
+def new(code: str) -> Any:
+    return _render_new(_tournament_or_404(code))
+
+
+def _render_new(tournament: Tournament, status: int = 200) -> Any:
+    actor = _actor(tournament.id)
+    if not actor.instances and not actor.participant_ids:
+        abort(403)
+    return render_template(
+        "cases/new.html",
+        tournament=tournament,
+        actor=actor,
+        is_referee=_is_referee(actor),
+        **_opening_forms(tournament, actor),
+    ), status
+
+
+def _open(code: str, build: Callable[[Desk, Actor, Tournament], Done | list[Done]]) -> Any:
+    tournament = _tournament_or_404(code)
+    outcome = _attempt(
+        lambda: _as_done(build(_desk(tournament), _actor(tournament.id), tournament))
+    )
+    if isinstance(outcome, tuple):
+        message, status = outcome
+        flash(message, "error")
+        return _render_new(tournament, status)
+    if outcome.stored.row.id:
+        return redirect(url_for("cases.show", case_id=outcome.stored.row.id), code=303)
+    return redirect(url_for("cases.queue"), code=303)
+
+
+def _as_done(result: Done | list[Done]) -> Done:
+    if isinstance(result, list):
+        if not result:
+            raise ActionRefused(
+                "open adjudications", "every unfinished game has its case", "002 §4.5.2"
+            )
+        return result[0]
+    return result
+
+
+def _form_or_400(form: Any) -> Any:
+    if not form.validate_on_submit():
+        abort(400)
+    return form
+
+
+def _game_of(tournament: Tournament, game_id: int) -> Game:
+    game = db_session().get(Game, game_id)
+    if game is None or game.tournament_id != tournament.id:
+        abort(404)
+    return game
+
+
+def _participant_of(tournament: Tournament, participant_id: int) -> Participant:
+    participant = db_session().get(Participant, participant_id)
+    if participant is None or participant.tournament_id != tournament.id:
+        abort(404)
+    return participant
+
+
+@blueprint.post("/new/<code>/overstep")
+@login_required
+def new_overstep(code: str) -> Any:
+    form = OverstepClaimForm(prefix="overstep")
+    form.game.choices = [(g.id, str(g.id)) for g in _tournament_or_404(code).games]
+    _form_or_400(form)
+    return _open(
+        code,
+        lambda desk, actor, t: desk.open_overstep_claim(
+            actor,
+            _game_of(t, form.game.data),
+            claimant=Side(form.claimant.data),
+            held_move=form.held_move.data or "",
+            evidence=frozenset(Evidence(e) for e in form.evidence.data or []),
+            notice_received_on=form.notice_received_on.data if actor.instances else None,
+            letter_text=form.letter.data or "",
+        ),
+    )
+
+
+@blueprint.post("/new/<code>/withdrawal")
+@login_required
+def new_withdrawal(code: str) -> Any:
+    form = WithdrawalForm(prefix="withdrawal")
+    form.participant.choices = [(p.id, str(p.id)) for p in _tournament_or_404(code).participants]
+    _form_or_400(form)
+    return _open(
+        code,
+        lambda desk, actor, t: desk.record_withdrawal(
+            actor,
+            _participant_of(t, form.participant.data),
+            withdrew_on=form.withdrew_on.data,
+            without_good_reason=bool(form.without_good_reason.data),
+            reason=form.reason.data or "",
+        ),
+    )
+
+
+@blueprint.post("/new/<code>/sanction")
+@login_required
+def new_sanction(code: str) -> Any:
+    tournament = _tournament_or_404(code)
+    form = SanctionForm(prefix="sanction")
+    form.participant.choices = [(p.id, str(p.id)) for p in tournament.participants]
+    form.game.choices = [(0, "—"), *[(g.id, str(g.id)) for g in tournament.games]]
+    _form_or_400(form)
+    rules = tuple(
+        part.strip() for part in (form.rules_violated.data or "").split(",") if part.strip()
+    )
+    return _open(
+        code,
+        lambda desk, actor, t: desk.impose_sanction(
+            actor,
+            _participant_of(t, form.participant.data),
+            sanction=SanctionKind(form.sanction.data),
+            rules_violated=rules,
+            game=_game_of(t, form.game.data) if form.game.data else None,
+            reasons=form.reasons.data or "",
+        ),
+    )
+
+
+@blueprint.post("/new/<code>/break")
+@login_required
+def new_break(code: str) -> Any:
+    form = SpecialBreakForm(prefix="break")
+    form.participant.choices = [(p.id, str(p.id)) for p in _tournament_or_404(code).participants]
+    _form_or_400(form)
+    return _open(
+        code,
+        lambda desk, actor, t: desk.request_special_break(
+            actor,
+            _participant_of(t, form.participant.data),
+            break_kind=BreakKind(form.break_kind.data),
+            start=form.start.data,
+            end=form.end.data,
+            reason=form.reason.data,
+        ),
+    )
+
+
+@blueprint.post("/new/<code>/dispute")
+@login_required
+def new_dispute(code: str) -> Any:
+    form = DisputeForm(prefix="dispute")
+    form.game.choices = [(g.id, str(g.id)) for g in _tournament_or_404(code).games]
+    _form_or_400(form)
+    return _open(
+        code,
+        lambda desk, actor, t: desk.open_dispute(
+            actor,
+            _game_of(t, form.game.data),
+            complainant=Side(form.complainant.data),
+            subject=form.subject.data,
+        ),
+    )
+
+
+@blueprint.post("/new/<code>/adjudications")
+@login_required
+def open_adjudications(code: str) -> Any:
+    _form_or_400(OpenAdjudicationsForm())
+    tournament = _tournament_or_404(code)
+    outcome = _attempt(
+        lambda: _as_done(_desk(tournament).open_adjudications(tournament, _actor(tournament.id)))
+    )
+    if isinstance(outcome, tuple):
+        message, status = outcome
+        flash(message, "error")
+        if status == 403:
+            abort(403)
+        return redirect(url_for("cases.queue"), code=303)
+    flash(_("Adjudication cases opened."), "success")
+    return redirect(url_for("cases.queue"), code=303)

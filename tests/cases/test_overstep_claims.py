@@ -1,0 +1,146 @@
+"""Overstep claims through the web (002 §4.3.6–4.3.8): confirmed, rejected with the penalty."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import select
+
+from corrmail.models import Case, GameResult, GameState, Letter, Penalty, ResultKind
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tests.cases.conftest import Cup
+
+LATE = [("c3-d4", dt.date(2026, 9, 1), None),
+        ("f6-g5", dt.date(2026, 11, 20), dt.date(2026, 9, 5))]
+IN_TIME = [("c3-d4", dt.date(2026, 9, 1), None),
+           ("f6-g5", dt.date(2026, 9, 20), dt.date(2026, 9, 5))]
+
+
+def claim(cup: Cup, who: str, game_id: int, claimant: str, held: str = "d4-c5") -> int:
+    response = cup.client(who).post(f"/cases/new/{cup.code}/overstep", data={
+        "overstep-game": game_id, "overstep-claimant": claimant, "overstep-held_move": held,
+        "overstep-evidence": ["offender_letters", "registered_receipts", "game_record",
+                              "time_chart", "overstep_notice"],
+        "overstep-letter": "Заявляю о просрочке.",
+    })
+    assert response.status_code == 303, response.data.decode()
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def test_player_claims_and_the_referee_confirms_after_the_ten_days(cup: Cup, set_today) -> None:
+    cup.play(1, 6, LATE)  # round 1: 1 (white) — 6; black's reply took 76 days
+    game_id = cup.games[(1, 6)]
+    set_today(dt.date(2026, 11, 25))
+    case_id = claim(cup, "player1", game_id, "white")
+    with cup.database.session() as session:
+        row = cup.case_row(session, case_id)
+        assert row.payload["chart_shows_overstep"] is True
+        assert row.payload["held_move"] == "d4-c5"
+        assert row.letter_text == "Заявляю о просрочке."
+        assert row.game.state is GameState.SUSPENDED
+        assert row.deadline == dt.date(2026, 12, 5)  # the accused's ten days (002 §4.3.8)
+        assert {m.recipient for m in cup.outbox(session, "case.overstep.claim_opened")} == {
+            "steward@example.org", "referee@example.org", "referee2@example.org"}
+    page = cup.client("referee").get(f"/cases/{case_id}")
+    assert page.status_code == 200
+    assert b"76 &gt; 50" in page.data  # the recomputed chart, shown as a table
+    assert b"<svg" in page.data and b"time chart" in page.data
+
+    # Day 10 of the accused's window: the referee may not confirm yet.
+    set_today(dt.date(2026, 12, 5))
+    early = cup.client("referee").post(f"/cases/{case_id}/decide",
+                                       data={"revision": 0, "ruling": "confirmed"})
+    assert early.status_code == 422
+    assert "002 §4.3.8" in early.data.decode()
+
+    set_today(dt.date(2026, 12, 6))
+    done = cup.client("referee").post(f"/cases/{case_id}/decide",
+                                      data={"revision": 0, "ruling": "confirmed"})
+    assert done.status_code == 303
+    with cup.database.session() as session:
+        game = cup.game(session, 1, 6)
+        assert (game.result, game.result_kind, game.result_rule) == (
+            GameResult.WHITE_WIN, ResultKind.OVERSTEP, "002 §4.3.7")
+        assert game.state is GameState.FINISHED
+        letters = cup.outbox(session, "case.overstep.confirmed")
+        assert sorted(m.recipient for m in letters) == [
+            "p1-1@example.org", "p1-6@example.org", "steward@example.org"]
+        decided = cup.audit(session, "case.decided")
+        assert decided[-1].rule == "002 §4.3.7"
+        assert cup.audit(session, "case.record_result")[-1].rule == "002 §4.3.7"
+
+
+def test_rejected_claim_forwards_the_held_move_and_charges_six_days(cup: Cup, set_today) -> None:
+    cup.play(1, 6, IN_TIME)
+    game_id = cup.games[(1, 6)]
+    set_today(dt.date(2026, 9, 25))
+    case_id = claim(cup, "player1", game_id, "white")
+    with cup.database.session() as session:
+        assert cup.case_row(session, case_id).payload["chart_shows_overstep"] is False
+    # Rejecting is open at once: the accused's window protects only against confirmation.
+    response = cup.client("referee").post(f"/cases/{case_id}/decide", data={
+        "revision": 0, "ruling": "rejected", "reasons": "the chart shows 15/19 days"})
+    assert response.status_code == 303
+    with cup.database.session() as session:
+        game = cup.game(session, 1, 6)
+        assert game.state is GameState.IN_PLAY and game.result is None
+        penalty = session.scalar(select(Penalty).where(Penalty.case_id == case_id))
+        assert penalty is not None
+        assert (penalty.days, penalty.rule, penalty.participant_id) == (6, "002 §4.3.7",
+                                                                        game.white_id)
+        held = session.scalars(select(Letter).where(Letter.game_id == game.id)
+                               .order_by(Letter.sequence)).all()[-1]
+        assert (held.moves_text, held.sender_id, held.sent) == ("d4-c5", game.white_id,
+                                                               dt.date(2026, 9, 25))
+        held_letter = cup.outbox(session, "case.overstep.held_move")
+        assert [m.recipient for m in held_letter] == ["p1-6@example.org"]
+        assert "d4-c5" in held_letter[0].body_text
+        rejected = cup.outbox(session, "case.overstep.rejected")
+        assert any("6 штрафных дней" in m.body_text for m in rejected)
+        assert cup.audit(session, "case.impose_penalty")[-1].rule == "002 §4.3.7"
+
+
+def test_confirming_against_the_chart_needs_reasons(cup: Cup, set_today) -> None:
+    cup.play(1, 6, IN_TIME)
+    set_today(dt.date(2026, 9, 25))
+    case_id = claim(cup, "player1", cup.games[(1, 6)], "white")
+    set_today(dt.date(2026, 10, 6))
+    refused = cup.client("referee").post(f"/cases/{case_id}/decide",
+                                         data={"revision": 0, "ruling": "confirmed"})
+    assert refused.status_code == 422
+    assert "002 §4.3.7" in refused.data.decode()
+    with cup.database.session() as session:
+        assert cup.game(session, 1, 6).result is None
+        assert cup.case_row(session, case_id).revision == 0
+
+
+def test_accused_protests_the_claim_within_ten_days_only(cup: Cup, set_today) -> None:
+    cup.play(1, 6, LATE)
+    set_today(dt.date(2026, 11, 25))
+    case_id = claim(cup, "player1", cup.games[(1, 6)], "white")
+    # The claimant is not the accused; the accused protests the claim (002 §4.3.8).
+    wrong = cup.client("player1").post(f"/cases/{case_id}/protest",
+                                       data={"revision": 0, "party": "white"})
+    assert wrong.status_code == 403
+    set_today(dt.date(2026, 12, 6))
+    late = cup.client("player6").post(f"/cases/{case_id}/protest",
+                                      data={"revision": 0, "party": "black", "grounds": "x"})
+    assert late.status_code == 422
+    assert "2026-12-05" in late.data.decode()
+
+
+def test_claims_are_refused_for_games_of_others_and_bad_held_moves(cup: Cup, set_today) -> None:
+    cup.play(1, 6, LATE)
+    set_today(dt.date(2026, 11, 25))
+    game_id = cup.games[(1, 6)]
+    stranger = cup.client("player2").post(f"/cases/new/{cup.code}/overstep", data={
+        "overstep-game": game_id, "overstep-claimant": "white"})
+    assert stranger.status_code == 403
+    illegal = cup.client("player1").post(f"/cases/new/{cup.code}/overstep", data={
+        "overstep-game": game_id, "overstep-claimant": "white", "overstep-held_move": "a1-b2"})
+    assert illegal.status_code == 422
+    assert "002 §4.2.10" in illegal.data.decode()
+    with cup.database.session() as session:
+        assert session.scalars(select(Case)).all() == []
