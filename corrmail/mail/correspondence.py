@@ -36,6 +36,7 @@ from adjudication.case import Channel as CaseChannel
 from adjudication.overstep import OverstepClaim
 from corrmail import audit
 from corrmail.ledger import LetterInput, append_letter
+from corrmail.mail.calendar import CalendarDate, calendar_attachment
 from corrmail.mail.compose import Attachment
 from corrmail.mail.content import LetterContent, MoveMention, read_letter
 from corrmail.mail.game_view import GameView, UnsupportedGameType, color_of, side_of
@@ -73,8 +74,11 @@ from notation.variants import VariantNode, parse_variants
 from timekeeping import (
     PENALTY_DAYS,
     BreakAnnouncementError,
+    NotToMoveError,
     Side,
+    TimekeepingError,
     check_break_limits,
+    last_safe_reply_date,
     parse_break_announcement,
 )
 from timekeeping import Break as BreakSpan
@@ -383,16 +387,16 @@ class _Context:
         letter = self.record_letter(
             moves=" ".join(format_full(p, m) for p, m in own_plies), variants=variants_text
         )
-        auto_letter = None
         if trailing:
-            auto_letter = self.record_letter(
+            self.record_letter(
                 moves=" ".join(format_full(p, m) for p, m in trailing),
                 sender=self.partner,
                 raw="002 §4.2.13: conditional reply of the accepted variant",
             )
         if walk.stop is not None:
             # Earlier moves of the letter stand (002 §4.2.8); the faulty one must be replaced.
-            self.charge_penalty(letter, walk.stop.problem) if walk.penalty else None
+            if walk.penalty:
+                self.charge_penalty(letter, walk.stop.problem)
             self.notify_errors([walk.stop, *walk.notices], penalty=walk.penalty)
 
         chart = GameView(self.game).chart()
@@ -409,13 +413,21 @@ class _Context:
             "draw_offer": self.content.draw_offer,
             "draw_decline": self.content.draw_decline,
         }
-        final = GameView(self.game).position
+        view_after = GameView(self.game)
+        final = view_after.position
         diagrams = _diagram(final, walk.plies[-1][1] if walk.plies else None,
-                            f"game-{self.game.id}-move-{len(GameView(self.game).plies)}.svg")
-        self.post_to_player(self.partner, "move", "move", diagrams, **context)
+                            f"game-{self.game.id}-move-{len(view_after.plies)}.svg")
+        # Only the player now to move gets the reply deadline (and its .ics).
+        deadline = self.reply_deadline(view_after)
+        with_deadline = diagrams + self.deadline_calendar(deadline)
+        partner_moves = view_after.side_to_move is not self.side
+        self.post_to_player(self.partner, "move", "move",
+                            with_deadline if partner_moves else diagrams,
+                            **{**context, "deadline": deadline if partner_moves else None})
         if trailing or walk.notes:
             self.post_to_player(self.me, "variant_applied" if trailing else "move_receipt",
-                                "move_receipt", diagrams, **context)
+                                "move_receipt", diagrams if partner_moves else with_deadline,
+                                **{**context, "deadline": None if partner_moves else deadline})
         if self.content.break_mention is None and self.content.draw_offer:
             audit.record(self.session, user=None, action="game.draw_offered", entity="game",
                          entity_id=self.game.id, tournament_id=self.tournament.id,
@@ -424,9 +436,26 @@ class _Context:
         if final_outcome is not None:
             self.game_over_by_board(final_outcome)
         detail = moves_written + (f" + {context['variant_reply']}" if trailing else "")
-        del auto_letter
         return self.outcome("move_relayed" if walk.stop is None else "move_relayed_with_error",
                             detail)
+
+    def reply_deadline(self, view: GameView) -> dt.date | None:
+        """The last day the player to move can answer without overstepping (002 §4.3.5)."""
+        try:
+            return last_safe_reply_date(view.ledger(), view.side_to_move, received=self.today)
+        except (NotToMoveError, TimekeepingError):
+            return None
+
+    def deadline_calendar(self, deadline: dt.date | None) -> tuple[Attachment, ...]:
+        if deadline is None:
+            return ()
+        item = CalendarDate(
+            uid=f"game-{self.game.id}-reply-deadline",
+            summary=f"{self.tournament.code}: last day to reply without overstep (002 §4.3.5)",
+            first_day=deadline,
+        )
+        return (calendar_attachment([item], domain=self.writer.settings.domain,
+                                    filename="deadline.ics"),)
 
     def check_repetition(self, walk: _Walk, expected: list[str], mentions: list[MoveMention]) -> int:
         """002 §4.2.9: the partner's new moves must be repeated, in full and correctly."""

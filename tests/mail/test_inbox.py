@@ -24,6 +24,9 @@ def test_a_move_is_relayed_to_the_partner_with_the_three_dates(email_game) -> No
         letter.raw.decode()
     )
     assert "image/svg+xml" in letter.raw.decode()
+    # Black may use 50 days for his first ten moves (002 §4.3.1, §4.3.5), counted from receipt.
+    assert "без просрочки времени можно до 21.04.2026 включительно" in letter.body_text
+    assert 'filename="deadline.ics"' in letter.raw.decode()
     game = email_game.game()
     [stored] = game.letters
     assert (stored.moves_text, stored.sent, stored.postmark_date) == ("c3-d4", D, D)
