@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from helpers import BASHNI, LASCA, position
@@ -161,3 +162,15 @@ def test_cli_rejects_bad_options_and_fen(capsys: pytest.CaptureFixture[str]) -> 
     assert "rejump" in capsys.readouterr().err
     assert main(["moves", "--type", "bashni", "--fen", "W:Wd4=wbw:B"]) == 2
     assert "never alternating" in capsys.readouterr().err
+
+
+def test_cli_check_validates_column_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = play_moves(LASCA, ["9-13", "17:9", "5:13"])
+    record = write_pdn(PdnGame(game_type=LASCA, start=good.positions[0], moves=list(good.moves)))
+    bad = '[Rules "bashni"]\n1. c3-d4 f6-e5 2. d4-c5 *\n'
+    untagged = "1. c3-d4 f6-g5 *\n"
+    path = tmp_path / "games.pdn"
+    path.write_text(record + "\n" + bad + "\n" + untagged, encoding="utf-8")
+    assert main(["check", str(path), "--type", "bashni"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("game 2 move 2:") and "game 1" not in out and "game 3" not in out
