@@ -55,3 +55,16 @@ def var_dir() -> Path:
 
 MIGRATIONS_DIR = PACKAGE_DIR / "migrations"
 TRANSLATIONS_DIR = PACKAGE_DIR / "translations"
+
+
+def translation_dirs(package_dir: Path = PACKAGE_DIR) -> list[Path]:
+    """The main catalog first, then any area's own `corrmail/<area>/translations`.
+
+    Flask-Babel merges them, so an area can keep its texts' translations beside its code.
+    """
+    extra = sorted(
+        path.parent.parent.parent
+        for path in package_dir.glob("*/translations/*/LC_MESSAGES")
+        if path.parent.parent.parent != package_dir / "translations"
+    )
+    return [package_dir / "translations", *extra]

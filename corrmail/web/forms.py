@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, PasswordField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length
 
 
@@ -15,7 +16,7 @@ class LoginForm(FlaskForm):
 
 
 class LocaleForm(FlaskForm):
-    locale = SelectField(choices=["ru", "en"])
+    locale = SelectField(choices=[SelectChoice("ru", "Русский"), SelectChoice("en", "English")])
 
 
 class LogoutForm(FlaskForm):

@@ -1,0 +1,216 @@
+"""Reading a list of players from a CSV file, as federations keep them in Excel.
+
+Lenient like a referee reading a list: UTF-8 (with or without BOM) or Windows-1251, comma or
+semicolon, Russian or English column names. Strict about what a start sheet needs: every problem
+is collected with its line number, and a file with any problem imports nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+
+from flask_babel import gettext as _
+
+from corrmail.models import TournamentChannel
+
+MAX_BYTES = 2 * 1024 * 1024
+
+# Column names as they appear in federation spreadsheets, normalised (lower case, no punctuation).
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "name": ("name", "player", "фио", "фамилия имя", "фамилия имя отчество", "игрок", "участник"),
+    "email": (
+        "email",
+        "e-mail",
+        "mail",
+        "эл почта",
+        "электронная почта",
+        "почта",
+        "адрес эл почты",
+    ),
+    "postal_address": ("address", "postal address", "адрес", "почтовый адрес"),
+    "rating": ("rating", "рейтинг"),
+    "club": ("club", "клуб", "город клуб", "команда"),
+}
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+class PlayerImportError(ValueError):
+    """The file as a whole cannot be read (encoding, size, header)."""
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """One player as entered by hand or read from a file."""
+
+    name: str
+    email: str | None = None
+    postal_address: str | None = None
+    rating: int | None = None
+    club: str | None = None
+
+
+@dataclass(frozen=True)
+class RowError:
+    line: int  # 1-based line of the file; 0 for the file as a whole
+    column: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = _("line %(line)s", line=self.line) if self.line else _("file")
+        return f"{where}{f', {self.column}' if self.column else ''}: {self.message}"
+
+
+@dataclass(frozen=True)
+class PlayerImport:
+    rows: tuple[tuple[int, PlayerRow], ...] = ()  # (line, row)
+    errors: tuple[RowError, ...] = field(default=())
+    encoding: str = "utf-8"
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """The text and the encoding that read it: UTF-8 first (strict), else Windows-1251."""
+    try:
+        return data.decode("utf-8-sig"), "utf-8"
+    except UnicodeDecodeError:
+        return data.decode("cp1251"), "cp1251"
+
+
+def _normalise(header: str) -> str:
+    return " ".join(re.sub(r"[^\w\s-]", " ", header.lower().replace("ё", "е")).split())
+
+
+def _column_map(header: list[str]) -> tuple[dict[str, int], list[RowError]]:
+    known = {alias: key for key, aliases in COLUMNS.items() for alias in aliases}
+    mapping: dict[str, int] = {}
+    errors: list[RowError] = []
+    for index, title in enumerate(header):
+        key = known.get(_normalise(title))
+        if key is None:
+            if title.strip():
+                errors.append(
+                    RowError(
+                        1, title, _("unknown column; expected %(names)s", names=", ".join(COLUMNS))
+                    )
+                )
+        elif key in mapping:
+            errors.append(RowError(1, title, _("column %(name)s appears twice", name=key)))
+        else:
+            mapping[key] = index
+    if "name" not in mapping:
+        errors.append(RowError(1, None, _("no name column (name / ФИО)")))
+    return mapping, errors
+
+
+def check_row(row: PlayerRow, channel: TournamentChannel, line: int = 0) -> list[RowError]:
+    """What a start sheet needs of a player (002 §4.3.2: partners' addresses) for this channel."""
+    errors = []
+    if not row.name:
+        errors.append(RowError(line, "name", _("name is empty")))
+    if row.email and not _EMAIL.match(row.email):
+        errors.append(
+            RowError(line, "email", _("%(value)s is not an e-mail address", value=row.email))
+        )
+    if channel is TournamentChannel.POST and not row.postal_address:
+        errors.append(
+            RowError(
+                line, "postal_address", _("a postal tournament needs the address (002 §4.3.2)")
+            )
+        )
+    if channel is TournamentChannel.EMAIL and not row.email:
+        errors.append(RowError(line, "email", _("an e-mail tournament needs the e-mail address")))
+    if channel is TournamentChannel.MIXED and not (row.email or row.postal_address):
+        errors.append(RowError(line, None, _("neither an e-mail nor a postal address")))
+    if row.rating is not None and not 0 <= row.rating <= 4000:
+        errors.append(
+            RowError(line, "rating", _("rating %(value)s is out of range 0–4000", value=row.rating))
+        )
+    return errors
+
+
+def read_player_csv(data: bytes, channel: TournamentChannel) -> PlayerImport:
+    """Every valid row and every problem; callers import only when `ok`."""
+    if len(data) > MAX_BYTES:
+        raise PlayerImportError(
+            _(
+                "the file has %(size)s bytes; at most %(limit)s are read",
+                size=len(data),
+                limit=MAX_BYTES,
+            )
+        )
+    text, encoding = decode(data)
+    if not text.strip():
+        raise PlayerImportError(_("the file is empty"))
+    try:
+        dialect = csv.Sniffer().sniff(text.splitlines()[0], delimiters=";,\t")
+    except csv.Error:
+        dialect = csv.excel
+    lines = list(csv.reader(io.StringIO(text), dialect))
+    mapping, errors = _column_map(lines[0])
+    if "name" not in mapping:
+        return PlayerImport(errors=tuple(errors), encoding=encoding)
+
+    def cell(values: list[str], key: str) -> str:
+        index = mapping.get(key)
+        return values[index].strip() if index is not None and index < len(values) else ""
+
+    rows: list[tuple[int, PlayerRow]] = []
+    seen_emails: dict[str, int] = {}
+    for line, values in enumerate(lines[1:], start=2):
+        if not any(value.strip() for value in values):
+            continue
+        if len(values) > len(lines[0]):
+            errors.append(
+                RowError(
+                    line,
+                    None,
+                    _(
+                        "%(cells)s cells, the header has %(columns)s",
+                        cells=len(values),
+                        columns=len(lines[0]),
+                    ),
+                )
+            )
+            continue
+        raw_rating = cell(values, "rating")
+        rating: int | None = None
+        if raw_rating:
+            try:
+                rating = int(raw_rating)
+            except ValueError:
+                errors.append(
+                    RowError(line, "rating", _("%(value)s is not a whole number", value=raw_rating))
+                )
+        row = PlayerRow(
+            name=" ".join(cell(values, "name").split()),
+            email=cell(values, "email").lower() or None,
+            postal_address=cell(values, "postal_address") or None,
+            rating=rating,
+            club=cell(values, "club") or None,
+        )
+        errors += check_row(row, channel, line)
+        if row.email:
+            if row.email in seen_emails:
+                errors.append(
+                    RowError(
+                        line,
+                        "email",
+                        _(
+                            "%(email)s is also on line %(line)s",
+                            email=row.email,
+                            line=seen_emails[row.email],
+                        ),
+                    )
+                )
+            seen_emails.setdefault(row.email, line)
+        rows.append((line, row))
+    if not rows and not errors:
+        errors.append(RowError(0, None, _("no players in the file")))
+    return PlayerImport(rows=tuple(rows), errors=tuple(errors), encoding=encoding)

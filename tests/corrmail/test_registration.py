@@ -1,0 +1,295 @@
+"""Setting a tournament up: regulations, players by hand and from CSV (issue 6 §1)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from collections.abc import Callable
+from decimal import Decimal
+
+import pytest
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from corrmail.db import Database
+from corrmail.models import (
+    AuditEntry,
+    Participant,
+    Player,
+    Tournament,
+    TournamentChannel,
+    TournamentSystem,
+)
+from corrmail.player_import import PlayerImportError, read_player_csv
+
+FORM = {
+    "code": "ЧР-2027",
+    "title": "Чемпионат России по переписке",
+    "game_type": "russian",
+    "system": "round_robin_double",
+    "pairing_system": "",
+    "channel": "mixed",
+    "start_date": "2027-01-15",
+    "end_date": "2028-06-30",
+    "time_control_days": "50",
+    "time_control_moves": "10",
+    "point_system": "fmjd",
+    "tiebreak_order": "sonneborn_berger, koya",
+    "breaks_per_year": "1",
+    "break_max_days": "30",
+    "time_zone": "Europe/Moscow",
+    "status": "draft",
+}
+
+
+def _count(database: Database, model: type) -> int:
+    with database.session() as session:
+        return int(session.scalar(select(func.count()).select_from(model)) or 0)
+
+
+def test_director_creates_a_tournament(organizer_client: FlaskClient, database: Database) -> None:
+    response = organizer_client.post("/tournaments/new", data=FORM)
+    assert response.status_code == 302
+    with database.session() as session:
+        tournament = session.scalar(select(Tournament))
+        assert tournament is not None
+        assert tournament.code == "ЧР-2027"
+        assert tournament.system is TournamentSystem.ROUND_ROBIN_DOUBLE
+        assert (tournament.points_win, tournament.points_draw) == (Decimal(2), Decimal(1))
+        assert tournament.tiebreak_order == ["sonneborn_berger", "koya"]
+        assert tournament.end_date == dt.date(2028, 6, 30)
+        audit = session.scalar(select(AuditEntry))
+        assert (
+            audit is not None and audit.action == "tournament.create" and audit.user_id is not None
+        )
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"end_date": "2027-01-01"}, "end_date", "окончание игры должно быть позже начала"),
+        ({"code": "ЧР/2027"}, "code", "буквы, цифры"),
+        ({"system": "swiss"}, "pairing_system", "000 §3.18"),
+        ({"pairing_system": "buchholz"}, "pairing_system", "только у швейцарской"),
+        ({"tiebreak_order": "buchholz, nonsense"}, "tiebreak_order", "nonsense"),
+        ({"tiebreak_order": "koya, koya"}, "tiebreak_order", "дважды"),
+        ({"time_zone": "Mars/Olympus"}, "time_zone", "Mars/Olympus"),
+        ({"time_control_days": "0"}, "time_control_days", ""),
+    ],
+)
+def test_bad_regulations_are_refused_with_the_reason(
+    organizer_client: FlaskClient,
+    database: Database,
+    changes: dict[str, str],
+    field: str,
+    message: str,
+) -> None:
+    response = organizer_client.post("/tournaments/new", data={**FORM, **changes})
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert message in page
+    assert 'class="has-error"' in page
+    assert _count(database, Tournament) == 0
+
+
+def test_round_robin_only_tiebreak_is_refused_for_swiss(organizer_client: FlaskClient) -> None:
+    """Which tiebreaks need a round robin is `scoring`'s knowledge (001 §5.4.8.4.3)."""
+    from scoring.tiebreaks import TIEBREAKS
+
+    (name,) = [n for n, t in TIEBREAKS.items() if t.round_robin_only][:1]
+    response = organizer_client.post(
+        "/tournaments/new",
+        data={**FORM, "system": "swiss", "pairing_system": "buchholz", "tiebreak_order": name},
+    )
+    page = response.get_data(as_text=True)
+    assert f"{name} применяется только в круговых турнирах ({TIEBREAKS[name].rule})" in page
+
+
+def test_taken_code_is_refused(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament]
+) -> None:
+    make_tournament(code="ЧР-2027")
+    page = organizer_client.post("/tournaments/new", data=FORM).get_data(as_text=True)
+    assert "шифр ЧР-2027 уже занят" in page
+
+
+def test_edit_is_audited_field_by_field(organizer_client: FlaskClient, database: Database) -> None:
+    organizer_client.post("/tournaments/new", data=FORM)
+    form_page = organizer_client.get("/tournaments/ЧР-2027/edit").get_data(as_text=True)
+    assert 'value="sonneborn_berger, koya"' in form_page
+    response = organizer_client.post(
+        "/tournaments/ЧР-2027/edit", data={**FORM, "time_control_days": "40", "status": "running"}
+    )
+    assert response.status_code == 302
+    with database.session() as session:
+        entry = session.scalars(select(AuditEntry).order_by(AuditEntry.id.desc())).first()
+        assert entry is not None and entry.action == "tournament.update"
+        assert entry.detail["time_control_days"] == ["50", "40"]
+        assert set(entry.detail) == {"time_control_days", "status"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/tournaments/new",
+        "/tournaments/T-1/edit",
+        "/tournaments/T-1/players/new",
+        "/tournaments/T-1/players/import",
+    ],
+)
+def test_only_organizers_set_tournaments_up(
+    login: Callable[..., FlaskClient], make_tournament: Callable[..., Tournament], path: str
+) -> None:
+    from corrmail.models import Role
+
+    make_tournament(code="T-1")
+    for role in (Role.REFEREE, Role.STEWARD, Role.PLAYER):
+        assert login(role).get(path).status_code == 403
+        assert login(role).post(path, data=FORM).status_code == 403
+
+
+def test_player_entered_by_hand_gets_the_next_start_number(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament], database: Database
+) -> None:
+    make_tournament(players=2, code="T-1")
+    response = organizer_client.post(
+        "/tournaments/T-1/players/new",
+        data={
+            "name": "Петров  Иван",
+            "email": "Petrov@Example.org",
+            "postal_address": "Тверь, ул. Советская, 1",
+        },
+    )
+    assert response.status_code == 302
+    with database.session() as session:
+        entry = session.scalars(
+            select(Participant).order_by(Participant.start_number.desc())
+        ).first()
+        assert entry is not None and entry.start_number == 3
+        assert entry.player.name == "Петров Иван" and entry.player.email == "petrov@example.org"
+
+
+def test_postal_tournament_needs_the_address(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament], database: Database
+) -> None:
+    make_tournament(players=0, code="T-1", channel=TournamentChannel.POST)
+    page = organizer_client.post(
+        "/tournaments/T-1/players/new", data={"name": "Петров Иван", "email": "p@example.org"}
+    ).get_data(as_text=True)
+    assert "002 §4.3.2" in page
+    assert _count(database, Participant) == 0
+
+
+def test_same_email_cannot_enter_twice(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament], database: Database
+) -> None:
+    make_tournament(players=0, code="T-1", channel=TournamentChannel.EMAIL)
+    data = {"name": "Петров Иван", "email": "p@example.org"}
+    assert organizer_client.post("/tournaments/T-1/players/new", data=data).status_code == 302
+    page = organizer_client.post("/tournaments/T-1/players/new", data=data).get_data(as_text=True)
+    assert "p@example.org уже участвует" in page
+    assert _count(database, Participant) == 1
+
+
+GOOD_CSV = (
+    "ФИО;E-mail;Адрес;Рейтинг;Клуб\n"
+    "Иванов Пётр;ivanov@example.org;Москва, Тверская, 7;2210;ЦШК\n"
+    "Смирнова Анна;smirnova@example.org;Санкт-Петербург, Невский, 30;;Петербург\n"
+)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "cp1251"])
+def test_csv_in_utf8_or_windows_1251_is_imported(
+    organizer_client: FlaskClient,
+    make_tournament: Callable[..., Tournament],
+    database: Database,
+    encoding: str,
+) -> None:
+    make_tournament(players=1, code="T-1")
+    response = organizer_client.post(
+        "/tournaments/T-1/players/import",
+        data={"file": (io.BytesIO(GOOD_CSV.encode(encoding)), "players.csv")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)
+    with database.session() as session:
+        names = session.execute(
+            select(Participant.start_number, Player.name, Player.rating)
+            .join(Player)
+            .order_by(Participant.start_number)
+        ).all()
+    assert [tuple(row) for row in names][1:] == [
+        (2, "Иванов Пётр", 2210),
+        (3, "Смирнова Анна", None),
+    ]
+
+
+def test_csv_with_bad_rows_imports_nothing_and_names_every_line(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament], database: Database
+) -> None:
+    make_tournament(players=0, code="T-1", channel=TournamentChannel.POST)
+    bad = (
+        GOOD_CSV
+        + ";x@example.org;Тула;;\nКузнецов Олег;kuz@;Казань;много;\nПопова;ivanov@example.org;Самара;;\n"
+    )
+    response = organizer_client.post(
+        "/tournaments/T-1/players/import",
+        data={"file": (io.BytesIO(bad.encode()), "players.csv")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "строка 4, name" in page
+    assert "строка 5, email" in page and "строка 5, rating" in page
+    assert "строка 6, email: ivanov@example.org также в строке 2" in page
+    assert _count(database, Participant) == 0 and _count(database, Player) == 0
+
+
+def test_csv_against_existing_entries_imports_nothing(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament], database: Database
+) -> None:
+    make_tournament(players=0, code="T-1")
+    organizer_client.post(
+        "/tournaments/T-1/players/new",
+        data={"name": "Иванов Пётр", "email": "ivanov@example.org", "postal_address": "Москва"},
+    )
+    response = organizer_client.post(
+        "/tournaments/T-1/players/import",
+        data={"file": (io.BytesIO(GOOD_CSV.encode()), "players.csv")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert "строка 2, email: ivanov@example.org уже участвует" in response.get_data(as_text=True)
+    assert _count(database, Participant) == 1
+
+
+def test_csv_reader_is_lenient_about_the_form() -> None:
+    text = 'Name,Email,Address\r\nIvanov Petr,IVANOV@example.org,"Moscow, Tverskaya 7"\r\n\r\n'
+    parsed = read_player_csv(text.encode(), TournamentChannel.MIXED)
+    assert parsed.ok and parsed.encoding == "utf-8"
+    ((line, row),) = parsed.rows
+    assert (
+        line == 2
+        and row.email == "ivanov@example.org"
+        and row.postal_address == "Moscow, Tverskaya 7"
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [(b"", "the file is empty"), (b"x" * (2 * 1024 * 1024 + 1), "at most")],
+)
+def test_unreadable_files_are_refused(data: bytes, message: str) -> None:
+    with pytest.raises(PlayerImportError, match=message):
+        read_player_csv(data, TournamentChannel.POST)
+
+
+def test_header_problems_are_reported() -> None:
+    parsed = read_player_csv("Город;Рейтинг\nТула;2000\n".encode(), TournamentChannel.POST)
+    assert not parsed.ok
+    assert {(e.line, e.column) for e in parsed.errors} >= {(1, "Город"), (1, None)}
+
+
+def test_empty_list_is_an_error() -> None:
+    parsed = read_player_csv("ФИО;Адрес\n".encode(), TournamentChannel.POST)
+    assert [str(e) for e in parsed.errors] == ["file: no players in the file"]
