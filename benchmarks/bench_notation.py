@@ -137,8 +137,9 @@ def bench_perft(quick: bool) -> None:
         assert nodes == 4570667
         report("notation   russian perft(9) --keep-duplicates", nodes, seconds)
 
-    peer_board_depths = [("russian", 6 if quick else 8), ("international", 5 if quick else 6)]
-    for result in run_py_draughts(peer_board_depths, [5 if quick else 8]):
+    # Same positions and depths for py-draughts, so that nodes/s compare like with like.
+    peer_board_depths = [("russian", russian_depth), ("international", international_depth)]
+    for result in run_py_draughts(peer_board_depths, [international_depth]):
         name = str(result["type"])
         label = f"py-draughts {name} perft({result['depth']}) via {result['api']}"
         rate = report(label, int(str(result["nodes"])), float(str(result["seconds"])))
