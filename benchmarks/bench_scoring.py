@@ -11,6 +11,7 @@ Run: .venv/bin/python benchmarks/bench_scoring.py [--players N] [--rounds R]
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 
@@ -56,12 +57,18 @@ def generate(players: int, rounds: int, seed: int = 1) -> Tournament:
     return Tournament(field, tuple(games), tuple(byes), rounds=rounds)
 
 
-def bench_ours(tournament: Tournament, policy: UnplayedPolicy) -> float:
-    start = time.perf_counter()
-    rows = standings(tournament, TEN_TIEBREAKS, policy)
-    elapsed = time.perf_counter() - start
-    assert len(rows) == len(tournament.players)
-    return elapsed
+def bench_ours(tournament: Tournament, policy: UnplayedPolicy, repeats: int = 3) -> tuple[float, float]:
+    """Best wall and CPU seconds of ``repeats`` runs, each on a fresh copy (the tournament caches
+    its derived views). CPU time is the figure to compare when other jobs share the cores."""
+    best_wall = best_cpu = float("inf")
+    for _ in range(repeats):
+        fresh = Tournament(tournament.players, tournament.games, tournament.unpaired, rounds=tournament.rounds)
+        wall, cpu = time.perf_counter(), time.process_time()
+        rows = standings(fresh, TEN_TIEBREAKS, policy)
+        best_wall = min(best_wall, time.perf_counter() - wall)
+        best_cpu = min(best_cpu, time.process_time() - cpu)
+        assert len(rows) == len(tournament.players)
+    return best_wall, best_cpu
 
 
 def bench_peer(tournament: Tournament) -> float | None:
@@ -69,7 +76,7 @@ def bench_peer(tournament: Tournament) -> float | None:
         from tiebreak_core import GameRecord, PlayerTiebreakData, calculate
     except ImportError:
         return None
-    start = time.perf_counter()
+    start = time.process_time()
     data = {}
     for player in tournament.players:
         records = [
@@ -80,14 +87,14 @@ def bench_peer(tournament: Tournament) -> float | None:
     for player_data in data.values():
         for name in ("buchholz", "buchholz_cut1", "sonneborn_berger"):
             calculate(player_data, data, name)
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def bench_ours_three(tournament: Tournament) -> float:
     fresh = Tournament(tournament.players, tournament.games, tournament.unpaired, rounds=tournament.rounds)
-    start = time.perf_counter()
+    start = time.process_time()
     standings(fresh, ["buchholz", "buchholz_cut1", "sonneborn_berger"])
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def main() -> None:
@@ -98,17 +105,23 @@ def main() -> None:
     started = time.perf_counter()
     tournament = generate(args.players, args.rounds)
     print(f"generated {args.players} players x {args.rounds} rounds in {time.perf_counter() - started:.2f} s")
+    print(f"load average before the runs: {' '.join(f'{x:.1f}' for x in os.getloadavg())} (2 cores)")
     for policy in UnplayedPolicy:
-        fresh = Tournament(tournament.players, tournament.games, tournament.unpaired, rounds=tournament.rounds)
-        seconds = bench_ours(fresh, policy)
-        verdict = "OK" if seconds < 2.0 else "OVER TARGET"
-        print(f"standings, ten tiebreaks, {policy.value:<16}: {seconds:6.2f} s  (target < 2 s: {verdict})")
+        wall, cpu = bench_ours(tournament, policy)
+        verdict = "OK" if cpu < 2.0 else "OVER TARGET"
+        print(
+            f"standings, ten tiebreaks, {policy.value:<16}: wall {wall:5.2f} s, CPU {cpu:5.2f} s "
+            f"(best of 3; target < 2 s: {verdict})"
+        )
     peer = bench_peer(tournament)
     ours = bench_ours_three(tournament)
     if peer is None:
         print("tiebreak-core not installed: no peer figure")
     else:
-        print(f"Buchholz, cut 1, SB: ours (with places) {ours:.2f} s, tiebreak-core {peer:.2f} s, ratio {peer / ours:.2f}")
+        print(
+            f"Buchholz, cut 1, SB (CPU): ours, from the raw games to places, {ours:.2f} s; "
+            f"tiebreak-core, values only, {peer:.2f} s; ratio tiebreak-core/ours {peer / ours:.2f}"
+        )
 
 
 if __name__ == "__main__":

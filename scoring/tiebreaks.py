@@ -115,11 +115,13 @@ def _cut(lowest: int, highest: int) -> Callable[[ScoringContext, int], TiebreakV
 
 
 def _weighted(win: float, draw: float, loss: float) -> Callable[[ScoringContext, int], TiebreakValue]:
+    """Σ opponent's score × the weight of the result against him (a plus is a win, 000 §3.15.2)."""
+    weights = (win, draw, loss, 0.0)  # by Result.points_index
+
     def compute(context: ScoringContext, player: int) -> TiebreakValue:
-        total = 0.0
-        for o in context.oppositions[player]:
-            total += o.opponent_score * (win if o.won else draw if o.drew else loss if o.lost else 0.0)
-        return TiebreakValue.of(total)
+        return TiebreakValue.of(
+            sum(o.opponent_score * weights[o.result.points_index] for o in context.oppositions[player])
+        )
 
     return compute
 
