@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
+from email.message import EmailMessage
 
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from corrmail.cli import main
-from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE, DEMO_PASSWORD
-from corrmail.mailer_loop import CaptureLoop, RelayConfigured
 from corrmail.models import (
     Game,
     GameResult,
@@ -24,7 +23,9 @@ from corrmail.models import (
     ResultKind,
     Tournament,
     User,
+    utcnow,
 )
+from corrmail.outbox import IncompleteMessage, capture_pending, enqueue
 
 
 def test_upgrade_then_demo_twice_loads_one_demo(empty_db_url: str) -> None:
@@ -64,21 +65,22 @@ def test_upgrade_then_demo_twice_loads_one_demo(empty_db_url: str) -> None:
         database.dispose()
 
 
-def test_capture_loop_marks_pending_letters_captured(
-    demo_tournament: Tournament, settings: Settings, database: Database
+def test_captured_mode_keeps_due_letters_for_the_outbox_viewer(
+    demo_tournament: Tournament, database: Database
 ) -> None:
-    loop = CaptureLoop(database, settings)
-    assert loop.run_once() == 1
-    assert loop.run_once() == 0
+    with database.transaction() as session:
+        assert capture_pending(session, utcnow()) == 1
+        assert capture_pending(session, utcnow()) == 0
     with database.session() as session:
         (message,) = session.scalars(select(OutboxMessage))
         assert message.status is OutboxStatus.CAPTURED and message.attempts == 1
 
 
-def test_capture_loop_refuses_to_swallow_mail_meant_for_a_relay(tmp_path: Path) -> None:
-    settings = Settings(database_url="sqlite://", secret_key="x", smtp_host="smtp.example.org")
-    with pytest.raises(RelayConfigured, match="smtp.example.org"):
-        CaptureLoop(Database("sqlite://"), settings)
+def test_outbox_refuses_a_message_without_message_id(session: Session) -> None:
+    message = EmailMessage()
+    message["To"], message["From"], message["Subject"] = "a@example.org", "b@example.org", "x"
+    with pytest.raises(IncompleteMessage, match="Message-ID"):
+        enqueue(session, message, kind="test")
 
 
 def test_demo_letters_are_legal_and_carry_the_counted_fraction(
