@@ -7,7 +7,6 @@ mark adjudicated games (002 §4.5.4–4.5.5) and show unplayed ones as ``+``/``�
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from decimal import Decimal
 
 from adjudication import GameOutcome, OutcomeKind, Side
@@ -105,14 +104,13 @@ def scoring_game(game: Game) -> ScoringGame:
     )
 
 
-def scoring_tournament(
-    tournament: TournamentRow, *, annulled_players: Iterable[int] = ()
-) -> ScoringTournament:
+def scoring_tournament(tournament: TournamentRow) -> ScoringTournament:
     """The tournament as `scoring` reads it.
 
-    ``annulled_players`` are start numbers whose results the referee annulled on withdrawal
-    (002 §4.5.3): they take no place. Kept results need no scoring withdrawal — the referee's
-    decision already recorded every game of the player who left (``+``/``−``, adjudication).
+    A player who withdrew and whose every game the referee annulled (002 §4.5.3) is passed as
+    an annulling withdrawal, so he takes no place. Kept results need no scoring withdrawal: the
+    referee's decision already recorded every game of the player who left (``+``/``−``,
+    adjudication), and a game still in adjudication must stay pending, not turn into ``−``.
     """
     players = tuple(
         ScoringPlayer(start_no=p.start_number, name=p.player.name, rating=p.rating)
@@ -120,14 +118,10 @@ def scoring_tournament(
         if p.start_number is not None
     )
     games = tuple(scoring_game(game) for game in tournament.games)
-    last_round = {p: 0 for p in annulled_players}
-    for game in games:
-        for start_no in (game.white, game.black):
-            if start_no in last_round and game.result is not ScoringResult.PENDING:
-                last_round[start_no] = max(last_round[start_no], game.round)
     withdrawals = tuple(
-        ScoringWithdrawal(start_no, after_round, WithdrawalDecision.ANNUL)
-        for start_no, after_round in sorted(last_round.items())
+        ScoringWithdrawal(p.start_number, 0, WithdrawalDecision.ANNUL)
+        for p in tournament.participants
+        if p.withdrawn and p.start_number is not None and _all_annulled(tournament, p.id)
     )
     swiss = tournament.system is TournamentSystem.SWISS
     return ScoringTournament(
@@ -143,3 +137,8 @@ def scoring_tournament(
         ),
         name=tournament.code,
     )
+
+
+def _all_annulled(tournament: TournamentRow, participant_id: int) -> bool:
+    own = [g for g in tournament.games if participant_id in (g.white_id, g.black_id)]
+    return bool(own) and all(g.result is GameResult.ANNULLED for g in own)

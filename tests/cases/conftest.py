@@ -102,6 +102,22 @@ class Cup:
         assert row is not None
         return row
 
+    def revision(self, case_id: int) -> int:
+        with self.database.session() as session:
+            return self.case_row(session, case_id).revision
+
+    def post(self, who: str, url: str, status: int = 303, **data: object) -> str:
+        """POST as ``who`` and check the status; returns the page text (or the redirect)."""
+        response = self.client(who).post(url, data=data)
+        text = response.data.decode()
+        assert response.status_code == status, text
+        return response.headers.get("Location", "") if status == 303 else text
+
+    def act(self, who: str, case_id: int, action: str, status: int = 303, **data: object) -> str:
+        """An action on a case, with the revision the user has just read."""
+        return self.post(who, f"/cases/{case_id}/{action}", status,
+                         revision=self.revision(case_id), **data)
+
     def audit(self, session: Session, action: str) -> list[AuditEntry]:
         return list(session.scalars(select(AuditEntry).where(AuditEntry.action == action)
                                     .order_by(AuditEntry.id)))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
 from corrmail.models import Case, GameResult, GameState, Letter, Penalty, ResultKind
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tests.cases.conftest import Cup

@@ -1,0 +1,48 @@
+"""The referee's part of the daily sweep: at the end-of-play date every unfinished game of a
+running tournament gets its adjudication case and both players their letter (002 §4.5.2).
+
+Idempotent: a tournament already in its adjudication stage, or a game that has its case, is left
+alone, so the sweep may run any number of times a day.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from corrmail.clock import today as service_today
+from corrmail.mail.letters import LetterWriter
+from corrmail.models import Tournament, TournamentStatus
+from corrmail.referee.desk import Desk, Done
+
+__all__ = ["open_due_adjudications"]
+
+
+def open_due_adjudications(
+    session: Session,
+    writer: LetterWriter,
+    *,
+    today: dt.date | None = None,
+    today_in: Callable[[str], dt.date] | None = None,
+) -> dict[str, list[Done]]:
+    """Open the adjudication cases of every running tournament whose end date has come.
+
+    ``today`` fixes the date for all tournaments (``CORRMAIL_TODAY``, the CLI's ``--today``);
+    otherwise each tournament's own calendar date in its time zone is used. Returns the cases
+    opened, by tournament code; the caller commits.
+    """
+    local = today_in or (lambda zone: service_today(today, zone))
+    opened: dict[str, list[Done]] = {}
+    running = session.scalars(
+        select(Tournament).where(Tournament.status == TournamentStatus.RUNNING)
+        .order_by(Tournament.id)
+    ).all()
+    for tournament in running:
+        on = local(tournament.time_zone)
+        if on < tournament.end_date:
+            continue
+        opened[tournament.code] = Desk(session, writer, on=on).open_adjudications(tournament)
+    return opened
