@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from scoring.files import load_tournament
-from scoring.model import Tournament
+from scoring.model import Tournament, Unpaired
 from scoring.pairing.checker import check_tournament
 from scoring.pairing.engine import pair_round
 from scoring.pairing.errors import EntrantError, PairingError, RoundNotReadyError
 from scoring.pairing.generate import generate_event
 from scoring.pairing.history import draw_as_round, entrants_before
 from scoring.pairing.model import Draw, PairingSystem
+from scoring.pairing.teams import pair_teams, team_bye_entries
 from scoring.result import GameResult
 from scoring.trf import write_trf
 
@@ -38,6 +39,9 @@ def register(subparsers: Any) -> None:
         "--absent", default="", help="comma-separated start numbers known not to play the round"
     )
     pair.add_argument("--format", choices=("json", "trf", "text"), default="json")
+    pair.add_argument(
+        "--teams", action="store_true", help="pair the teams (000 §3.17): match, then game points"
+    )
     pair.set_defaults(handler=run_pair)
 
     check = subparsers.add_parser(
@@ -92,6 +96,8 @@ def next_round(tournament: Tournament) -> int:
 def run_pair(args: argparse.Namespace) -> int:
     tournament = load_tournament(args.file)
     round_no = next_round(tournament)
+    if args.teams:
+        return _pair_teams(tournament, round_no, args)
     absent = _numbers(args.absent)
     for start_no in absent:
         if start_no not in tournament.by_start_no:
@@ -106,6 +112,29 @@ def run_pair(args: argparse.Namespace) -> int:
         sys.stdout.write(write_trf(tournament.with_round(games, unpaired)))
     else:
         print(format_draw(draw))
+    return 0
+
+
+def _pair_teams(tournament: Tournament, round_no: int, args: argparse.Namespace) -> int:
+    team_draw = pair_teams(tournament, round_no, args.system, args.seed)
+    if args.format == "json":
+        print(json.dumps(team_draw.as_dict(), ensure_ascii=False, indent=2))
+    elif args.format == "trf":
+        games = [game for pair in team_draw.pairs for game in pair.games]
+        byes = [
+            Unpaired(round_no, member, result)
+            for member, result in team_bye_entries(tournament, team_draw)
+        ]
+        sys.stdout.write(write_trf(tournament.with_round(games, byes)))
+    else:
+        lines = [f"Round {round_no} (teams, {team_draw.draw.system.value})"]
+        for pair in team_draw.pairs:
+            lines.append(f"{pair.white} - {pair.black}")
+            lines += [f"    {game.white:5d} - {game.black:<5d}" for game in pair.games]
+        if team_draw.bye is not None:
+            lines.append(f"bye (+): {team_draw.bye}")
+        lines += [f"note: {note}" for note in team_draw.draw.notes]
+        print("\n".join(lines))
     return 0
 
 
