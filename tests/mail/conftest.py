@@ -76,7 +76,6 @@ def smtp_server() -> Iterator[SmtpServer]:
 
 import datetime as dt  # noqa: E402
 import itertools  # noqa: E402
-from collections.abc import Callable  # noqa: E402
 from email.utils import format_datetime, make_msgid  # noqa: E402
 
 from sqlalchemy import select  # noqa: E402
@@ -88,12 +87,16 @@ from corrmail.mail.settings import MailSettings  # noqa: E402
 from corrmail.models import (  # noqa: E402
     Game,
     GameState,
+    GameType,
     OutboxMessage,
     Participant,
+    Player,
     Role,
     Tournament,
     TournamentChannel,
     TournamentOfficial,
+    TournamentStatus,
+    TournamentSystem,
     User,
 )
 
@@ -168,16 +171,31 @@ class EmailGame:
 
 
 @pytest.fixture
-def email_game(database: Database, make_tournament: Callable[..., Tournament]) -> EmailGame:
-    tournament = make_tournament(
-        players=2, channel=TournamentChannel.EMAIL, start_date=dt.date(2026, 3, 1),
-        end_date=dt.date(2027, 2, 28), code="ЗЧ-2026/3",
-    )
+def email_game(db_url: str) -> Iterator[EmailGame]:
+    """Built on the bare database (no Flask app): the mail layer does not need one."""
+    database = Database(db_url)
     with database.transaction() as session:
-        white, black = session.scalars(
-            select(Participant).where(Participant.tournament_id == tournament.id)
-            .order_by(Participant.start_number)
-        ).all()
+        tournament = Tournament(
+            code="ЗЧ-2026/3", title="Заочный чемпионат", game_type=GameType.RUSSIAN,
+            system=TournamentSystem.ROUND_ROBIN_SINGLE, channel=TournamentChannel.EMAIL,
+            start_date=dt.date(2026, 3, 1), end_date=dt.date(2027, 2, 28),
+            status=TournamentStatus.RUNNING,
+        )
+        session.add(tournament)
+        session.flush()
+        entrants = []
+        for number, (name, email) in enumerate(
+            (("Петров Иван", "ivan.petrov@mail.example"), ("Седов Сергей", "sedov@yandex.example")),
+            start=1,
+        ):
+            player = Player(name=name, email=email)
+            session.add(player)
+            session.flush()
+            entrant = Participant(tournament_id=tournament.id, player_id=player.id, start_number=number)
+            session.add(entrant)
+            entrants.append(entrant)
+        session.flush()
+        white, black = entrants
         game = Game(tournament_id=tournament.id, round=1, white_id=white.id, black_id=black.id,
                     state=GameState.IN_PLAY)
         session.add(game)
@@ -190,8 +208,9 @@ def email_game(database: Database, make_tournament: Callable[..., Tournament]) -
             session.add(TournamentOfficial(tournament_id=tournament.id, user_id=user.id, role=role))
             officials.append(user.email)
         session.flush()
-        ids = (game.id, white.id, black.id, white.player.email, black.player.email)
+        ids = (game.id, white.id, black.id, "ivan.petrov@mail.example", "sedov@yandex.example")
     writer = LetterWriter(MAIL_SETTINGS)
     inbox = Inbox(database, writer)
-    return EmailGame(database, inbox, writer, *ids, referee_email=officials[0],
-                     steward_email=officials[1])
+    yield EmailGame(database, inbox, writer, *ids, referee_email=officials[0],
+                    steward_email=officials[1])
+    database.dispose()
