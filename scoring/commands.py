@@ -87,13 +87,14 @@ def run_standings(args: argparse.Namespace) -> int:
     return 0
 
 
-def _emit(rows: list[dict[str, object]], output: str, columns: list[str]) -> None:
+def _emit(rows: list[dict[str, Any]], output: str, columns: list[str]) -> None:
+    """Rows as JSON, CSV or an aligned text table (fixed columns, then one column per tiebreak)."""
     if output == "json":
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return
-    tiebreak_names = list(rows[0]["tiebreaks"]) if rows else []  # type: ignore[call-overload]
+    tiebreak_names: list[str] = list(rows[0]["tiebreaks"]) if rows else []
     header = columns + tiebreak_names
-    lines = [[_text(row[c]) for c in columns] + [_text(row["tiebreaks"][n]) for n in tiebreak_names] for row in rows]  # type: ignore[index]
+    lines = [[_text(row[c]) for c in columns] + [_text(row["tiebreaks"][n]) for n in tiebreak_names] for row in rows]
     if output == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")

@@ -108,10 +108,12 @@ def _same(first: Key, second: Key) -> bool:
 
 
 def _apply_playoff(groups: list[list[P]], primary: Mapping[P, float], playoff: Sequence[Sequence[P]]) -> list[list[P]]:
+    """The play-off's players take the places they occupy together, in the play-off's order;
+    players of one play-off group stay level (003 §2.6). Within a group the criteria left level,
+    the play-off's players go first: the play-off was for the higher of those places."""
     if not playoff:
         return groups
     in_playoff = [p for group in playoff for p in group]
-    flat = [p for group in groups for p in group]
     unknown = [p for p in in_playoff if p not in primary]
     if unknown:
         raise PlayoffError(tuple(in_playoff), f"{unknown} take no place in this table")
@@ -119,16 +121,23 @@ def _apply_playoff(groups: list[list[P]], primary: Mapping[P, float], playoff: S
         raise PlayoffError(tuple(in_playoff), "a player is listed twice")
     if len({_rounded(primary[p]) for p in in_playoff}) > 1:
         raise PlayoffError(tuple(in_playoff), "a play-off is only for players level on points (000 §3.16.2)")
-    first_seat = min(flat.index(p) for p in in_playoff)
+    finishing = iter([(index, p) for index, group in enumerate(playoff) for p in group])
+    members = set(in_playoff)
     result: list[list[P]] = []
-    inserted = False
-    for group in groups:
-        rest = [p for p in group if p not in in_playoff]
-        if not inserted and any(flat.index(p) >= first_seat for p in group) and any(p in in_playoff for p in group):
-            result.extend([list(g) for g in playoff])
-            inserted = True
-        if rest:
-            result.append(rest)
+    last_tag: tuple[str, int] | None = None
+    for index, group in enumerate(groups):
+        ordered = [p for p in group if p in members] + [p for p in group if p not in members]
+        for participant in ordered:
+            if participant in members:
+                playoff_group, participant = next(finishing)
+                tag = ("playoff", playoff_group)
+            else:
+                tag = ("criteria", index)
+            if tag == last_tag:
+                result[-1].append(participant)
+            else:
+                result.append([participant])
+                last_tag = tag
     return result
 
 

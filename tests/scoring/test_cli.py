@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -72,8 +73,6 @@ def test_missing_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_json_file_and_team_standings(tmp_path: Path, capsys: pytest.CaptureFixture[str], swiss_five: Tournament) -> None:
-    from dataclasses import replace
-
     from scoring import Team
 
     teams = replace(swiss_five, teams=(Team("North", (1, 2)), Team("South", (3, 4, 5))))
@@ -114,8 +113,6 @@ def test_json_round_trip_and_errors(swiss_five: Tournament) -> None:
 
 
 def test_crosstable_marks_forfeits_and_adjudications(swiss_five: Tournament) -> None:
-    from dataclasses import replace
-
     marked = replace(swiss_five, games=tuple(replace(g, adjudicated=True) if g.round == 1 and g.white == 1 else g for g in swiss_five.games))
     table = crosstable(marked)
     assert table.order == (1, 2, 3, 4, 5)
@@ -124,3 +121,24 @@ def test_crosstable_marks_forfeits_and_adjudications(swiss_five: Tournament) -> 
     assert table.matrix[4][2][0].symbol == "−"
     assert table.rounds[4][0] is not None and table.rounds[4][0].symbol == "+"
     assert table.matrix[0][0] == ()
+
+
+def test_team_standings_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from scoring import Colour, Player, Team, TournamentSystem
+    from scoring.result import GameResult
+    from scoring.teams import match_games
+
+    north, south = Team("North", (1, 2)), Team("South", (3, 4))
+    games = tuple(
+        replace(game, result=result)
+        for game, result in zip(match_games(1, north, south, Colour.WHITE), [GameResult.WHITE_WINS, GameResult.DRAW], strict=True)
+    )
+    event = Tournament(tuple(Player(n, f"P{n}") for n in range(1, 5)), games, teams=(north, south), system=TournamentSystem.ROUND_ROBIN)
+    path = tmp_path / "teams.trf"
+    path.write_text(write_trf(event), encoding="utf-8")
+    assert main(["standings", str(path), "--teams", "--preset", "team-round-robin"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["place", "team", "points", "match_points", "game_points", "match_points", "direct_encounter", "team_sonneborn_berger"]
+    assert lines[1].split()[:5] == ["1", "North", "1.5", "2", "1.5"]
+    assert main(["standings", str(path), "--teams", "--tiebreaks", "shmulyan"]) == 2
+    assert "unknown name 'shmulyan'" in capsys.readouterr().err

@@ -213,3 +213,13 @@ def test_every_tiebreak_runs_on_a_round_robin_and_a_swiss(round_robin_four: Tour
         assert len(standings(round_robin_four, [name])) == 4
         if not TIEBREAKS[name].round_robin_only:
             assert len(standings(swiss_five, [name], UnplayedPolicy.VIRTUAL_OPPONENT)) == 5
+
+
+def test_playoff_players_take_the_places_they_occupy_together() -> None:
+    # Six players level on points and on every criterion; a play-off between 2, 4 and 5 puts 5
+    # first, then 2 and 4 level: the play-off was for the top places, the rest share 4-6.
+    players = tuple(Player(n, f"P{n}") for n in range(1, 7))
+    level = Tournament(players, (), playoff=((5,), (2, 4)))
+    rows = standings(level, [])
+    assert [(r.place, r.start_no) for r in rows] == [("1", 5), ("2-3", 2), ("2-3", 4), ("4-6", 1), ("4-6", 3), ("4-6", 6)]
+

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring import (
     Game,
@@ -127,3 +129,45 @@ def test_forfeits_double_forfeit_pending_bye_and_absence() -> None:
         (2, 3, 1): GameResult.DOUBLE_FORFEIT,
         (2, 4, 5): GameResult.PENDING,
     }
+
+
+def _random_event(seed: int) -> Tournament:
+    """Any mix of results: played, adjudicated, forfeits, −/−, pending, byes, absences."""
+    import random
+
+    from scoring import Unpaired
+    from scoring.result import Result
+
+    rng = random.Random(seed)
+    size = rng.randrange(2, 16)
+    players = tuple(Player(n, f"Player {n}", rng.choice([None, rng.randrange(1000, 2600)])) for n in range(1, size + 1))
+    games: list[Game] = []
+    unpaired: list[Unpaired] = []
+    for round_no in range(1, rng.randrange(1, 8)):
+        order = list(range(1, size + 1))
+        rng.shuffle(order)
+        if len(order) % 2:
+            unpaired.append(Unpaired(round_no, order.pop(), rng.choice([Result.BYE, Result.ABSENT])))
+        for white, black in zip(order[::2], order[1::2], strict=True):
+            result = rng.choice(list(GameResult))
+            adjudicated = result.sides[0].is_played and rng.random() < 0.2
+            games.append(Game(round_no, white, black, result, adjudicated))
+    return Tournament(players, tuple(games), tuple(unpaired), points=rng.choice([PointSystem(), PointSystem(2, 1, 0)]))
+
+
+def _key(game: Game) -> tuple[int, int]:
+    return game.round, game.white
+
+
+@given(st.integers(min_value=0, max_value=10**6))
+@settings(max_examples=60, deadline=None)
+def test_trf_and_json_round_trips_keep_every_result(seed: int) -> None:
+    from scoring.jsonformat import read_json, to_json
+
+    event = _random_event(seed)
+    for again in (load_trf(write_trf(event)), read_json(to_json(event))):
+        assert sorted(again.games, key=_key) == sorted(event.games, key=_key)
+        assert set(again.unpaired) == set(event.unpaired)
+        assert again.scores == event.scores
+        assert again.points == event.points
+        assert [p.rating for p in again.players] == [p.rating for p in event.players]
