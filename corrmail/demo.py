@@ -38,6 +38,7 @@ from corrmail.outbox import enqueue
 from notation.full import parse_full
 from notation.position import Position
 from notation.rules import GameType as NotationGameType
+from scoring.roundrobin import round_robin_games
 from timekeeping import (
     Ledger,
     LetterEntry,
@@ -83,14 +84,8 @@ PLAYERS = (
     ("Соколов Денис Юрьевич", "sokolov", "Пермь, ул. Сибирская, 12, кв. 5", 2060, "Пермь"),
 )
 
-# The Berger table for six players (000 §3.x): (round, white start number, black start number).
-PAIRINGS = (
-    (1, 1, 6), (1, 2, 5), (1, 3, 4),
-    (2, 6, 4), (2, 5, 3), (2, 1, 2),
-    (3, 2, 6), (3, 3, 1), (3, 4, 5),
-    (4, 6, 5), (4, 1, 4), (4, 2, 3),
-    (5, 3, 6), (5, 4, 2), (5, 5, 1),
-)  # fmt: skip
+# The Berger table for six players, from `scoring` (round, white, black by start number).
+PAIRINGS = tuple((g.round, g.white, g.black) for g in round_robin_games(list(range(1, 7))))
 
 FINISHED_GAME = 1  # index into PAIRINGS: 2–5, Black resigns after White's last move
 OVERSTEPPED_GAME = 3  # 6–4: Black fell silent; the referee confirmed the overstep (002 §4.3.6)

@@ -135,3 +135,7 @@ class PlayerForm(FlaskForm):
 
 class ImportForm(FlaskForm):
     file = FileField(_l("CSV file (UTF-8 or Windows-1251)"), validators=[FileRequired()])
+
+
+class PairForm(FlaskForm):
+    """Pairing the whole round robin is one POST with a CSRF token."""

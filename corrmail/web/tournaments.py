@@ -24,9 +24,11 @@ from corrmail.registration import (
     spec_of,
     update_tournament,
 )
+from corrmail.schedule import PairingRefused, pair_round_robin, start_sheets
+from corrmail.web.access import is_official_of
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session
-from corrmail.web.registration_forms import ImportForm, PlayerForm, TournamentForm
+from corrmail.web.registration_forms import ImportForm, PairForm, PlayerForm, TournamentForm
 from scoring.tiebreaks import TIEBREAKS
 
 blueprint = Blueprint("tournaments", __name__, url_prefix="/tournaments")
@@ -63,7 +65,9 @@ def show(code: str) -> str:
     if tournament is None:
         abort(404)
     rows = [(game, to_move(game)) for game in tournament.games]
-    return render_template("tournaments/show.html", tournament=tournament, rows=rows)
+    return render_template(
+        "tournaments/show.html", tournament=tournament, rows=rows, pair_form=PairForm()
+    )
 
 
 def _tournament_or_404(code: str) -> Tournament:
@@ -197,3 +201,33 @@ def import_players(code: str) -> str | Response:
         columns=COLUMNS,
     )
     return page, status  # type: ignore[return-value]
+
+
+@blueprint.post("/<code>/pair")
+@roles_required(Role.ORGANIZER)
+def pair(code: str) -> Response:
+    tournament = _tournament_or_404(code)
+    if PairForm().validate_on_submit():
+        session = db_session()
+        try:
+            games = pair_round_robin(session, tournament, current_user)
+        except PairingRefused as error:
+            session.rollback()
+            flash(error.reason, "error")
+        else:
+            session.commit()
+            flash(_("%(count)s games paired.", count=len(games)), "info")
+    return redirect(url_for("tournaments.show", code=code))
+
+
+@blueprint.get("/<code>/start-sheets")
+@login_required
+def start_sheet_list(code: str) -> str:
+    tournament = _tournament_or_404(code)
+    if not is_official_of(current_user, tournament.id):
+        abort(403)
+    return render_template(
+        "tournaments/start_sheets.html",
+        tournament=tournament,
+        sheets=start_sheets(db_session(), tournament),
+    )
