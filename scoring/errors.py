@@ -25,6 +25,14 @@ class UnknownPlayerError(ScoringError):
         self.where = where
 
 
+class DuplicatePlayerError(ScoringError):
+    """Two players share a start number."""
+
+    def __init__(self, start_no: int) -> None:
+        super().__init__(f"start number {start_no} is given to two players")
+        self.start_no = start_no
+
+
 class DuplicatePairingError(ScoringError):
     """A player appears twice in one round (000 §3.18.2: one game per player and round)."""
 

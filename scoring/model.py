@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from scoring.errors import (
     DuplicatePairingError,
+    DuplicatePlayerError,
     InconsistentResultError,
     SelfPairingError,
     UnknownPlayerError,
@@ -195,13 +196,11 @@ class Tournament:
 
     def validate(self) -> None:
         """Raise the first inconsistency: unknown players, a player twice in a round."""
-        known = {player.start_no for player in self.players}
-        if len(known) != len(self.players):
-            seen: set[int] = set()
-            for player in self.players:
-                if player.start_no in seen:
-                    raise DuplicatePairingError(0, player.start_no)
-                seen.add(player.start_no)
+        known: set[int] = set()
+        for player in self.players:
+            if player.start_no in known:
+                raise DuplicatePlayerError(player.start_no)
+            known.add(player.start_no)
         taken: set[tuple[int, int]] = set()
         for game in self.games:
             for start_no in (game.white, game.black):

@@ -107,7 +107,6 @@ class TeamContext:
 
     matches: dict[str, list[TeamMatch]]
     primary: TeamScoring
-    round_robin: bool
     cache: dict[str, dict[str, TiebreakValue]] = field(default_factory=dict)
 
     @cached_property
@@ -287,7 +286,7 @@ def team_standings(
         if TEAM_TIEBREAKS[name].round_robin_only and not round_robin:
             raise TiebreakNotApplicableError(name, "the Shmulyan system is used only in round robins (001 §5.4.8.4.3)")
         chosen.append(TEAM_TIEBREAKS[name])
-    context = TeamContext(team_matches(tournament), primary, round_robin)
+    context = TeamContext(team_matches(tournament), primary)
     criteria: list[tuple[str, Criterion[str]]] = [(t.name, partial(t.criterion, context)) for t in chosen]
     teams = [team.name for team in tournament.teams]
     ranked = rank(teams, context.scores, criteria, (), tie_rule, seed)

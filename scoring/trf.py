@@ -271,7 +271,9 @@ def _join(round_no: int, start_no: int, side: _Side, other: _Side, errors: list[
     if colours in ("ww", "bb"):
         errors.append(f"{where}: players {start_no} and {side.opponent} both have colour {side.colour!r}")
         return None
-    white, black = (start_no, side.opponent) if colours in ("wb", "w-", "w ", "-b", " b", "--", "  ", "- ", " -") else (side.opponent, start_no)
+    # Without colours (a forfeit written "-") the lower start number is taken as white.
+    partner_is_white = side.colour == "b" or other.colour == "w"
+    white, black = (side.opponent, start_no) if partner_is_white else (start_no, side.opponent)
     white_side, black_side = (side, other) if white == start_no else (other, side)
     white_result = _side_result(white_side.result)
     black_result = _side_result(black_side.result)

@@ -105,3 +105,10 @@ def test_with_round_and_with_results_build_copies(swiss_five: Tournament) -> Non
     assert nxt.last_round == 4 and swiss_five.last_round == 3
     done = nxt.with_results({(4, 1): GameResult.BLACK_WINS})
     assert done.scores[3] == 2.5
+
+
+def test_two_players_with_one_start_number_is_an_error() -> None:
+    from scoring.errors import DuplicatePlayerError
+
+    with pytest.raises(DuplicatePlayerError, match="start number 1 is given to two players"):
+        Tournament((Player(1, "A"), Player(1, "B")))
