@@ -3,8 +3,9 @@
 `adjudication` says what a decision means; this package stores the case (`store`), checks who
 may act and applies the transition (`desk`), carries out the effects — results, penalties,
 breaks, the held move, letters, audit entries (`effects`, `letters`) — shows the evidence
-(`evidence`), maps results to the standings (`results`) and opens the end-of-play adjudications
-the daily sweep asks for (`sweep`).
+(`evidence`), maps results to the games table (`results`) and to `scoring` (`standings`, kept
+apart so the web app does not import the scoring engine), and opens the end-of-play
+adjudications the daily sweep asks for (`sweep`, `cli`).
 """
 
 from corrmail.referee.desk import (
@@ -16,7 +17,7 @@ from corrmail.referee.desk import (
     actor_for,
     deciding_instance,
 )
-from corrmail.referee.results import columns_for, outcome_of, scoring_tournament
+from corrmail.referee.results import columns_for, outcome_of
 from corrmail.referee.store import CaseNotFound, NotACaseFile, StoredCase, load_case
 
 __all__ = [
@@ -33,5 +34,4 @@ __all__ = [
     "deciding_instance",
     "load_case",
     "outcome_of",
-    "scoring_tournament",
 ]

@@ -1,0 +1,107 @@
+"""The queue's order and filter, the daily sweep's CLI, and protest letters from the mail layer."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from click.testing import CliRunner
+from sqlalchemy import select
+
+from corrmail.cli import main
+from corrmail.models import Case, CaseType, GameResult, Participant
+
+if TYPE_CHECKING:
+    from tests.cases.conftest import Cup
+
+END = dt.date(2027, 8, 31)
+
+
+def test_overdue_cases_come_first_then_by_deadline(cup: Cup, set_today) -> None:
+    pairs = sorted(cup.games)
+    for pair in pairs[2:]:
+        cup.finish(*pair, GameResult.DRAW)
+    set_today(END)
+    cup.post("referee", f"/cases/new/{cup.code}/adjudications")
+    with cup.database.session() as session:
+        quiet, answered = (session.scalar(select(Case.id).where(Case.game_id == cup.games[p]))
+                           for p in pairs[:2])
+    # Both analyses of one game arrive on day 2: the referee's month runs from then (002 §4.5.5),
+    # so that case falls due before the one whose month runs from the end of the window.
+    set_today(END + dt.timedelta(days=2))
+    for number, side in zip(pairs[1], ("white", "black"), strict=True):
+        cup.act(f"player{number}", answered, "analysis", side=side, assessment="draw",
+                analysis="equal")
+    with cup.database.session() as session:
+        player = session.scalar(select(Participant.id).where(Participant.start_number == 1))
+    # A break request has no rule date: it comes after every dated case.
+    cup.post("player1", f"/cases/new/{cup.code}/break", **{
+        "break-participant": player, "break-break_kind": "extra", "break-start": "2027-09-10",
+        "break-end": "2027-09-20", "break-reason": "family"})
+    set_today(END + dt.timedelta(days=45))
+    page = cup.client("referee").get("/cases/").data.decode()
+    order = [int(part.split('"')[0]) for part in page.split('data-case="')[1:]]
+    assert order[:2] == [answered, quiet]
+    assert len(order) == 3
+    assert "overdue by 13" in page or "13" in page
+    only_players = cup.client("referee").get("/cases/?awaiting=players").data.decode()
+    assert "data-case=" not in only_players
+
+
+def test_cli_opens_the_adjudications_once(cup: Cup, monkeypatch) -> None:
+    for pair in sorted(cup.games)[3:]:
+        cup.finish(*pair, GameResult.DRAW)
+    monkeypatch.setenv("CORRMAIL_DATABASE_URL", cup.database.url)
+    monkeypatch.setenv("CORRMAIL_SECRET_KEY", "test")
+    runner = CliRunner()
+    early = runner.invoke(main, ["cases", "open-adjudications", "--today", "2027-08-30"])
+    assert early.exit_code == 0, early.output
+    assert "no tournament" in early.output
+    first = runner.invoke(main, ["cases", "open-adjudications", "--today", "2027-08-31"])
+    assert first.exit_code == 0, first.output
+    assert f"{cup.code}: 3 adjudication case(s) opened" in first.output
+    again = runner.invoke(main, ["cases", "open-adjudications", "--today", "2027-09-01"])
+    assert "no tournament" in again.output  # the tournament is in its adjudication stage
+    with cup.database.session() as session:
+        assert len(session.scalars(select(Case).where(
+            Case.case_type == CaseType.ADJUDICATION)).all()) == 3
+
+
+def test_a_protest_letter_is_filed_into_the_case_it_contests(cup: Cup, set_today) -> None:
+    for pair in sorted(cup.games)[1:]:
+        cup.finish(*pair, GameResult.DRAW)
+    white, black = sorted(cup.games)[0]
+    set_today(END)
+    cup.post("referee", f"/cases/new/{cup.code}/adjudications")
+    with cup.database.session() as session:
+        case_id = session.scalars(select(Case.id)).one()
+    set_today(END + dt.timedelta(days=2))
+    cup.act(f"player{black}", case_id, "analysis", side="black", assessment="draw",
+            analysis="a fortress")
+    set_today(END + dt.timedelta(days=11))
+    cup.act("referee", case_id, "decide", ruling="white_wins")
+    # The mail layer stores a protest e-mail as a letter for the referee to file.
+    with cup.database.transaction() as session:
+        game = cup.game(session, white, black)
+        letter = Case(case_type=CaseType.PROTEST, tournament_id=cup.tournament_id,
+                      game_id=game.id, participant_id=game.black_id, state="received",
+                      deadline=END + dt.timedelta(days=43),
+                      payload={"protest": "ПРОТЕСТ: позиция ничейная",
+                               "received": (END + dt.timedelta(days=14)).isoformat()})
+        session.add(letter)
+        session.flush()
+        letter_id = letter.id
+    queue = cup.client("referee").get("/cases/").data.decode()
+    assert "ПРОТЕСТ: позиция ничейная" in queue
+    page = cup.client("referee").get(f"/cases/{case_id}").data.decode()
+    assert f"/cases/letters/{letter_id}/file" in page
+    cup.post("player1", f"/cases/letters/{letter_id}/file", 403, case_id=case_id,
+             revision=cup.revision(case_id), party="black")
+    cup.post("referee", f"/cases/letters/{letter_id}/file", case_id=case_id,
+             revision=cup.revision(case_id), party="black")
+    with cup.database.session() as session:
+        row = cup.case_row(session, case_id)
+        assert row.state == "under_protest"
+        assert row.payload["protests"][0]["filed_on"] == "2027-09-14"
+        filed = cup.case_row(session, letter_id)
+        assert (filed.parent_case_id, filed.state) == (case_id, "filed")

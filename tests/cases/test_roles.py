@@ -1,0 +1,127 @@
+"""Who may do what, checked on the server (002 §4.1.5–4.1.12): the referee decides, the organizer
+hears protests against the referee, the steward imposes his sanctions and decides disputes,
+players act for their own games only; officials of other tournaments act nowhere."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+import pytest
+from sqlalchemy import select
+
+from corrmail.models import Break, BreakKind, Case, Game, GameResult, Participant, ResultKind
+
+if TYPE_CHECKING:
+    from tests.cases.conftest import Cup
+
+END = dt.date(2027, 8, 31)
+
+
+def participant_id(cup: Cup, number: int) -> int:
+    with cup.database.session() as session:
+        found = session.scalar(select(Participant.id).where(
+            Participant.tournament_id == cup.tournament_id, Participant.start_number == number))
+        assert found is not None
+        return found
+
+
+@pytest.fixture
+def adjudication_case(cup: Cup, set_today) -> int:
+    for pair in sorted(cup.games)[1:]:
+        cup.finish(*pair, GameResult.DRAW)
+    set_today(END)
+    location = cup.post("referee", f"/cases/new/{cup.code}/adjudications")
+    assert location.endswith("/cases/")
+    set_today(END + dt.timedelta(days=11))
+    with cup.database.session() as session:
+        return session.scalars(select(Case.id)).one()
+
+
+@pytest.mark.parametrize("who", ["steward", "organizer", "player1", "outsider"])
+def test_only_the_referee_adjudicates(cup: Cup, adjudication_case: int, who: str) -> None:
+    cup.act(who, adjudication_case, "decide", 403, ruling="draw")
+    cup.act("referee", adjudication_case, "decide", ruling="draw")
+
+
+@pytest.mark.parametrize("who", ["player2", "outsider"])
+def test_case_pages_are_for_officials_and_the_players_of_the_game(
+    cup: Cup, adjudication_case: int, who: str
+) -> None:
+    white, black = sorted(cup.games)[0]
+    assert cup.client(f"player{white}").get(f"/cases/{adjudication_case}").status_code == 200
+    assert cup.client("steward").get(f"/cases/{adjudication_case}").status_code == 200
+    outsider = who if who == "outsider" else next(
+        f"player{n}" for n in range(1, 7) if n not in (white, black))
+    assert cup.client(outsider).get(f"/cases/{adjudication_case}").status_code == 403
+
+
+def test_steward_warns_and_asks_the_referee_for_a_forfeit(cup: Cup) -> None:
+    player = participant_id(cup, 2)
+    game = cup.game_between(2, 3)
+    sanction = {"sanction-participant": player, "sanction-rules_violated": "002 §4.2.6",
+                "sanction-game": 0, "sanction-reasons": "no repetition, third time"}
+    cup.post("player3", f"/cases/new/{cup.code}/sanction", 403,
+             **{**sanction, "sanction-sanction": "warning"})
+    warned = cup.post("steward", f"/cases/new/{cup.code}/sanction",
+                      **{**sanction, "sanction-sanction": "warning"})
+    warning_id = int(warned.rsplit("/", 1)[1])
+    with cup.database.session() as session:
+        row = cup.case_row(session, warning_id)
+        assert row.payload["decisions"][0]["instance"] == "steward"
+        assert "002 §4.2.6" in row.payload["decisions"][0]["rules"]
+    # Without rule points no sanction (002 §4.1.10).
+    text = cup.post("steward", f"/cases/new/{cup.code}/sanction", 422,
+                    **{**sanction, "sanction-sanction": "warning",
+                       "sanction-rules_violated": "bad manners"})
+    assert "002 §4.1.10" in text
+    asked = cup.post("steward", f"/cases/new/{cup.code}/sanction",
+                     **{**sanction, "sanction-sanction": "forfeit", "sanction-game": game})
+    request_id = int(asked.rsplit("/", 1)[1])
+    cup.act("steward", request_id, "decide", 403, ruling="imposed")
+    cup.act("referee", request_id, "decide", ruling="imposed")
+    with cup.database.session() as session:
+        forfeited = session.get(Game, game)
+        assert forfeited is not None and forfeited.result_kind is ResultKind.FORFEIT
+        loser_is_white = forfeited.white_id == player
+        assert forfeited.result is (GameResult.BLACK_WIN if loser_is_white
+                                    else GameResult.WHITE_WIN)
+
+
+def test_disputes_are_the_stewards_and_players_file_their_own(cup: Cup) -> None:
+    white, black = sorted(cup.games)[0]
+    game = cup.games[(white, black)]
+    stranger = next(n for n in range(1, 7) if n not in (white, black))
+    cup.post(f"player{stranger}", f"/cases/new/{cup.code}/dispute", 403,
+             **{"dispute-game": game, "dispute-complainant": "white", "dispute-subject": "x"})
+    filed = cup.post(f"player{white}", f"/cases/new/{cup.code}/dispute",
+                     **{"dispute-game": game, "dispute-complainant": "white",
+                        "dispute-subject": "the partner's move number is wrong"})
+    case_id = int(filed.rsplit("/", 1)[1])
+    cup.act("referee", case_id, "decide", 403, ruling="upheld")
+    cup.act("steward", case_id, "decide", ruling="dismissed")
+    # The complainant protests to the referee (002 §4.1.12), who decides.
+    cup.act(f"player{white}", case_id, "protest", party="white", grounds="it is wrong")
+    cup.act("steward", case_id, "decide", 403, ruling="upheld")
+    cup.act("referee", case_id, "decide", ruling="upheld")
+    with cup.database.session() as session:
+        row = cup.case_row(session, case_id)
+        assert [d["instance"] for d in row.payload["decisions"]] == ["steward", "referee"]
+
+
+def test_special_break_requested_by_the_player_granted_by_the_referee(cup: Cup, set_today) -> None:
+    set_today(dt.date(2026, 11, 20))
+    request = {"break-participant": participant_id(cup, 4), "break-break_kind": "retroactive",
+               "break-start": "2026-11-10", "break-end": "2026-11-19",
+               "break-reason": "in hospital"}
+    cup.post("player5", f"/cases/new/{cup.code}/break", 403, **request)
+    filed = cup.post("player4", f"/cases/new/{cup.code}/break", **request)
+    case_id = int(filed.rsplit("/", 1)[1])
+    cup.act("player4", case_id, "decide", 403, ruling="granted")
+    cup.act("referee", case_id, "decide", ruling="granted", start="2026-11-12",
+            end="2026-11-19")
+    with cup.database.session() as session:
+        granted = session.scalars(select(Break).where(Break.kind == BreakKind.SPECIAL)).one()
+        assert (granted.start_date, granted.end_date) == (dt.date(2026, 11, 12),
+                                                          dt.date(2026, 11, 19))
+        assert len(cup.outbox(session, "case.special_break.granted")) == 1 + 5 + 1
