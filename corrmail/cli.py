@@ -13,6 +13,7 @@ from corrmail.demo import DEMO_CODE, demo_logins, load_demo
 from corrmail.mail.cli import register as register_mail_commands
 from corrmail.mail.service import MailerThread
 from corrmail.migrate import alembic_config, head_revision, is_up_to_date, upgrade
+from corrmail.referee.cli import register as register_case_commands
 
 
 @click.group()
@@ -90,6 +91,7 @@ def serve(host: str, port: int, with_mailer: bool) -> None:
 
 
 register_mail_commands(main)
+register_case_commands(main)
 
 
 def _safe_url(url: str) -> str:
