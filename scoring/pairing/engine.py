@@ -365,8 +365,9 @@ class _Round:
             pairs.extend(found)
             pending.extend(left)
             self.notes.append(
-                f"score group {_points(self.scores[rest[0]])} cannot be paired with at most one "
-                f"player going down: {left} go down (000 §3.18.5.4-3.18.5.5)"
+                f"score group {_points(self.scores[rest[0]])} cannot be paired inside with at "
+                f"most one player going down without stranding players below; paired against the "
+                f"whole field, {left or 'nobody'} going down (000 §3.18.5.4-3.18.5.5)"
             )
         assert not pending, "the global matcher guaranteed a complete pairing"
         return pairs
