@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from corrmail.models import Channel, Game, GameState, Letter, Participant, User
@@ -28,6 +29,18 @@ class CorrectionTargetError(LedgerError):
         )
         self.game_id = game_id
         self.letter_id = letter_id
+
+
+class LedgerConflict(LedgerError):
+    """Another letter took this place in the ledger meanwhile; nothing was stored, try again."""
+
+    def __init__(self, game_id: int, sequence: int) -> None:
+        super().__init__(
+            f"game {game_id}: letter {sequence} was entered by someone else meanwhile; "
+            "read the game again and re-enter"
+        )
+        self.game_id = game_id
+        self.sequence = sequence
 
 
 class SenderNotInGameError(LedgerError):
@@ -80,8 +93,13 @@ def append_letter(
         entered_by_id=entered_by.id if entered_by is not None else None,
         **letter.__dict__,
     )
-    session.add(row)
-    session.flush()
+    try:
+        with session.begin_nested():
+            session.add(row)
+    except IntegrityError as error:
+        if "sequence" not in str(error.orig):
+            raise
+        raise LedgerConflict(game.id, row.sequence) from error
     return row
 
 

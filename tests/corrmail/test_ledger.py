@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 import pytest
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from corrmail.db import Database
 from corrmail.ledger import (
     CorrectionTargetError,
+    LedgerConflict,
     LetterInput,
     SenderNotInGameError,
     append_letter,
     effective_letters,
     to_move,
 )
-from corrmail.models import Channel, Game, GameState, Tournament
+from corrmail.models import Channel, Game, GameState, Letter, Participant, Tournament
 
 
 @pytest.fixture
@@ -96,3 +100,78 @@ def test_sender_must_play_the_game(session: Session, game: Game) -> None:
             session, game, LetterInput(outsider.id, Channel.POST, moves_text="c3-d4"), None
         )
     assert caught.value.participant_id == outsider.id
+
+
+def test_concurrent_appends_never_fork_the_ledger(
+    db_url: str, database: Database, make_tournament: Callable[..., Tournament]
+) -> None:
+    """Two stewards at once: the game row lock makes the second wait and take the next place."""
+    if not db_url.startswith("postgresql"):
+        pytest.skip("SQLite serialises writers itself; the row lock under test is PostgreSQL's")
+    tournament_id = make_tournament(players=2).id
+    with database.transaction() as session:
+        white, black = session.scalars(
+            select(Participant).where(Participant.tournament_id == tournament_id)
+        )
+        game = Game(tournament_id=tournament_id, round=1, white_id=white.id, black_id=black.id)
+        session.add(game)
+        session.flush()
+        game_id = game.id
+    first_holds_lock = threading.Event()
+    errors: list[BaseException] = []
+
+    def second_steward() -> None:
+        try:
+            first_holds_lock.wait(10)
+            with database.transaction() as other:
+                stored = other.get(Game, game_id)
+                assert stored is not None
+                append_letter(
+                    other,
+                    stored,
+                    LetterInput(stored.black_id, Channel.POST, moves_text="f6-g5"),
+                    None,
+                )
+        except BaseException as error:  # reported to the main thread
+            errors.append(error)
+
+    thread = threading.Thread(target=second_steward)
+    thread.start()
+    with database.transaction() as session:
+        stored = session.get(Game, game_id)
+        assert stored is not None
+        append_letter(
+            session, stored, LetterInput(stored.white_id, Channel.POST, moves_text="c3-d4"), None
+        )
+        first_holds_lock.set()
+        thread.join(0.5)  # the second steward is now waiting on the game row
+        assert thread.is_alive()
+    thread.join(10)
+    assert errors == []
+    with database.session() as session:
+        rows = session.execute(
+            select(Letter.sequence, Letter.moves_text)
+            .where(Letter.game_id == game_id)
+            .order_by(Letter.sequence)
+        ).all()
+    assert [tuple(row) for row in rows] == [(1, "c3-d4"), (2, "f6-g5")]
+
+
+def test_a_taken_place_is_reported_as_a_conflict(
+    database: Database, make_tournament: Callable[..., Tournament], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """If the lock is bypassed (e.g. a stale max), the unique key refuses the fork."""
+    tournament_id = make_tournament(players=2).id
+    with database.transaction() as session:
+        white, black = session.scalars(
+            select(Participant).where(Participant.tournament_id == tournament_id)
+        )
+        game = Game(tournament_id=tournament_id, round=1, white_id=white.id, black_id=black.id)
+        session.add(game)
+        session.flush()
+        append_letter(session, game, LetterInput(white.id, Channel.POST, moves_text="c3-d4"), None)
+        monkeypatch.setattr(Session, "scalar", lambda self, *a, **k: 0)  # a stale "last sequence"
+        with pytest.raises(LedgerConflict, match="entered by someone else"):
+            append_letter(
+                session, game, LetterInput(black.id, Channel.POST, moves_text="f6-g5"), None
+            )
