@@ -117,12 +117,20 @@ def _text(value: object) -> str:
 
 
 def run_tiebreaks(args: argparse.Namespace) -> int:
-    entries = [{"name": t.name, "rule": t.rule, "scope": "individual", "description": t.title} for t in TIEBREAKS.values()]
-    entries += [{"name": t.name, "rule": t.rule, "scope": "team", "description": t.title} for t in TEAM_TIEBREAKS.values()]
+    entries: list[dict[str, Any]] = [
+        {"name": t.name, "rule": t.rule, "scope": "individual", "description": t.title,
+         "round_robin_only": t.round_robin_only, "uses_ratings": t.uses_ratings}
+        for t in TIEBREAKS.values()
+    ]
+    entries += [
+        {"name": t.name, "rule": t.rule, "scope": "team", "description": t.title,
+         "round_robin_only": t.round_robin_only, "uses_ratings": False}
+        for t in TEAM_TIEBREAKS.values()
+    ]
     if args.format == "json":
         print(json.dumps(entries, ensure_ascii=False, indent=2))
         return 0
-    width = max(len(e["name"]) for e in entries)
+    width = max(len(str(e["name"])) for e in entries)
     for entry in entries:
         print(f"{entry['name']:<{width}}  {entry['scope']:<10}  {entry['rule']:<28}  {entry['description']}")
     return 0

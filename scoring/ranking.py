@@ -42,6 +42,35 @@ class TiebreakValue(NamedTuple):
 Criterion = Callable[[Sequence[P], Sequence[P]], Mapping[P, TiebreakValue]]
 
 
+def direct_encounter_values(
+    group: Sequence[P], points: Mapping[P, float], met: Mapping[P, set[P]], full_score: float
+) -> dict[P, TiebreakValue]:
+    """Direct encounter among the level ``group`` (003 §9.8, 000 §3.16.3, 000 §3.17.6).
+
+    ``points[p]``: what ``p`` scored against the others of the group; ``met[p]``: whom of them he
+    met; ``full_score``: a win (a match win for teams). If everyone met everyone, the points
+    decide. Otherwise a participant is placed first only when no other could reach his points by
+    winning all his missing encounters; then the next, and so on; the rest stay level."""
+    others = len(group) - 1
+    if all(len(met[p]) == others for p in group):
+        return {p: TiebreakValue.of(points[p]) for p in group}
+    reachable = {p: points[p] + full_score * (others - len(met[p])) for p in group}
+    values: dict[P, TiebreakValue] = {}
+    remaining = list(group)
+    tier = len(group)
+    while remaining:
+        leaders = [p for p in remaining if all(points[p] > reachable[q] + EPSILON for q in remaining if q != p)]
+        if not leaders:
+            break
+        leader = leaders[0]
+        values[leader] = TiebreakValue(points[leader], (float(tier),))
+        remaining.remove(leader)
+        tier -= 1
+    for p in remaining:
+        values[p] = TiebreakValue(points[p], (0.0,))
+    return values
+
+
 class TieRule(enum.Enum):
     """What to do with participants level after every criterion."""
 

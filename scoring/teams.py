@@ -22,7 +22,7 @@ from scoring.errors import (
     UnknownTiebreakError,
 )
 from scoring.model import Colour, Game, Team, Tournament
-from scoring.ranking import Criterion, TiebreakValue, TieRule, rank
+from scoring.ranking import Criterion, TiebreakValue, TieRule, direct_encounter_values, rank
 from scoring.result import GameResult
 
 #: Match points for a match won, drawn, lost (000 §3.17.7 note, 001 §5.4.8.3.2).
@@ -189,12 +189,12 @@ def _buchholz(cut: int) -> Callable[[TeamContext, str], TiebreakValue]:
 
 
 def _team_direct_encounter(context: TeamContext, group: Sequence[str], order: Sequence[str]) -> Mapping[str, TiebreakValue]:
-    """Match points in the matches among the level teams (000 §3.17.6: the team that won the match)."""
+    """Match points in the matches among the level teams (000 §3.17.6: the team that won the
+    match), with 003 §9.8's rule when some of them have not met."""
     members = set(group)
-    return {
-        team: TiebreakValue.of(sum(m.match_points for m in context.matches[team] if m.opponent in members))
-        for team in group
-    }
+    points = {team: sum(m.match_points for m in context.matches[team] if m.opponent in members) for team in group}
+    met = {team: {m.opponent for m in context.matches[team] if m.opponent in members} for team in group}
+    return direct_encounter_values(group, points, met, MATCH_WIN)
 
 
 def _team_tiebreaks() -> dict[str, TeamTiebreak]:

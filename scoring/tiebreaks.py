@@ -14,7 +14,7 @@ from functools import cached_property
 
 from scoring.errors import TiebreakNotApplicableError, UnknownTiebreakError
 from scoring.model import Colour, PlayerRound, Tournament
-from scoring.ranking import TiebreakValue
+from scoring.ranking import TiebreakValue, direct_encounter_values
 from scoring.unplayed import Opposition, UnplayedPolicy, counted_rounds, oppositions
 
 
@@ -201,35 +201,14 @@ def _average_rating(cut: int) -> Callable[[ScoringContext, int], TiebreakValue]:
 
 
 def _direct_encounter(context: ScoringContext, group: Sequence[int], order: Sequence[int]) -> Mapping[int, TiebreakValue]:
-    """Points in the games among the level players (003 §9.8, 000 §3.16.3).
-
-    If some of them did not meet, a player is placed first only when no other could reach his
-    points even by winning every missing game; then the next, and so on; the rest stay level."""
+    """Points in the games among the level players, with 003 §9.8's partial case."""
     members = frozenset(group)
-    others = len(members) - 1
     points: dict[int, float] = {}
     met: dict[int, set[int]] = {}
     for player in group:
         # nobody meets himself (000 §3.18.2), so the whole group can be passed
         points[player], met[player] = context.points_against(player, members)
-    if all(len(met[p]) == others for p in group):
-        return {p: TiebreakValue.of(points[p]) for p in group}
-    win = context.tournament.points.win
-    reachable = {p: points[p] + win * (others - len(met[p])) for p in group}
-    values: dict[int, TiebreakValue] = {}
-    remaining = list(group)
-    tier = len(group)
-    while remaining:
-        leaders = [p for p in remaining if all(points[p] > reachable[q] + 1e-9 for q in remaining if q != p)]
-        if not leaders:
-            break
-        leader = leaders[0]
-        values[leader] = TiebreakValue(points[leader], (float(tier),))
-        remaining.remove(leader)
-        tier -= 1
-    for p in remaining:
-        values[p] = TiebreakValue(points[p], (0.0,))
-    return values
+    return direct_encounter_values(group, points, met, context.tournament.points.win)
 
 
 def _results_vs_placed(context: ScoringContext, group: Sequence[int], order: Sequence[int]) -> Mapping[int, TiebreakValue]:

@@ -129,3 +129,21 @@ def test_semi_scheveningen_halves() -> None:
 def test_every_team_tiebreak_runs(three_teams: Tournament) -> None:
     for name in TEAM_TIEBREAKS:
         assert len(team_standings(three_teams, [name])) == 3
+
+
+
+def test_direct_encounter_partial_case_with_match_points() -> None:
+    # Three level teams: A beat B and C (2 match points each), B and C never met. B or C could
+    # reach at most 2 by winning their missing match, A has 4: A first, B and C stay level.
+    from scoring.ranking import TiebreakValue, direct_encounter_values
+
+    values = direct_encounter_values(
+        ["A", "B", "C"],
+        {"A": 4.0, "B": 0.0, "C": 0.0},
+        {"A": {"B", "C"}, "B": {"A"}, "C": {"A"}},
+        2.0,
+    )
+    assert values == {"A": TiebreakValue(4.0, (3.0,)), "B": TiebreakValue(0.0, (0.0,)), "C": TiebreakValue(0.0, (0.0,))}
+    # With A on 2 (one win, one loss), C could still reach 2 + 2: nobody is separated.
+    level = direct_encounter_values(["A", "B", "C"], {"A": 2.0, "B": 0.0, "C": 2.0}, {"A": {"B", "C"}, "B": {"A"}, "C": {"A"}}, 2.0)
+    assert {team: value.key for team, value in level.items()} == {"A": (0.0,), "B": (0.0,), "C": (0.0,)}
