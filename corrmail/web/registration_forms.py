@@ -9,11 +9,12 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import DateField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
 
 from corrmail.models import GameType, TournamentChannel, TournamentStatus, TournamentSystem
 from corrmail.registration import TournamentSpec
 from scoring.pairing.model import PairingSystem
+from scoring.standings import PRESETS
 
 
 def _choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
@@ -52,6 +53,11 @@ CHANNELS = _choices(
         (TournamentChannel.MIXED.value, _l("post and e-mail")),
     ]
 )
+# The rulebook's recommended orders, as `scoring` holds them: "003-14.1" is 003 §14.1, etc.
+TIEBREAK_PRESETS = _choices(
+    [("", "—")]
+    + [(key, f"{key.replace('-', ' §', 1)}: {', '.join(order)}") for key, order in PRESETS.items()]
+)
 POINTS = _choices([("classical", "1 / ½ / 0"), ("fmjd", "2 / 1 / 0 (FMJD)")])
 STATUSES = _choices(
     [
@@ -79,6 +85,9 @@ class TournamentForm(FlaskForm):
         _l("per moves"), default=10, validators=[DataRequired(), NumberRange(1, 100)]
     )
     point_system = SelectField(_l("Points"), choices=POINTS)
+    tiebreak_preset = SelectField(
+        _l("Tiebreak order from the rulebook"), choices=TIEBREAK_PRESETS, default=""
+    )
     tiebreak_order = StringField(
         _l("Tiebreaks, in order (comma-separated)"), validators=[Length(max=500)]
     )
@@ -106,14 +115,23 @@ class TournamentForm(FlaskForm):
             time_control_days=self.time_control_days.data,
             time_control_moves=self.time_control_moves.data,
             point_system=self.point_system.data,
-            tiebreak_order=tuple(
-                name.strip() for name in (self.tiebreak_order.data or "").split(",") if name.strip()
-            ),
+            tiebreak_order=self._tiebreaks(),
             breaks_per_year=self.breaks_per_year.data,
             break_max_days=self.break_max_days.data,
             time_zone=self.time_zone.data.strip(),
             status=TournamentStatus(self.status.data),
         )
+
+    def _tiebreaks(self) -> tuple[str, ...]:
+        if self.tiebreak_preset.data:
+            return PRESETS[self.tiebreak_preset.data]
+        return tuple(
+            name.strip() for name in (self.tiebreak_order.data or "").split(",") if name.strip()
+        )
+
+    def validate_tiebreak_preset(self, field: SelectField) -> None:
+        if field.data and (self.tiebreak_order.data or "").strip():
+            raise ValidationError(_l("choose a preset or list the tiebreaks, not both"))
 
     def fill(self, spec: TournamentSpec) -> None:
         for name in ("code", "title", "start_date", "end_date", "time_control_days", "time_control_moves",

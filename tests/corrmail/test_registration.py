@@ -105,6 +105,24 @@ def test_round_robin_only_tiebreak_is_refused_for_swiss(organizer_client: FlaskC
     assert f"{name} применяется только в круговых турнирах ({TIEBREAKS[name].rule})" in page
 
 
+def test_tiebreak_order_from_a_rulebook_preset(
+    organizer_client: FlaskClient, database: Database
+) -> None:
+    from scoring.standings import PRESETS
+
+    data = {**FORM, "tiebreak_order": "", "tiebreak_preset": "003-14.1"}
+    assert organizer_client.post("/tournaments/new", data=data).status_code == 302
+    with database.session() as session:
+        tournament = session.scalar(select(Tournament))
+        assert tournament is not None and tournament.tiebreak_order == list(PRESETS["003-14.1"])
+
+
+def test_preset_and_own_list_together_are_refused(organizer_client: FlaskClient) -> None:
+    data = {**FORM, "tiebreak_preset": "003-14.1"}
+    page = organizer_client.post("/tournaments/new", data=data).get_data(as_text=True)
+    assert "выберите готовый порядок или перечислите показатели, но не то и другое" in page
+
+
 def test_taken_code_is_refused(
     organizer_client: FlaskClient, make_tournament: Callable[..., Tournament]
 ) -> None:
