@@ -1,9 +1,9 @@
-"""Helpers for the column-draughts tests: the test-only oracle and move listings."""
+"""Column-draughts tests: make column_oracle.py and column_helpers.py importable by name."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-# The oracle (column_oracle.py) is a plain module next to the tests, not part of the package.
+# Plain modules next to the tests, named column_* so they cannot shadow another area's.
 sys.path.insert(0, str(Path(__file__).parent))

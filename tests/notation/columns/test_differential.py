@@ -10,23 +10,12 @@ import random
 
 import column_oracle as oracle
 import pytest
+from column_helpers import PROFILES
 
 from notation.columns.position import ColumnPosition
 from notation.columns.rules import ColumnRules
 from notation.position import Piece
 from notation.rules import Color, GameType
-
-PROFILES = [
-    (GameType.COLUMN_RUSSIAN, {}),
-    (GameType.COLUMN_RUSSIAN, {"rejump": "allowed"}),
-    (GameType.COLUMN_RUSSIAN, {"placement": "immediate"}),
-    (GameType.COLUMN_RUSSIAN, {"rejump": "allowed", "placement": "immediate"}),
-    (GameType.COLUMN_RUSSIAN, {"king-landing": "free"}),
-    (GameType.COLUMN_INTERNATIONAL, {}),
-    (GameType.COLUMN_INTERNATIONAL, {"rejump": "allowed"}),
-    (GameType.COLUMN_INTERNATIONAL, {"moves": "bashni"}),
-    (GameType.COLUMN_INTERNATIONAL, {"moves": "bashni", "placement": "immediate"}),
-]
 
 
 def oracle_rules(rules: ColumnRules) -> oracle.Rules:

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import BASHNI, LASCA, position
+from column_helpers import BASHNI, LASCA, position
 
 from notation.__main__ import main
 from notation.columns.fen import format_column_fen, parse_column_fen

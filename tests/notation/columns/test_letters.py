@@ -8,7 +8,7 @@ what is particular to columns (capture order, ownership by the top piece).
 from __future__ import annotations
 
 import pytest
-from helpers import BASHNI, LASCA, position
+from column_helpers import BASHNI, LASCA, position
 
 from notation.columns.position import ColumnPosition
 from notation.full import format_full

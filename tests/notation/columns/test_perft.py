@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import column_oracle as oracle
 import pytest
-from helpers import position
+from column_helpers import position
 
 from notation.columns.position import ColumnPosition
 from notation.rules import GameType

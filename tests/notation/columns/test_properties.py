@@ -10,16 +10,16 @@ import random
 import re
 from collections import Counter
 
+from column_helpers import PROFILES
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_differential import PROFILES
 
 from notation.columns.engine import ColumnGenerator, column_generator
 from notation.columns.fen import format_column_fen, parse_column_fen
 from notation.columns.position import ColumnPosition
 from notation.columns.rules import ColumnRules
 from notation.full import format_full, parse_full
-from notation.rules import Color
+from notation.rules import Color, GameType
 from notation.short import format_short, parse_short
 
 WELL_FORMED = re.compile(r"[wW]*[bB]*|[bB]*[wW]*")
@@ -50,10 +50,10 @@ profiles = st.sampled_from(PROFILES)
 @settings(max_examples=25, deadline=None)
 @given(profile=profiles, seed=st.integers(0, 10**6))
 def test_pieces_are_conserved_and_columns_never_alternate(
-    profile: tuple[object, dict[str, str]], seed: int
+    profile: tuple[GameType, dict[str, str]], seed: int
 ) -> None:
     game_type, options = profile
-    rules = ColumnRules.of(game_type, options)  # type: ignore[arg-type]
+    rules = ColumnRules.of(game_type, options)
     positions = play_random_game(rules, seed)
     start = positions[0]
     for before, after in zip(positions, positions[1:], strict=False):
@@ -67,10 +67,10 @@ def test_pieces_are_conserved_and_columns_never_alternate(
 @settings(max_examples=25, deadline=None)
 @given(profile=profiles, seed=st.integers(0, 10**6))
 def test_make_unmake_restores_and_apply_equals_play(
-    profile: tuple[object, dict[str, str]], seed: int
+    profile: tuple[GameType, dict[str, str]], seed: int
 ) -> None:
     game_type, options = profile
-    rules = ColumnRules.of(game_type, options)  # type: ignore[arg-type]
+    rules = ColumnRules.of(game_type, options)
     generator = column_generator(rules)
     for position in play_random_game(rules, seed, plies=40):
         white = position.turn is Color.WHITE
@@ -85,9 +85,9 @@ def test_make_unmake_restores_and_apply_equals_play(
 
 @settings(max_examples=20, deadline=None)
 @given(profile=profiles, seed=st.integers(0, 10**6))
-def test_notation_and_fen_round_trip(profile: tuple[object, dict[str, str]], seed: int) -> None:
+def test_notation_and_fen_round_trip(profile: tuple[GameType, dict[str, str]], seed: int) -> None:
     game_type, options = profile
-    rules = ColumnRules.of(game_type, options)  # type: ignore[arg-type]
+    rules = ColumnRules.of(game_type, options)
     for position in play_random_game(rules, seed, plies=40):
         assert parse_column_fen(format_column_fen(position), rules) == position
         for move in position.legal_moves():

@@ -6,7 +6,7 @@ white king on a black man, bottom to top.  The expected moves are worked out by 
 
 from __future__ import annotations
 
-from helpers import BASHNI, LASCA, moves, position
+from column_helpers import BASHNI, LASCA, moves, position
 
 from notation.position import Piece
 from notation.rules import Color, GameType

@@ -11,6 +11,19 @@ from notation.rules import GameType
 BASHNI = GameType.COLUMN_RUSSIAN
 LASCA = GameType.COLUMN_INTERNATIONAL
 
+# Each game's default and each rule option (docs/rules/columns.md).
+PROFILES = [
+    (GameType.COLUMN_RUSSIAN, {}),
+    (GameType.COLUMN_RUSSIAN, {"rejump": "allowed"}),
+    (GameType.COLUMN_RUSSIAN, {"placement": "immediate"}),
+    (GameType.COLUMN_RUSSIAN, {"rejump": "allowed", "placement": "immediate"}),
+    (GameType.COLUMN_RUSSIAN, {"king-landing": "free"}),
+    (GameType.COLUMN_INTERNATIONAL, {}),
+    (GameType.COLUMN_INTERNATIONAL, {"rejump": "allowed"}),
+    (GameType.COLUMN_INTERNATIONAL, {"moves": "bashni"}),
+    (GameType.COLUMN_INTERNATIONAL, {"moves": "bashni", "placement": "immediate"}),
+]
+
 
 def position(fen: str, game: GameType = BASHNI, **options: str) -> ColumnPosition:
     named = {name.replace("_", "-"): value for name, value in options.items()}
