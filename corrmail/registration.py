@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from decimal import Decimal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -71,8 +72,8 @@ class FieldError:
 class RegistrationError(ValueError):
     """Input that cannot be stored; `errors` names every field (or CSV line) at fault."""
 
-    def __init__(self, errors: list[FieldError] | list[RowError]) -> None:
-        super().__init__("; ".join(str(getattr(e, "message", e)) for e in errors))
+    def __init__(self, errors: Sequence[FieldError | RowError]) -> None:
+        super().__init__("; ".join(error.message for error in errors))
         self.errors = errors
 
 
@@ -290,7 +291,8 @@ def import_participants(
                 RowError(line, "email", _("%(email)s is already entered", email=row.email))
             )
     if errors:
-        raise RegistrationError(sorted(errors, key=lambda e: e.line))
+        errors.sort(key=lambda error: error.line)
+        raise RegistrationError(errors)
     first = _next_start_number(session, tournament)
     participants = [
         _enter(session, tournament, row, first + i) for i, (_line, row) in enumerate(parsed.rows)
