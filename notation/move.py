@@ -33,6 +33,28 @@ class Move:
         if not self.capture_order and self.captured:
             object.__setattr__(self, "capture_order", tuple(sorted(self.captured)))
 
+    @classmethod
+    def from_route(
+        cls,
+        start: Square,
+        end: Square,
+        captured: frozenset[Square],
+        route: tuple[Square, ...],
+        capture_order: tuple[Square, ...],
+        promotes: bool,
+    ) -> Move:
+        """Build a move whose route is already complete, skipping the dataclass ``__init__``.
+
+        Engines build one of these per legal route; a frozen dataclass's ``__init__`` sets each
+        field through ``object.__setattr__`` and would double the cost of reading a game record.
+        """
+        move = object.__new__(cls)
+        move.__dict__.update(
+            start=start, end=end, captured=captured, route=route,
+            capture_order=capture_order, promotes=promotes,
+        )
+        return move
+
     @property
     def is_capture(self) -> bool:
         return bool(self.captured)

@@ -36,15 +36,17 @@ _GAME_TYPES = {"25": GameType.RUSSIAN, "20": GameType.INTERNATIONAL}
 _RULES_TAG_TYPES = {t.value: t for t in GameType if t is GameType.GIVEAWAY or t.is_column}
 
 _TOKEN = re.compile(
+    # Most tokens are move numbers and moves: they are tried first.  A move stops before a
+    # trailing annotation ("c3-d4!"), which is then read as a NAG and skipped.
     r"""
-    (?P<header>\[\s*(?P<tag>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
+    (?P<number>\d+\s*(?:\.\.\.|\.))
+    | (?P<result>1-0|0-1|1/2-1/2|2-0|0-2|1-1|0-0|\*)(?=\s|$|\[)
+    | (?P<move>[^\s{}()\[\];!?$]+)
+    | (?P<header>\[\s*(?P<tag>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
     | (?P<comment>\{[^}]*\}?)
     | (?P<line_comment>;[^\n]*)
-    | (?P<result>1-0|0-1|1/2-1/2|2-0|0-2|1-1|0-0|\*)(?=\s|$|\[)
-    | (?P<number>\d+\s*(?:\.\.\.|\.))
     | (?P<nag>\$\d+|[!?]+)
     | (?P<open>\() | (?P<close>\))
-    | (?P<move>[^\s{}()\[\];]+)
     """,
     re.VERBOSE,
 )

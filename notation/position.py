@@ -169,15 +169,15 @@ class Position:
         squares = _square_by_mask(self.geometry)
         if not raw.captured:
             start, end = squares[raw.origin], squares[raw.target]
-            move = Move(start, end, _NOTHING, (start, end), (), raw.promotes)
+            move = Move.from_route(start, end, _NOTHING, (start, end), (), raw.promotes)
         else:
-            move = Move(
-                start=squares[raw.origin],
-                end=squares[raw.target],
-                captured=frozenset(map(squares.__getitem__, _iter_bits(raw.captured))),
-                route=tuple(map(squares.__getitem__, raw.route)),
-                capture_order=tuple(map(squares.__getitem__, raw.capture_order)),
-                promotes=raw.promotes,
+            move = Move.from_route(
+                squares[raw.origin],
+                squares[raw.target],
+                frozenset(map(squares.__getitem__, _iter_bits(raw.captured))),
+                tuple(map(squares.__getitem__, raw.route)),
+                tuple(map(squares.__getitem__, raw.capture_order)),
+                raw.promotes,
             )
         # play() finds the raw move of a route handed out here without searching again.
         self._raw_of_route().setdefault((move, move.route), raw)
@@ -257,10 +257,16 @@ class Position:
         me, opp, _ = self._side_masks()
         new_me, new_opp, kings = Generator.apply(me, opp, self.kings, raw)
         if self.turn is Color.WHITE:
-            child = Position(self.rules, new_me, new_opp, kings, Color.BLACK)
+            white, black, turn = new_me, new_opp, Color.BLACK
         else:
-            child = Position(self.rules, new_opp, new_me, kings, Color.WHITE)
-        child._cache["generator"] = self._generator
+            white, black, turn = new_opp, new_me, Color.WHITE
+        # Skips the frozen dataclass __init__ (one object.__setattr__ per field), the main cost
+        # of replaying a game record; the child inherits the generator instead of looking it up.
+        child = object.__new__(Position)
+        child.__dict__.update(
+            rules=self.rules, white=white, black=black, kings=kings, turn=turn,
+            _cache={"generator": self._generator},
+        )
         return child
 
     def outcome(self) -> Outcome | None:

@@ -166,3 +166,8 @@ def test_svg_numbers_the_international_board_and_marks_kings() -> None:
     texts = {t.text for t in root.findall(f"{ns}text")}
     assert {str(n) for n in range(1, 51)} <= texts
     assert any("king" in (c.get("class") or "") for c in root.findall(f"{ns}circle"))
+
+
+def test_annotations_and_nags_after_moves_are_skipped() -> None:
+    (game,) = read_pdn('[GameType "25"]\n1. c3-d4! f6-g5?! $2 2. g3-h4 ; a line comment\n*')
+    assert game.errors == [] and len(game.moves) == 3
