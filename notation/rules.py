@@ -49,7 +49,7 @@ class GameType(enum.Enum):
     @property
     def is_column(self) -> bool:
         """Column draughts: play with :class:`notation.columns.ColumnPosition`."""
-        return self.value.startswith(("bashni", "lasca"))
+        return self in _COLUMN_TYPES
 
     @property
     def pdn_code(self) -> str:
@@ -131,13 +131,14 @@ _RULES = {
     ),
 }
 # Movement flags of the column games' default readings; their options live in notation.columns.
-for _type, _goal in (
-    (GameType.COLUMN_RUSSIAN, Goal.DIRECT),
-    (GameType.COLUMN_RUSSIAN_GIVEAWAY, Goal.REVERSE),
-    (GameType.COLUMN_INTERNATIONAL, Goal.DIRECT),
-    (GameType.COLUMN_INTERNATIONAL_GIVEAWAY, Goal.REVERSE),
-):
-    _bashni = _type.value.startswith("bashni")
+_COLUMN_TYPES = {
+    # game type: (Bashni on 8x8 rather than Lasca on 7x7, goal)
+    GameType.COLUMN_RUSSIAN: (True, Goal.DIRECT),
+    GameType.COLUMN_RUSSIAN_GIVEAWAY: (True, Goal.REVERSE),
+    GameType.COLUMN_INTERNATIONAL: (False, Goal.DIRECT),
+    GameType.COLUMN_INTERNATIONAL_GIVEAWAY: (False, Goal.REVERSE),
+}
+for _type, (_bashni, _goal) in _COLUMN_TYPES.items():
     _RULES[_type] = RuleSet(
         game_type=_type,
         geometry=BOARD_8X8 if _bashni else BOARD_7X7,

@@ -27,6 +27,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from notation.geometry import Geometry
 from notation.rules import GameType, Goal
@@ -101,7 +102,7 @@ class ColumnRules:
 
     def with_options(self, options: Mapping[str, str]) -> ColumnRules:
         """These rules with some options changed; raises :class:`RuleOptionError`."""
-        changes: dict[str, enum.Enum] = {}
+        changes: dict[str, Any] = {}
         for name, value in options.items():
             key = name.strip().lower().replace("_", "-")
             kind = _OPTIONS.get(key)
@@ -114,7 +115,7 @@ class ColumnRules:
                 raise RuleOptionError(
                     f"{name}={value}", f"rule option {key} takes {allowed}"
                 ) from None
-        return replace(self, **changes)  # type: ignore[arg-type]
+        return replace(self, **changes)
 
     def options(self) -> dict[str, str]:
         """Every option as ``name -> value`` (for headers and the CLI)."""
