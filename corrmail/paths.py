@@ -63,8 +63,8 @@ def translation_dirs(package_dir: Path = PACKAGE_DIR) -> list[Path]:
     Flask-Babel merges them, so an area can keep its texts' translations beside its code.
     """
     extra = sorted(
-        path.parent.parent.parent
+        path.parent.parent
         for path in package_dir.glob("*/translations/*/LC_MESSAGES")
-        if path.parent.parent.parent != package_dir / "translations"
+        if path.parent.parent != package_dir / "translations"
     )
     return [package_dir / "translations", *extra]
