@@ -74,10 +74,12 @@ from notation.variants import VariantNode, parse_variants
 from timekeeping import (
     PENALTY_DAYS,
     BreakAnnouncementError,
+    Ledger,
     NotToMoveError,
     Side,
     TimekeepingError,
     check_break_limits,
+    compute_chart,
     last_safe_reply_date,
     parse_break_announcement,
 )
@@ -274,7 +276,8 @@ class _Context:
             ),
             entered_by=None,
         )
-        self.session.refresh(self.game)
+        # The ledger appended through the session, not the relationship: reload just the letters.
+        self.session.expire(self.game, ["letters"])
         return letter
 
     def charge_penalty(self, letter: Letter, reason: str) -> None:
@@ -399,7 +402,9 @@ class _Context:
                 self.charge_penalty(letter, walk.stop.problem)
             self.notify_errors([walk.stop, *walk.notices], penalty=walk.penalty)
 
-        chart = GameView(self.game).chart()
+        view_after = GameView(self.game)
+        ledger = view_after.ledger()
+        chart = compute_chart(ledger)
         moves_written = numbered(own_plies, first_index)
         context: dict[str, Any] = {
             "repeated": numbered(repeated, first_index - len(repeated)) if repeated else "",
@@ -413,12 +418,11 @@ class _Context:
             "draw_offer": self.content.draw_offer,
             "draw_decline": self.content.draw_decline,
         }
-        view_after = GameView(self.game)
         final = view_after.position
         diagrams = _diagram(final, walk.plies[-1][1] if walk.plies else None,
                             f"game-{self.game.id}-move-{len(view_after.plies)}.svg")
         # Only the player now to move gets the reply deadline (and its .ics).
-        deadline = self.reply_deadline(view_after)
+        deadline = self.reply_deadline(view_after, ledger)
         with_deadline = diagrams + self.deadline_calendar(deadline)
         partner_moves = view_after.side_to_move is not self.side
         self.post_to_player(self.partner, "move", "move",
@@ -439,10 +443,10 @@ class _Context:
         return self.outcome("move_relayed" if walk.stop is None else "move_relayed_with_error",
                             detail)
 
-    def reply_deadline(self, view: GameView) -> dt.date | None:
+    def reply_deadline(self, view: GameView, ledger: Ledger) -> dt.date | None:
         """The last day the player to move can answer without overstepping (002 §4.3.5)."""
         try:
-            return last_safe_reply_date(view.ledger(), view.side_to_move, received=self.today)
+            return last_safe_reply_date(ledger, view.side_to_move, received=self.today)
         except (NotToMoveError, TimekeepingError):
             return None
 
