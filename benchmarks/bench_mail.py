@@ -15,7 +15,6 @@ Usage: .venv/bin/python benchmarks/bench_mail.py [--letters N] [--outbox N] [--s
 from __future__ import annotations
 
 import argparse
-import asyncio
 import datetime as dt
 import os
 import random
@@ -180,6 +179,7 @@ def bench_ingest(letter_count: int) -> None:
 class Sink:
     def __init__(self) -> None:
         self.ids: list[str] = []
+        self.arrivals: list[float] = []
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server, session, envelope):  # type: ignore[no-untyped-def]
@@ -187,6 +187,7 @@ class Sink:
             if line.lower().startswith(b"message-id:"):
                 with self.lock:
                     self.ids.append(line.split(b":", 1)[1].strip().decode())
+                    self.arrivals.append(time.perf_counter())
                 break
         return "250 OK"
 
@@ -245,9 +246,11 @@ def bench_mailer(url: str, label: str, count: int, workers: int, script: Path) -
     controller.stop()
     duplicates = len(sink.ids) - len(set(sink.ids))
     assert len(set(sink.ids)) == count and duplicates == 0, (len(sink.ids), duplicates)
-    print(f"  {label}, {workers} worker(s): {count} letters in {elapsed:.2f} s = "
-          f"{count / elapsed:,.0f} letters/s, each exactly once")
-    return elapsed
+    # Process start-up (importing corrmail) is not sending: time the first to the last arrival.
+    sending = max(sink.arrivals) - min(sink.arrivals)
+    print(f"  {label}, {workers} worker(s): {count} letters, each exactly once; "
+          f"{elapsed:.2f} s with start-up, sending {sending:.2f} s = {count / sending:,.0f} letters/s")
+    return sending
 
 
 def _free_port() -> int:
