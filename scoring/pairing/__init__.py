@@ -25,6 +25,7 @@ from scoring.pairing.errors import (
 from scoring.pairing.generate import Generated, classify, generate_event
 from scoring.pairing.history import draw_as_round, entrants_before, met_before
 from scoring.pairing.model import Draw, Entrant, Float, FloatDirection, Pair, PairingSystem
+from scoring.pairing.redraw import redraw
 from scoring.pairing.teams import TeamDraw, TeamPair, pair_teams, team_entrants_before
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "met_before",
     "pair_round",
     "pair_teams",
+    "redraw",
     "parse_system",
     "team_entrants_before",
     "validate_entrants",

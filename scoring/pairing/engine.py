@@ -12,16 +12,14 @@ exists; when none exists the error names the players who cannot be served and wh
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 from scoring.pairing.colours import (
     ABSOLUTE_MAX_RUN,
     PREFERRED_MAX_RUN,
-    permitted_colours,
-    rule_prefers_first_white,
     trailing_run,
 )
+from scoring.pairing.criteria import LegalPairs
 from scoring.pairing.errors import EntrantError, NoLegalPairingError, UnknownSystemError
 from scoring.pairing.matching import Matcher
 from scoring.pairing.model import (
@@ -87,35 +85,6 @@ def validate_entrants(entrants: Sequence[Entrant]) -> None:
                 raise EntrantError(
                     entrant.start_no, f"met {opponent}, whose history does not list the game"
                 )
-
-
-@dataclass
-class _Field:
-    """The players of one round and the predicate "may these two meet?"."""
-
-    entrants: dict[int, Entrant]
-    met: dict[int, frozenset[int]]
-    may_white: dict[int, bool]
-    may_black: dict[int, bool]
-
-    @classmethod
-    def build(cls, players: Iterable[Entrant], max_run: int) -> _Field:
-        entrants = {e.start_no: e for e in players}
-        permitted = {n: permitted_colours(e.colours, max_run) for n, e in entrants.items()}
-        return cls(
-            entrants=entrants,
-            met={n: frozenset(e.opponents) for n, e in entrants.items()},
-            may_white={n: Colour.WHITE in p for n, p in permitted.items()},
-            may_black={n: Colour.BLACK in p for n, p in permitted.items()},
-        )
-
-    def allowed(self, a: int, b: int) -> bool:
-        """``000 §3.18.2``: never the same pair twice; some colour split within the limits."""
-        if b in self.met[a]:
-            return False
-        return (self.may_white[a] and self.may_black[b]) or (
-            self.may_black[a] and self.may_white[b]
-        )
 
 
 def pair_round(
@@ -193,7 +162,7 @@ class _Round:
         self.lot = lot
         self.notes = notes
         self.scores = {e.start_no: e.score for e in everyone}
-        self.relaxed = _Field.build(playing, ABSOLUTE_MAX_RUN)
+        self.relaxed = LegalPairs.build(playing, ABSOLUTE_MAX_RUN)
         self.groups = self._score_groups(playing)
         self.ranking = self._classification(playing)
         self.rank = {n: i for i, n in enumerate(self.ranking)}
@@ -243,7 +212,7 @@ class _Round:
                 "without play (000 §3.18.2, 002 note a)"
             )
         players = [n for n in self.ranking if n != bye]
-        field = _Field.build((self.relaxed.entrants[n] for n in players), PREFERRED_MAX_RUN)
+        field = LegalPairs.build((self.relaxed.entrants[n] for n in players), PREFERRED_MAX_RUN)
         matcher = Matcher(players, field.allowed)
         if matcher.exposed_count():
             field = self.relaxed
@@ -334,7 +303,7 @@ class _Round:
     # -- score groups ------------------------------------------------------------------------
 
     def _pair_groups(
-        self, field: _Field, everyone: Matcher, bye: int | None
+        self, field: LegalPairs, everyone: Matcher, bye: int | None
     ) -> list[tuple[int, int]]:
         groups = [[n for n in group if n != bye] for group in self.groups]
         groups = [g for g in groups if g]
@@ -374,7 +343,7 @@ class _Round:
 
     def _pair_floaters(
         self,
-        field: _Field,
+        field: LegalPairs,
         everyone: Matcher,
         pending: list[int],
         group: list[int],
@@ -395,7 +364,7 @@ class _Round:
 
     def _choose_floaters(
         self,
-        field: _Field,
+        field: LegalPairs,
         rest: list[int],
         group: Matcher,
         lower: Matcher,
@@ -424,48 +393,28 @@ class _Round:
 
     # -- colours and floats ------------------------------------------------------------------
 
-    def _colours(self, field: _Field, a: int, b: int) -> Pair:
-        """``000 §3.18.2``: the rule's colours, unless they would break a limit for either."""
+    def _colours(self, field: LegalPairs, a: int, b: int) -> Pair:
+        """``000 §3.18.2``; in a blind draw equal histories are decided by lot (002)."""
         first, second = field.entrants[a], field.entrants[b]
         if self.program is PairingSystem.RANDOM and first.colours == second.colours:
-            a_white = self.lot.random() < 0.5  # 002: "at equal conditions colour by lot"
-        else:
-            a_white = rule_prefers_first_white(
-                first.colours, second.colours, self.rank[a] < self.rank[b]
-            )
-        if a_white and not (field.may_white[a] and field.may_black[b]):
-            a_white = False
-        elif not a_white and not (field.may_black[a] and field.may_white[b]):
-            a_white = True
-        return Pair(a, b) if a_white else Pair(b, a)
+            return field.with_colours(a, b, a_first=self.lot.random() < 0.5)
+        return field.with_colours(a, b, a_first=self.rank[a] < self.rank[b])
 
-    def _floats(self, field: _Field, pairs: Sequence[tuple[int, int]]) -> list[Float]:
-        """Record ``float_down``/``float_up``; forced when the higher had nobody in his group (002)."""
-        by_score: dict[float, list[int]] = {}
-        for player in field.entrants:
-            by_score.setdefault(self.scores[player], []).append(player)
-        floats: list[Float] = []
-        for a, b in pairs:
-            score_a, score_b = self.scores[a], self.scores[b]
-            if score_a == score_b:
-                continue
-            higher, lower = (a, b) if score_a > score_b else (b, a)
-            forced = not any(
-                field.allowed(higher, other)
-                for other in by_score[self.scores[higher]]
-                if other != higher
-            )
-            floats.append(Float(self.round_no, higher, FloatDirection.DOWN, forced))
-            floats.append(Float(self.round_no, lower, FloatDirection.UP, forced))
-            self.notes.append(
-                f"player {higher} ({_points(self.scores[higher])}) meets {lower} "
-                f"({_points(self.scores[lower])}): float down and up"
-                + (", forced: not counted (002)" if forced else f" ({self.program.rule})")
-            )
+    def _floats(self, field: LegalPairs, pairs: Sequence[tuple[int, int]]) -> list[Float]:
+        floats = field.floats(self.round_no, pairs)
+        partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
+        for drift in floats:
+            if drift.direction is FloatDirection.DOWN:
+                opponent = partner[drift.start_no]
+                self.notes.append(
+                    f"player {drift.start_no} ({_points(self.scores[drift.start_no])}) meets "
+                    f"{opponent} ({_points(self.scores[opponent])}): float down and up"
+                    + (", forced: not counted (002)" if drift.forced else f" ({self.program.rule})")
+                )
         return floats
 
 
-def _accepting(field: _Field, matcher: Matcher) -> Accept:
+def _accepting(field: LegalPairs, matcher: Matcher) -> Accept:
     """Fix a pair only if it is legal and everyone else can still be paired legally."""
 
     def accept(a: int, b: int) -> bool:

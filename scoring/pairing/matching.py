@@ -45,13 +45,23 @@ class Barrier:
 class Matcher:
     """A maximum matching of the graph ``(vertices, allowed)``, kept up to date under edits."""
 
-    def __init__(self, vertices: Iterable[int], allowed: Allowed) -> None:
+    def __init__(
+        self,
+        vertices: Iterable[int],
+        allowed: Allowed,
+        initial: Iterable[tuple[int, int]] = (),
+    ) -> None:
+        """``initial`` pairs (each allowed, disjoint) are kept unless an augmenting path must
+        break them: a redraw starts from the published pairs (002)."""
         self._allowed = allowed
         self._active: dict[int, None] = dict.fromkeys(vertices)
         self._mate: dict[int, int] = dict.fromkeys(self._active, _UNMATCHED)
         self._exposed: dict[int, None] = dict.fromkeys(self._active)
         self._journal: list[tuple[int, int]] | None = None
         self.last_barrier: Barrier | None = None
+        for a, b in initial:
+            self._set_mate(a, b)
+            self._set_mate(b, a)
         self._greedy()
         for vertex in list(self._active):
             if self._mate[vertex] == _UNMATCHED:
