@@ -58,13 +58,14 @@ TRANSLATIONS_DIR = PACKAGE_DIR / "translations"
 
 
 def translation_dirs(package_dir: Path = PACKAGE_DIR) -> list[Path]:
-    """The main catalog first, then any area's own `corrmail/<area>/translations`.
+    """Every area's own `corrmail/<area>/translations`, then the main catalog.
 
-    Flask-Babel merges them, so an area can keep its texts' translations beside its code.
+    Flask-Babel merges them in this order and a later catalog wins a shared text, so the main
+    catalog's wording stands wherever an area translated the same English text differently.
     """
     extra = sorted(
         path.parent.parent
         for path in package_dir.glob("*/translations/*/LC_MESSAGES")
         if path.parent.parent != package_dir / "translations"
     )
-    return [package_dir / "translations", *extra]
+    return [*extra, package_dir / "translations"]

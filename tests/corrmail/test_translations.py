@@ -49,3 +49,15 @@ def test_compiled_catalog_matches_the_po_file(po: Path) -> None:
     with po.with_suffix(".mo").open("rb") as handle:
         compiled = {m.id: m.string for m in read_mo(handle) if m.id}
     assert compiled == source, f"run: pybabel compile -d {po.parent.parent.parent}"
+
+
+def test_area_catalogs_come_before_the_main_one(tmp_path: Path) -> None:
+    """Flask-Babel lets the last catalog win a shared text: the main wording must stand."""
+    for area in ("referee", "mail"):
+        (tmp_path / area / "translations" / "ru" / "LC_MESSAGES").mkdir(parents=True)
+    (tmp_path / "translations" / "ru" / "LC_MESSAGES").mkdir(parents=True)
+    assert translation_dirs(tmp_path) == [
+        tmp_path / "mail" / "translations",
+        tmp_path / "referee" / "translations",
+        tmp_path / "translations",
+    ]
