@@ -55,12 +55,7 @@ class KingLanding(enum.Enum):
     FREE = "free"
 
 
-COLUMN_GAME_TYPES = (
-    GameType.COLUMN_RUSSIAN,
-    GameType.COLUMN_RUSSIAN_GIVEAWAY,
-    GameType.COLUMN_INTERNATIONAL,
-    GameType.COLUMN_INTERNATIONAL_GIVEAWAY,
-)
+COLUMN_GAME_TYPES = tuple(game_type for game_type in GameType if game_type.is_column)
 """Russian (Bashni) and international (Lasca) column draughts, direct and reverse (002 §4.1.4)."""
 
 _OPTIONS: dict[str, type[enum.Enum]] = {

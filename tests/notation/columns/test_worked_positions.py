@@ -6,6 +6,7 @@ white king on a black man, bottom to top.  The expected moves are worked out by 
 
 from __future__ import annotations
 
+import pytest
 from column_helpers import BASHNI, LASCA, moves, position
 
 from notation.position import Piece
@@ -210,3 +211,48 @@ def test_a_malformed_board_is_refused_citing_the_digest() -> None:
         ColumnPosition(rules, ("wbw",) + ("",) * 31)
     with pytest.raises(ValueError, match="32 playing squares"):
         ColumnPosition(rules, ("",) * 25)
+
+
+# -- the same positions under every option --------------------------------------------------------
+# Options change only what docs/rules/columns.md says they change: ownership, release and the
+# order of prisoners are the same under every reading; promotion differs with `moves`.
+
+BASHNI_OPTIONS = [
+    {}, {"rejump": "allowed"}, {"placement": "immediate"}, {"king_landing": "free"},
+    {"rejump": "allowed", "placement": "immediate"},
+]
+
+
+@pytest.mark.parametrize("options", BASHNI_OPTIONS + [{"moves": "lasker"}])
+def test_change_of_ownership_under_every_option(options: dict[str, str]) -> None:
+    assert moves("W:Wc3:Bd4=wwb", **options) == {"c3:e5": "B:Wd4=ww,e5=bw:B"}
+
+
+@pytest.mark.parametrize("options", BASHNI_OPTIONS + [{"moves": "lasker"}])
+def test_released_king_under_every_option(options: dict[str, str]) -> None:
+    assert moves("B:Wd4=Bw,h2:Be5", **options) == {"e5:c3": "W:Wh2:Bc3=wb,Kd4"}
+    released = {m for m in moves("B:Wh2:Bc3=wb,Kd4", **options) if m.startswith("d4")}
+    if options.get("moves") == "lasker":
+        assert released == {"d4-c5", "d4-e5", "d4-e3"}  # an officer steps one square
+    else:
+        assert {"d4-h8", "d4-a7", "d4-g1"} <= released  # a flying king
+
+
+@pytest.mark.parametrize("options", BASHNI_OPTIONS + [{"moves": "lasker"}])
+def test_promotion_mid_capture_under_every_option(options: dict[str, str]) -> None:
+    expected = (
+        {"b6:d8": "B:Wc7,d8=bW:BKf6"}  # Lasker's movement: promotion ends the move
+        if options.get("moves") == "lasker"
+        else {"b6:d8:g5": "B:Wg5=BbW,c7:B", "b6:d8:h4": "B:Wh4=BbW,c7:B"}
+    )
+    assert moves("W:Wb6:Bc7=wb,Kf6", **options) == expected
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"rejump": "allowed"}, {"placement": "immediate"}, {"king_landing": "free"},
+     {"moves": "bashni"}],
+)
+def test_lasca_ownership_and_release_under_every_option(options: dict[str, str]) -> None:
+    # White 9 takes the black top of 13, releasing a white officer: 13 is White's again.
+    assert moves("W:W9:B13=Wb,25", LASCA, **options) == {"9:17": "B:WK13,17=bw:B25"}
