@@ -275,9 +275,9 @@ class _Round:
         barrier = matcher.explain()
         blocked = sorted(matcher.exposed())
         field = self.relaxed
-        lonely = [
+        lonely = sorted(
             n for n in self.ranking if not any(field.allowed(n, m) for m in self.ranking if m != n)
-        ]
+        )
         if lonely:
             reason = (
                 f"player(s) {lonely} cannot meet anyone: every other player already met "
@@ -289,8 +289,8 @@ class _Round:
             inner = sorted(barrier.inner)
             outer = sorted(barrier.outer)
             reason = (
-                f"the {len(outer)} players {outer} may meet only one another (in odd-sized "
-                f"blocks) or the {len(inner)} players {inner}, so one of them is left over "
+                f"players {outer} may meet only one another (in blocks of odd size) or the "
+                f"{len(inner)} player(s) {inner}, too few for them, so one is left over "
                 "(never the same pair twice, colour limits: 000 §3.18.2, 002)"
             )
         raise NoLegalPairingError(
