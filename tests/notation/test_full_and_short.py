@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -18,7 +19,7 @@ from notation.geometry import BOARD_10X10_OLD_FILES, SquareStyle
 from notation.letters import play_moves
 from notation.playouts import random_positions, random_setup
 from notation.position import Position
-from notation.rules import GameType, RuleSet
+from notation.rules import GameType
 from notation.short import format_short, parse_short
 
 RUSSIAN = Position.initial(GameType.RUSSIAN)
@@ -85,8 +86,7 @@ def test_international_long_capture_in_numeric_notation() -> None:
 
 
 def test_old_ten_by_ten_files_without_j() -> None:
-    rules = GameType.INTERNATIONAL.rules
-    old = RuleSet(**{**rules.__dict__, "geometry": BOARD_10X10_OLD_FILES})
+    old = dataclasses.replace(GameType.INTERNATIONAL.rules, geometry=BOARD_10X10_OLD_FILES)
     position = Position.initial(old)
     move = parse_full(position, "k4-j5".replace("j", "i"))
     assert format_full(position, move, style=SquareStyle.ALGEBRAIC) == "k4-i5"

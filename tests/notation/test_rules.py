@@ -71,6 +71,14 @@ def test_flying_king_without_continuation_may_land_on_any_free_square_beyond() -
     assert {end for _, end, _ in effects(position)} == {"d4", "e5", "f6", "g7", "h8"}
 
 
+def test_turkish_strike_a_captured_piece_blocks_until_the_move_ends() -> None:
+    # Black king g7 takes f6, b4, c7 and stands on d8.  Had f6 left the board at once, the
+    # king could go on over e7-f6 and take the white king on g5; f6 still stands, so it stops.
+    position = parse_fen("B:Wb4,Kg5,f6,c7:BKe1,h2,d6,Kg7", GameType.RUSSIAN)
+    from_g7 = {e for e in effects(position) if e[0] == "g7"}
+    assert from_g7 == {("g7", "d8", frozenset({"f6", "b4", "c7"}))}
+
+
 def test_capture_is_compulsory() -> None:
     position = parse_fen("W:Wc3,g3:Bd4", GameType.RUSSIAN)
     assert effects(position) == {("c3", "e5", frozenset({"d4"}))}
