@@ -94,27 +94,14 @@ class Generator:
         self.king_steps = king_steps
         # Shift amounts: north is a left shift, south a right shift.
         self.ne, self.nw = width + 1, width - 1
-        jump_directions_white = (_NE, _NW, _SE, _SW) if rules.men_capture_backwards else (_NE, _NW)
-        jump_directions_black = (_NE, _NW, _SE, _SW) if rules.men_capture_backwards else (_SE, _SW)
-        self.man_jump_directions = (jump_directions_white, jump_directions_black)
-
-    # -- shifts ------------------------------------------------------------------------------
-
-    def _shift(self, mask: int, direction: int) -> int:
-        if direction == _NE:
-            return mask << self.ne
-        if direction == _NW:
-            return mask << self.nw
-        if direction == _SE:
-            return mask >> self.nw
-        return mask >> self.ne
+        self.men_capture_backwards = rules.men_capture_backwards
 
     def _possible_jumpers(self, men: int, opp: int, empty: int, side: int) -> int:
         """Men that have at least one first jump available (whole-board shifts, no loop)."""
         ne, nw = self.ne, self.nw
         north = (((empty >> ne) & opp) >> ne) | (((empty >> nw) & opp) >> nw)
         south = (((empty << ne) & opp) << ne) | (((empty << nw) & opp) << nw)
-        if self.rules.men_capture_backwards:
+        if self.men_capture_backwards:
             return (north | south) & men
         return (north if side == 0 else south) & men
 

@@ -66,7 +66,7 @@ Resolution = SingleMoveSubstituted | SenderMustReplace
 
 
 @dataclass(frozen=True)
-class Warning:
+class NotationWarning:
     """Something the partner must point out, which does not stop play."""
 
     message: str
@@ -77,7 +77,7 @@ class Warning:
 class LegalMove:
     text: str
     move: Move
-    warnings: tuple[Warning, ...] = ()
+    warnings: tuple[NotationWarning, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -157,7 +157,7 @@ def _judge_full(position: GamePosition, written: WrittenMove) -> MoveReading:
         if not written.capture and position.capture_compulsory():
             cause = ImpossibleCause.CAPTURE_OMITTED
         return _impossible(position, text, cause, start)
-    warnings = tuple(Warning(remark, "002 §4.2.2") for remark in reading.remarks)
+    warnings = tuple(NotationWarning(remark, "002 §4.2.2") for remark in reading.remarks)
     return LegalMove(text, reading.move, warnings)
 
 
@@ -171,7 +171,7 @@ class LineReading:
     """The moves of one numbered line, each judged; reading stops after a non-legal move."""
 
     readings: tuple[MoveReading, ...]
-    warnings: tuple[Warning, ...] = ()
+    warnings: tuple[NotationWarning, ...] = ()
     positions: tuple[GamePosition, ...] = field(default=(), repr=False)
     """Position after each legal move, in order."""
 
@@ -194,11 +194,11 @@ def read_moves(position: GamePosition, text: str, *, expected_number: int | None
     """Read ``12. c3-d4 f6-g5``, ``12... f6-g5`` or bare moves, each judged in turn.
 
     ``expected_number`` is the number the next move should carry; a different written number
-    gives a :class:`Warning` naming the right one (002 §4.2.14), never an error.
+    gives a :class:`NotationWarning` naming the right one (002 §4.2.14), never an error.
     """
     if len(text) > MAX_MOVE_LENGTH * 4:
         return LineReading((IllegibleMove(text, "line too long"),))
-    warnings: list[Warning] = []
+    warnings: list[NotationWarning] = []
     readings: list[MoveReading] = []
     positions: list[GamePosition] = []
     rest = text.strip()
@@ -208,10 +208,10 @@ def read_moves(position: GamePosition, text: str, *, expected_number: int | None
             expected = expected_number
             if number != expected:
                 warnings.append(
-                    Warning(f"move number {number} should be {expected}", "002 §4.2.14")
+                    NotationWarning(f"move number {number} should be {expected}", "002 §4.2.14")
                 )
         if dots == "..." and position.turn is Color.WHITE:
-            warnings.append(Warning("'...' marks a Black move but White is to move", "002 §4.2.14"))
+            warnings.append(NotationWarning("'...' marks a Black move but White is to move", "002 §4.2.14"))
         for move_text in moves_text:
             reading = read_move(position, move_text)
             readings.append(reading)

@@ -26,7 +26,7 @@ from notation.letters import (
     ImpossibleMove,
     LegalMove,
     MoveReading,
-    Warning,
+    NotationWarning,
     read_move,
     read_moves,
 )
@@ -59,7 +59,7 @@ class Variant:
     text: str
     plies: tuple[Move, ...]
     cut: ImpossibleMove | IllegibleMove | None = None
-    warnings: tuple[Warning, ...] = ()
+    warnings: tuple[NotationWarning, ...] = ()
 
 
 @dataclass(frozen=True)
