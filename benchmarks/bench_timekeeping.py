@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from datetime import date, timedelta
 
-from timekeeping import Break, Ledger, LetterEntry, Side, compute_chart
+from timekeeping import Break, Ledger, LetterEntry, Side, TimeChart, compute_chart
 
 W, B = Side.WHITE, Side.BLACK
 BATCH = 1_000
@@ -124,6 +124,12 @@ def naive_chart(ledger: Ledger) -> tuple[int, int, tuple[Side, int, int] | None]
     return totals[W], totals[B], overstep
 
 
+def summary(chart: TimeChart) -> tuple[int, int, tuple[Side, int, int] | None, int]:
+    step = chart.overstep
+    return (chart.totals.white, chart.totals.black,
+            None if step is None else (step.player, step.letter, step.total), len(chart.rows))
+
+
 def round_half_up(total: int, count: int) -> int:
     return (2 * total + count) // (2 * count)
 
@@ -143,21 +149,19 @@ def main() -> None:
         gc.collect()
         gc.freeze()
         wall, cpu = time.perf_counter(), time.process_time()
-        charts = [compute_chart(ledger) for ledger in batch]
+        # What an archive recompute keeps of each chart: its totals, overstep and row count.
+        summaries = [summary(compute_chart(ledger)) for ledger in batch]
         ours_cpu += time.process_time() - cpu
         ours_wall += time.perf_counter() - wall
-        letters += sum(len(chart.rows) for chart in charts)
-        oversteps += sum(chart.overstep is not None for chart in charts)
+        letters += sum(rows for _, _, _, rows in summaries)
+        oversteps += sum(step is not None for _, _, step, _ in summaries)
         peer_batch = batch[: max(0, arguments.peer_games - peer_games)]
         if peer_batch:
             cpu = time.process_time()
             expected = [naive_chart(ledger) for ledger in peer_batch]
             peer_cpu += time.process_time() - cpu
-            for chart, (white, black, step) in zip(charts, expected, strict=False):
-                ours_step = None if chart.overstep is None else (chart.overstep.player, chart.overstep.letter, chart.overstep.total)
-                mismatches += (chart.totals.white, chart.totals.black, ours_step) != (white, black, step)
+            mismatches += sum(ours[:3] != theirs for ours, theirs in zip(summaries, expected, strict=False))
             peer_games += len(peer_batch)
-        del charts
         gc.unfreeze()
 
     per_game_ours = ours_cpu / arguments.games

@@ -10,7 +10,7 @@ never notified (002 §4.4.2). A referee may grant a retroactive or an extra brea
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -159,11 +159,13 @@ def days_in_game(brk: Break) -> tuple[tuple[date, date] | None, RuleNote | None]
         f"postmark {brk.notice_postmark}, not from {brk.first_day}")
 
 
-def game_break_days(breaks: Iterable[Break]) -> tuple[list[tuple[date, date]], list[RuleViolation], list[RuleNote]]:
+def game_break_days(breaks: Collection[Break]) -> tuple[list[tuple[date, date]], list[RuleViolation], list[RuleNote]]:
     """The break intervals that count in one game, with the violations and notes behind them."""
     intervals: list[tuple[date, date]] = []
     violations: list[RuleViolation] = []
     notes: list[RuleNote] = []
+    if not breaks:
+        return intervals, violations, notes
     by_player: dict[Side, list[Break]] = {}
     for brk in breaks:
         by_player.setdefault(brk.player, []).append(brk)

@@ -23,8 +23,8 @@ from datetime import date, timedelta
 from typing import NamedTuple
 
 from timekeeping.breaks import game_break_days
-from timekeeping.control import TimeControl, TimeFraction
-from timekeeping.daycount import BreakCalendar
+from timekeeping.control import LIMIT_TABLE_MOVES, TimeControl, TimeFraction
+from timekeeping.daycount import NO_BREAKS, BreakCalendar
 from timekeeping.deadlines import repeat_due
 from timekeeping.errors import RuleNote, RuleViolation
 from timekeeping.ledger import PENALTY_DAYS, Ledger, LetterEntry, Penalty
@@ -128,7 +128,7 @@ def compute_chart(ledger: Ledger) -> TimeChart:
     intervals, break_errors, break_notes = game_break_days(ledger.breaks)
     errors.extend(break_errors)
     notes.extend(break_notes)
-    calendar = BreakCalendar.from_intervals(intervals)
+    calendar = BreakCalendar.from_intervals(intervals) if intervals else NO_BREAKS
     letters = ledger.letters
     answered = _answered_letters(letters, errors)
     sent = _dispatch_dates(letters, answered, notes)
@@ -158,7 +158,14 @@ def _dispatch_dates(letters: Sequence[LetterEntry], answered: Sequence[int],
                     notes: list[RuleNote]) -> list[date]:
     """Each letter's dispatch date after the partner's postmark corrections (002 §4.3.1)."""
     sent = [letter.sent for letter in letters]
-    for index, letter in enumerate(letters):
+    answered_sent = [sent[target] if target >= 0 else None for target in answered]
+    # Most postmarks agree with the declared date; only the others need a look.
+    for index in [
+        index for index, (letter, declared) in enumerate(zip(letters, answered_sent, strict=True))
+        if letter.corrects_partner
+        or letter.partner_sent_postmark is not None and letter.partner_sent_postmark != declared
+    ]:
+        letter = letters[index]
         postmark = letter.partner_sent_postmark
         target = answered[index]
         # A repeat (002 §4.3.4) carries its own postmark: the repeat date is not a discrepancy.
@@ -209,20 +216,21 @@ def _receipts(letters: Sequence[LetterEntry], answered: Sequence[int], sent: Seq
     """
     partner_dispatch = _partner_dispatch_dates(letters, answered, sent)
     received: list[date | None] = [letter.received for letter in letters]
-    transit_total = transit_count = 0
-    missing: list[int] = []
-    for index, (day, dispatch) in enumerate(zip(received, partner_dispatch, strict=True)):
-        if day is None:
-            if index > 0:  # the opening letter answers nothing
-                missing.append(index)
-        elif dispatch is not None:
-            if day < dispatch:
-                errors.append(RuleViolation("002 §4.3.1", f"received {day}, before the partner's dispatch "
-                                            f"on {dispatch}", day.isoformat(), index + 1))
-            else:
-                transit_total += (day - dispatch).days
-                transit_count += 1
-    transit = (2 * transit_total + transit_count) // (2 * transit_count) if transit_count else None
+    transits = [
+        (day - dispatch).days if day is not None and dispatch is not None else None
+        for day, dispatch in zip(received, partner_dispatch, strict=True)
+    ]
+    known = [days for days in transits if days is not None]
+    if known and min(known) < 0:
+        known = [days for days in known if days >= 0]
+        for index, days in enumerate(transits):
+            if days is not None and days < 0:
+                errors.append(RuleViolation("002 §4.3.1", f"received {received[index]}, before the partner's "
+                                            f"dispatch on {partner_dispatch[index]}",
+                                            str(received[index]), index + 1))
+    transit = (2 * sum(known) + len(known)) // (2 * len(known)) if known else None
+    # The opening letter answers nothing: it has no receipt to omit.
+    missing = [index for index in range(1, len(letters)) if received[index] is None]
     estimated = [False] * len(letters)
     omission_number = [0] * len(letters)
     omissions = {Side.WHITE: 0, Side.BLACK: 0}
@@ -283,7 +291,7 @@ def _count(ledger: Ledger, calendar: BreakCalendar, answered: Sequence[int], sen
     breaks = bool(calendar)  # without breaks a reply's days are plain subtraction: no call needed
     end = ledger.end_date.toordinal() if ledger.end_date is not None else _NO_END
     starts = (effective_start(ledger, Side.WHITE).toordinal(), effective_start(ledger, Side.BLACK).toordinal())
-    limits: dict[int, int] = {}
+    limits = ledger.control.limit_table()
     totals = [0, 0]
     last_move = [0, 0]
     last_uncounted = [0, 0]
@@ -316,9 +324,7 @@ def _count(ledger: Ledger, calendar: BreakCalendar, answered: Sequence[int], sen
         last_move[slot] = move
         last_uncounted[slot] = uncounted
         counted_moves = move - uncounted
-        limit = limits.get(counted_moves)
-        if limit is None:
-            limit = limits[counted_moves] = ledger.control.limit(counted_moves)
+        limit = limits[counted_moves] if counted_moves < LIMIT_TABLE_MOVES else ledger.control.limit(counted_moves)
         if total > limit and overstep is None:
             overstep = Overstep(sender, move, number, total, limit)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -30,6 +31,20 @@ class TimeControl:
         """
         periods = -(-counted_moves // self.moves) or 1
         return periods * self.days
+
+    def limit_table(self) -> tuple[int, ...]:
+        """:meth:`limit` of 0 to ``LIMIT_TABLE_MOVES - 1`` counted moves, computed once per
+        control: recomputing an archive looks a limit up for every letter."""
+        return _limit_table(self)
+
+
+#: Moves covered by :meth:`TimeControl.limit_table`; longer games fall back to :meth:`limit`.
+LIMIT_TABLE_MOVES = 256
+
+
+@functools.lru_cache(maxsize=32)
+def _limit_table(control: TimeControl) -> tuple[int, ...]:
+    return tuple(control.limit(moves) for moves in range(LIMIT_TABLE_MOVES))
 
 
 _FRACTION = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
