@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import shutil
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
@@ -15,6 +18,15 @@ if TYPE_CHECKING:
     from tests.cases.conftest import Cup
 
 END = dt.date(2027, 8, 31)
+
+
+@pytest.fixture
+def db_url(tmp_path: Path, sqlite_template: Path) -> str:
+    """SQLite only: ordering and filtering happen in Python; the same queries run on both backends in the end-to-end,
+    overstep, withdrawal and conflict tests of this folder."""
+    path = tmp_path / "cases.sqlite"
+    shutil.copyfile(sqlite_template, path)
+    return f"sqlite:///{path}"
 
 
 def test_overdue_cases_come_first_then_by_deadline(cup: Cup, set_today) -> None:

@@ -5,6 +5,8 @@ players act for their own games only; officials of other tournaments act nowhere
 from __future__ import annotations
 
 import datetime as dt
+import shutil
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -16,6 +18,15 @@ if TYPE_CHECKING:
     from tests.cases.conftest import Cup
 
 END = dt.date(2027, 8, 31)
+
+
+@pytest.fixture
+def db_url(tmp_path: Path, sqlite_template: Path) -> str:
+    """SQLite only: who may act is decided in Python; the same queries run on both backends in the end-to-end,
+    overstep, withdrawal and conflict tests of this folder."""
+    path = tmp_path / "cases.sqlite"
+    shutil.copyfile(sqlite_template, path)
+    return f"sqlite:///{path}"
 
 
 def participant_id(cup: Cup, number: int) -> int:
