@@ -653,7 +653,8 @@ class _Context:
     def claim_overstep(self) -> Outcome:
         chart = GameView(self.game).chart()
         offender = self.side.partner
-        held = ""
+        # The claimant's reply, kept from the offender until the referee decides (002 §4.3.6).
+        held = " ".join(move.text for move in self.content.moves_of(self.side))
         found = chart.overstep is not None and chart.overstep.player is offender
         transition = OverstepClaim.open(
             f"game-{self.game.id}-overstep-{self.today.isoformat()}",
