@@ -38,7 +38,7 @@ _MARK = re.compile(
         (?:\s+(?P<propose_label>[A-ZА-ЯЁ])(?![\w.]))?\s*[:.)\-–—]?\s*)
     | (?P<label>\b(?:вариант|variant)\s+(?P<label_letter>[A-ZА-ЯЁ])(?![\w.])\s*[:.)\-–—]?\s*)
     | (?P<if>\b(?:если|if)\s+)
-    | (?P<on>\b(?:на|on)\s+(?=\d|[a-k]\d))
+    | (?P<on>\b(?:на|on)\s+(?=\d|[a-kасе]\d))
     """
 )
 _IF = re.compile(r"(?is)^(?:если|if)\s+(?P<partner>.+?)\s*,?\s*\b(?:то|then)\b\s*(?P<line>.*)$")

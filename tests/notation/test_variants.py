@@ -32,6 +32,8 @@ def lines(position: Position, offer: VariantOffer) -> list[tuple[str | None, lis
         "если 1...f6-g5, то 2.g3-h4",
         "Если 1...f6-g5 то 2.g3-h4.",
         "на 1...f6-g5 предлагаю 2.g3-h4",
+        "на f6-g5 предлагаю g3-h4",
+        "НА 1...F6-G5 ПРЕДЛАГАЮ 2.G3-H4",
         "предлагаю вариант 1...f6-g5 2.g3-h4",
         "if 1...f6-g5 then 2.g3-h4",
         "on 1...f6-g5 I propose 2.g3-h4",
