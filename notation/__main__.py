@@ -64,7 +64,8 @@ def _check(args: argparse.Namespace) -> int:
 
 _RULE_OPTION_HELP = (
     "column draughts only, NAME=VALUE, repeatable: moves=bashni|lasker, "
-    "rejump=forbidden|allowed, placement=deferred|immediate, king-landing=continue|free "
+    "rejump=forbidden|allowed, placement=deferred|immediate, king-landing=continue|free, "
+    "numbering=a1|g1 "
     "(docs/columns.md)"
 )
 

@@ -20,6 +20,10 @@ option here rather than hard-wired (docs/rules/columns.md):
     ``continue`` (default, the Russian landing rule, digest §2): a flying king must land where
     the capture continues if any landing square allows it.  ``free``: it may land on any square
     beyond the victim (and must go on capturing only if it can from where it landed).
+``numbering`` (Lasca only)
+    ``a1`` (default, digest §9 Q4): square 1 is a1 and each row is numbered left to right as
+    White sees the board.  ``g1``: square 1 is g1, rows numbered right to left.  Either way
+    White starts on 1–11 and Black on 15–25; only the names of the squares differ.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from notation.geometry import Geometry
+from notation.geometry import Geometry, NumberingOrigin, SquareStyle
 from notation.rules import GameType, Goal
 
 
@@ -55,6 +59,36 @@ class KingLanding(enum.Enum):
     FREE = "free"
 
 
+class Numbering(enum.Enum):
+    """Where Lasca's square 1 lies (the ``numbering`` option)."""
+
+    A1 = "a1"
+    G1 = "g1"
+
+
+@dataclass(frozen=True)
+class _NumberedFromTheRight(Geometry):
+    """A board numbered from White's side like its parent, but each row right to left."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        numbers = [0] * self.count
+        number = 0
+        for row in range(self.size):
+            for square in sorted(
+                (s for s in range(self.count) if self.row(s) == row), key=self.column, reverse=True
+            ):
+                number += 1
+                numbers[square] = number
+        object.__setattr__(self, "_numbers", tuple(numbers))
+
+
+BOARD_7X7_FROM_G1 = _NumberedFromTheRight(
+    7, "abcdefg", NumberingOrigin.WHITE_SIDE, SquareStyle.NUMERIC
+)
+"""Lasca's board with square 1 on g1 (``numbering=g1``, digest §9 Q4)."""
+
+
 COLUMN_GAME_TYPES = tuple(game_type for game_type in GameType if game_type.is_column)
 """Russian (Bashni) and international (Lasca) column draughts, direct and reverse (002 §4.1.4)."""
 
@@ -63,9 +97,10 @@ _OPTIONS: dict[str, type[enum.Enum]] = {
     "rejump": Rejump,
     "placement": Placement,
     "king-landing": KingLanding,
+    "numbering": Numbering,
 }
 _FIELDS = {"moves": "movement", "rejump": "rejump", "placement": "placement",
-           "king-landing": "king_landing"}
+           "king-landing": "king_landing", "numbering": "numbering"}
 
 
 @dataclass(frozen=True)
@@ -77,10 +112,15 @@ class ColumnRules:
     rejump: Rejump = Rejump.FORBIDDEN
     placement: Placement = Placement.DEFERRED
     king_landing: KingLanding = KingLanding.CONTINUE
+    numbering: Numbering = Numbering.A1
 
     def __post_init__(self) -> None:
         if self.game_type not in COLUMN_GAME_TYPES:
             raise NotAColumnGameError(self.game_type)
+        if self.numbering is not Numbering.A1 and self.game_type.rules.geometry.size != 7:
+            raise RuleOptionError(
+                f"numbering={self.numbering.value}", "numbering applies to Lasca's 1-25 only"
+            )
 
     @classmethod
     def default(cls, game_type: GameType) -> ColumnRules:
@@ -125,6 +165,8 @@ class ColumnRules:
 
     @property
     def geometry(self) -> Geometry:
+        if self.numbering is Numbering.G1:
+            return BOARD_7X7_FROM_G1
         return self.game_type.rules.geometry
 
     @property

@@ -71,7 +71,10 @@ def test_position_from_fen_dispatches_on_the_game_type_and_takes_options() -> No
 def test_rule_options_defaults_and_errors() -> None:
     assert ColumnRules.of(BASHNI).options() == {
         "moves": "bashni", "rejump": "forbidden", "placement": "deferred", "king-landing": "continue",
+        "numbering": "a1",
     }
+    with pytest.raises(RuleOptionError, match="Lasca's 1-25 only"):
+        ColumnRules.of(BASHNI, {"numbering": "g1"})
     assert ColumnRules.of(LASCA).options()["moves"] == "lasker"
     assert ColumnRules.of(LASCA, {"moves": "bashni"}).changed_options() == {"moves": "bashni"}
     assert parse_rule_options(["rejump=allowed", " placement = immediate "]) == {

@@ -160,6 +160,16 @@ def test_lasca_numbering_and_start() -> None:
     assert set(moves("B:W12,13:B16", LASCA)) == {"16:8", "16:10"}
 
 
+def test_lasca_numbering_from_a1_by_default_from_g1_as_an_option() -> None:
+    # Digest §9 Q4: the same capture a3:c5 is 8:16 with 1 = a1 and 11:17 with 1 = g1.
+    assert moves("W:Wa3:Bb4,g7", LASCA) == {"8:16": "B:W16=bw:B25"}
+    assert moves("W:Wa3:Bb4,g7", LASCA, numbering="g1") == {"11:17": "B:W17=bw:B22"}
+    g1 = position("W:W1-11:B15-25", LASCA, numbering="g1").geometry
+    assert [g1.algebraic(g1.parse_square(n)) for n in ("1", "4", "5", "11", "25")] == [
+        "g1", "a1", "f2", "a3", "a7",
+    ]
+
+
 def test_lasca_soldiers_capture_forward_only_under_lasker() -> None:
     # Black soldier on 9 could take 13 backwards only under the Bashni-on-7x7 reading.
     assert set(moves("B:W13,1:B9", LASCA)) == {"9-5", "9-6"}
