@@ -6,11 +6,11 @@ as meetings or colours; the colour limits of :mod:`scoring.pairing.colours` hold
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from scoring.model import Colour
-from scoring.pairing.colours import permitted_colours, rule_prefers_first_white
+from scoring.pairing.colours import ABSOLUTE_MAX_RUN, permitted_colours, rule_prefers_first_white
 from scoring.pairing.model import Entrant, Float, FloatDirection, Pair
 
 __all__ = ["LegalPairs"]
@@ -30,9 +30,15 @@ class LegalPairs:
     may_black: dict[int, bool]
 
     @classmethod
-    def build(cls, players: Iterable[Entrant], max_run: int) -> LegalPairs:
+    def build(
+        cls, players: Iterable[Entrant], max_run: int, relaxed: Collection[int] = ()
+    ) -> LegalPairs:
+        """``relaxed`` players may have the absolute maximum run instead of ``max_run``."""
         entrants = {e.start_no: e for e in players}
-        permitted = {n: permitted_colours(e.colours, max_run) for n, e in entrants.items()}
+        permitted = {
+            n: permitted_colours(e.colours, ABSOLUTE_MAX_RUN if n in relaxed else max_run)
+            for n, e in entrants.items()
+        }
         return cls(
             entrants=entrants,
             met={n: frozenset(e.opponents) for n, e in entrants.items()},

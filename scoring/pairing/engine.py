@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import NoReturn
 
 from scoring.pairing.colours import (
     ABSOLUTE_MAX_RUN,
@@ -212,15 +213,7 @@ class _Round:
                 "without play (000 §3.18.2, 002 note a)"
             )
         players = [n for n in self.ranking if n != bye]
-        field = LegalPairs.build((self.relaxed.entrants[n] for n in players), PREFERRED_MAX_RUN)
-        matcher = Matcher(players, field.allowed)
-        if matcher.exposed_count():
-            field = self.relaxed
-            matcher = Matcher(players, field.allowed)
-            self.notes.append(
-                "no pairing avoids a third game running with one colour: allowed as an "
-                "exceptional case (002); a fourth never (000 §3.18.2)"
-            )
+        field, matcher = self._colour_limits(players)
         pairs = self._pair_groups(field, matcher, bye)
         draw_pairs = tuple(self._colours(field, a, b) for a, b in pairs)
         floats = self._floats(field, pairs)
@@ -229,8 +222,9 @@ class _Round:
                 last, run = trailing_run(self.relaxed.entrants[player].colours)
                 if last is colour and run >= PREFERRED_MAX_RUN:
                     self.notes.append(
-                        f"player {player} has {colour.name.lower()} for the {run + 1}th game "
-                        "running (002: exceptional case)"
+                        f"player {player} has {colour.name.lower()} for the third game running: "
+                        "no legal pairing spares him (002: exceptional case; never a fourth, "
+                        "000 §3.18.2)"
                     )
         return Draw(
             self.round_no,
@@ -241,6 +235,27 @@ class _Round:
             tuple(floats),
             tuple(self.notes),
         )
+
+    def _colour_limits(self, players: list[int]) -> tuple[LegalPairs, Matcher]:
+        """``002``: a third colour running only in exceptional cases.
+
+        Everyone starts limited to two.  While the round cannot be paired, the highest
+        classified player of the obstruction (the odd blocks of a Tutte barrier) is allowed a
+        third (``000 §3.18.2`` still forbids a fourth), one at a time, so that as few players as
+        possible get one.  The bye was chosen so that the fully relaxed field can be paired.
+        """
+        entrants = [self.relaxed.entrants[n] for n in players]
+        relaxed: set[int] = set()
+        while True:
+            field = LegalPairs.build(entrants, PREFERRED_MAX_RUN, relaxed=relaxed)
+            matcher = Matcher(players, field.allowed)
+            if not matcher.exposed_count():
+                return field, matcher
+            barrier = matcher.explain()
+            blocked = set(barrier.outer) if barrier else set(matcher.exposed())
+            candidates = [n for n in players if n in blocked and n not in relaxed]
+            candidates = candidates or [n for n in players if n not in relaxed]
+            relaxed.add(candidates[0])
 
     def _choose_bye(self) -> int | None:
         """``000 §3.18.2``: with an odd number the lowest classified gets "+", never twice."""
@@ -268,9 +283,8 @@ class _Round:
             f" whoever of {sorted(eligible)} takes the bye (000 §3.18.2: never a second point "
             "without play)",
         )
-        raise AssertionError("unreachable")
 
-    def _fail(self, matcher: Matcher, context: str) -> None:
+    def _fail(self, matcher: Matcher, context: str) -> NoReturn:
         """Raise :class:`NoLegalPairingError` naming a Tutte barrier of the unpairable field."""
         barrier = matcher.explain()
         blocked = sorted(matcher.exposed())

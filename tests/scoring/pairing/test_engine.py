@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scoring.errors import ScoringError
@@ -157,6 +159,29 @@ def test_fourth_colour_running_is_refused_even_if_it_leaves_no_pairing() -> None
         pair_round(_two_with_histories((B, W, W, W), (B, W, W, W)), 5, "coefficients")
     assert "colour" in str(caught.value)
     assert caught.value.blocked == (1, 2)
+
+
+def test_a_third_colour_is_allowed_only_to_the_players_who_need_it() -> None:
+    # 1, 2 (3 points), 3, 4 (2 points) all had black, white, white; 5 and 6 had no game.  Four
+    # need black and only two can take white, so one of the four must have a third white.  Only
+    # one gets it (002: exceptional case), the highest classified of the obstruction: 1, against
+    # 2; 3 and 4 take black against 5 and 6.
+    entrants = _two_with_histories((B, W, W), (B, W, W))
+    entrants = [replace(e, score=3.0) if e.start_no in (1, 2) else e for e in entrants]
+    for player, base in ((3, 30), (4, 40)):
+        opponents = (base + 1, base + 2, base + 3)
+        entrants.append(Entrant(player, 2.0, 0, opponents, (B, W, W)))
+        entrants += [
+            Entrant(o, 0.0, 0, (player,), (c.opposite,), withdrawn=True)
+            for o, c in zip(opponents, (B, W, W), strict=True)
+        ]
+    entrants += [Entrant(5, 0.0), Entrant(6, 0.0)]
+    draw = pair_round(entrants, 4, "coefficients")
+    assert Pair(1, 2) in draw.pairs
+    assert draw.opponent_of(3) in (5, 6) and draw.opponent_of(4) in (5, 6)
+    assert {p.black for p in draw.pairs if p.white in (5, 6)} == {3, 4}
+    thirds = [note for note in draw.notes if "third game running" in note]
+    assert len(thirds) == 1
 
 
 def test_downfloat_goes_to_someone_who_does_not_owe_one() -> None:
