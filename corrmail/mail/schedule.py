@@ -9,6 +9,9 @@ subject carries the date it is about, so calling it again the same day sends not
   and the time fraction of the first dispatch; the sender gets a copy.
 * **First-move query** (002 §4.3.4): 30 days after the start with no first move, White is asked
   for it; Black gets a copy.
+* **End of play** (002 §4.5.2): on the end-of-play date each player of an unfinished game is
+  told to send the record, a diagram of the final position, his assessment and analysis to the
+  referee within 10 days, with that day as ``.ics``.
 * **Weekly digest**: each e-mail player, once per ISO week, gets the games where he is to move
   and the days left before an overstep (``timekeeping.days_left``).
 * **Start sheet** (002 §4.3.2): sent on request (:meth:`Schedule.send_start_sheets`) with an
@@ -44,6 +47,8 @@ from timekeeping import NotToMoveError, days_left, first_move_query_date, local_
 __all__ = ["Schedule", "ScheduleReport"]
 
 _OPEN_GAMES = (GameState.IN_PLAY, GameState.NOT_STARTED)
+#: 002 §4.5.2: records of unfinished games reach the referee within 10 days after the end of play.
+ADJUDICATION_FILING = dt.timedelta(days=10)
 
 
 @dataclass
@@ -52,6 +57,7 @@ class ScheduleReport:
     first_move_queries: int = 0
     digests: int = 0
     start_sheets: int = 0
+    end_of_play: int = 0
     skipped: list[str] = field(default_factory=list)
 
 
@@ -76,7 +82,31 @@ class Schedule:
                     self._repeat_or_query(session, game, today, report)
             if today.isoweekday() == 1:
                 self._digests(session, tournament, today, report)
+            if tournament.end_date <= today <= tournament.end_date + ADJUDICATION_FILING:
+                self._end_of_play(session, tournament, report)
         return report
+
+    # -- end of play -----------------------------------------------------------------------
+
+    def _end_of_play(self, session: Session, tournament: Tournament,
+                     report: ScheduleReport) -> None:
+        """002 §4.5.2: unfinished games go to the referee within 10 days of the end of play."""
+        due = tournament.end_date + ADJUDICATION_FILING
+        ics = calendar_attachment(
+            [CalendarDate(f"adjudication-filing-{tournament.id}",
+                          f"{tournament.code}: last day to file unfinished games (002 §4.5.2)", due)],
+            domain=self.writer.settings.domain, filename="adjudication.ics",
+        )
+        for game in tournament.games:
+            if game.state not in (*_OPEN_GAMES, GameState.SUSPENDED):
+                continue
+            for participant in (game.white, game.black):
+                context = {**self._context(game, participant), "end": tournament.end_date,
+                           "due": due}
+                if self._post_once(session, participant, kind="end_of_play",
+                                   template="end_of_play", game=game, context=context,
+                                   attachments=(ics,)):
+                    report.end_of_play += 1
 
     # -- helpers ----------------------------------------------------------------------------
 

@@ -42,7 +42,7 @@ CONTEXT = {
     "rows": [{"game": SimpleNamespace(round=1), "partner": PERSON, "days_left": 21}],
     "games": [{"game": SimpleNamespace(round=1), "colour": "white",
                "partner": SimpleNamespace(name="Седов", email="s@e.org", postal_address=None)}],
-    "start_sheet_rule": "002 §4.3.2", "deadline": dt.date(2026, 4, 30),
+    "start_sheet_rule": "002 §4.3.2", "deadline": dt.date(2026, 4, 30), "end": dt.date(2027, 2, 28),
 }
 
 

@@ -71,3 +71,14 @@ def test_start_sheet_with_calendar(email_game) -> None:  # type: ignore[no-untyp
     calendar = Calendar.from_ical(ics.get_content())
     starts = sorted(event.decoded("dtstart") for event in calendar.walk("VEVENT"))
     assert starts == [dt.date(2026, 3, 1), dt.date(2027, 2, 28)]
+
+
+def test_end_of_play_asks_for_the_adjudication_file(email_game) -> None:  # type: ignore[no-untyped-def]
+    email_game.send("white", "1. c3-d4", D)
+    end = dt.date(2027, 2, 28)
+    assert run(email_game, end - dt.timedelta(days=1)).end_of_play == 0
+    assert run(email_game, end).end_of_play == 2
+    letters = email_game.outbox(kind="end_of_play")
+    assert {letter.recipient for letter in letters} == {email_game.white_email, email_game.black_email}
+    assert "10.03.2027" in letters[0].body_text and "002 §4.5.2" in letters[0].body_text
+    assert run(email_game, end + dt.timedelta(days=1)).end_of_play == 0
