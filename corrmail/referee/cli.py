@@ -10,7 +10,7 @@ from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.mail.settings import MailSettings
 from corrmail.referee.letters import case_letter_writer
-from corrmail.referee.sweep import open_due_adjudications
+from corrmail.referee.sweep import open_due_adjudications, open_due_game_records
 
 __all__ = ["register", "cases"]
 
@@ -43,5 +43,27 @@ def open_adjudications(day: dt.datetime | None) -> None:
             click.echo(f"{code}: {len(done)} adjudication case(s) opened (002 §4.5.2)")
         if not opened:
             click.echo("no tournament has reached its end-of-play date")
+    finally:
+        database.dispose()
+
+
+@cases.command("open-game-records")
+@click.option("--today", "day", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
+              help="The date to act on (default: CORRMAIL_TODAY, else each tournament's date).")
+def open_game_records(day: dt.datetime | None) -> None:
+    """Open game-record cases for games finished over the board (002 §4.5.1): e-mail games get
+    their record written, postal ones wait 15 days for the players' records. Safe to run daily."""
+    settings = Settings.from_env()
+    writer = case_letter_writer(MailSettings.from_env(secret_fallback=settings.secret_key))
+    database = Database(settings.database_url)
+    try:
+        with database.transaction() as session:
+            opened = open_due_game_records(
+                session, writer, today=day.date() if day is not None else settings.today
+            )
+        for code, done in opened.items():
+            click.echo(f"{code}: {len(done)} game-record case(s) opened (002 §4.5.1)")
+        if not opened:
+            click.echo("no finished game lacks its record case")
     finally:
         database.dispose()

@@ -52,6 +52,7 @@ from corrmail.models import (
     Game,
     GameState,
     Participant,
+    ResultKind,
     Role,
     Tournament,
     TournamentChannel,
@@ -60,6 +61,7 @@ from corrmail.models import (
     User,
     utcnow,
 )
+from corrmail.models import Channel as StoredChannel
 from corrmail.models import TournamentSystem as StoredSystem
 from corrmail.referee.effects import Carried, EffectRunner
 from corrmail.referee.results import outcome_of
@@ -79,6 +81,8 @@ __all__ = [
 ]
 
 OPEN_STATES = (GameState.NOT_STARTED, GameState.IN_PLAY, GameState.SUSPENDED)
+RECORDED_KINDS = (ResultKind.PLAYED, ResultKind.OVERSTEP)
+"""Results reached over the board, whose record the steward needs (002 §4.5.1)."""
 
 
 class NotEntitled(PermissionError):
@@ -257,6 +261,47 @@ class Desk:
         )
         return self._open(actor, transition, game.tournament, game_id=game.id,
                           action="adjudication.opened")
+
+    def open_game_records(self, tournament: Tournament, actor: Actor | None = None) -> list[Done]:
+        """Every game finished over the board gets its record case (002 §4.5.1): an e-mail
+        game's record is written by the server at once; a postal one is due in 15 days, and
+        without any record both players get a minus (002 §4.5.8). Idempotent."""
+        actor = actor or Actor.system()
+        if not _official(actor):
+            raise NotEntitled("open game records", "an official of the tournament", "002 §4.5.1")
+        done = []
+        for game in tournament.games:
+            outcome = outcome_of(game)
+            if (outcome is None or game.result_on is None
+                    or game.result_kind not in RECORDED_KINDS):
+                continue
+            known = self.session.scalar(select(Case.id).where(
+                Case.case_type == CaseType.GAME_RECORD, Case.game_id == game.id))
+            if known is not None:
+                continue
+            email = any(letter.channel is StoredChannel.EMAIL for letter in game.letters)
+            transition = GameRecordCase.open(
+                f"{tournament.code}/game_record/{game.id}",
+                game=str(game.id),
+                finished_on=game.result_on,
+                channel=Channel.EMAIL if email else Channel.POST,
+                result=outcome,
+            )
+            done.append(self._open(actor, transition, tournament, game_id=game.id,
+                                   action="game_record.opened"))
+        return done
+
+    def register_game_record(
+        self, actor: Actor, case_id: int, *, revision: int, side: Side, received_on: dt.date
+    ) -> Done:
+        """The steward registers a player's record as received (002 §4.5.1)."""
+        stored = load_case(self.session, case_id)
+        case = _expect(stored, GameRecordCase)
+        if not _official(actor):
+            raise NotEntitled("register a game record", "the steward", "002 §4.5.1")
+        return self._apply(actor, stored, case.record_received(side, received_on,
+                                                               revision=revision),
+                           "game_record.received", "002 §4.5.1")
 
     def record_withdrawal(
         self,

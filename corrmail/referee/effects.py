@@ -45,6 +45,7 @@ from adjudication.effects import (
 from corrmail import audit
 from corrmail.ledger import LetterInput, append_letter
 from corrmail.mail.compose import Attachment
+from corrmail.mail.game_view import UnsupportedGameType
 from corrmail.mail.letters import LetterWriter
 from corrmail.models import (
     Break,
@@ -57,7 +58,7 @@ from corrmail.models import (
     TournamentChannel,
     User,
 )
-from corrmail.referee.evidence import board_diagram
+from corrmail.referee.evidence import board_diagram, game_record_text
 from corrmail.referee.letters import CaseLetters
 from corrmail.referee.results import columns_for
 
@@ -179,10 +180,13 @@ class EffectRunner:
                     Break.end_date == effect.end,
                 )
             )
-        elif isinstance(
-            effect,
-            RecordSanction | LiftSanction | WithholdBulletins | RecordBan | GenerateGameRecord,
-        ):
+        elif isinstance(effect, GenerateGameRecord):
+            # The steward's copy of the record of an e-mail game (002 §4.5.1), kept on the case.
+            try:
+                self.row.letter_text = game_record_text(self._game(effect.game))
+            except (UnsupportedGameType, ValueError) as error:
+                self.row.letter_text = f"{effect.rule}: {error}"
+        elif isinstance(effect, RecordSanction | LiftSanction | WithholdBulletins | RecordBan):
             # The case row is the player's file entry (sanctions, bans, withheld bulletins);
             # the audit entry written for every effect records it with its rule.
             pass

@@ -14,11 +14,15 @@ from xml.sax.saxutils import escape
 from adjudication import Adjudication, Side, Submission
 from corrmail.mail.game_view import GameView, UnsupportedGameType
 from corrmail.models import Game
+from corrmail.referee.results import outcome_of
+from notation.letters import LegalMove, read_move
 from notation.position import Position
+from notation.short import format_short
 from notation.svg import board_svg
 from timekeeping import TimeChart
 
-__all__ = ["GameEvidence", "board_diagram", "chart_svg", "game_evidence", "analyses_side_by_side"]
+__all__ = ["GameEvidence", "board_diagram", "chart_svg", "game_evidence", "analyses_side_by_side",
+           "game_record_text"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,21 @@ def board_diagram(game: Game) -> str | None:
     if not isinstance(position, Position):
         return None
     return board_svg(position, title=f"{game.white.player.name} — {game.black.player.name}")
+
+
+def game_record_text(game: Game) -> str:
+    """The game record in short notation (002 §4.5.1): ``1. cd4 fg5 2. … 1-0``."""
+    view = GameView(game)
+    words: list[str] = []
+    for index, ply in enumerate(view.plies):
+        position = view.positions[index]
+        reading = read_move(position, ply)
+        if not isinstance(reading, LegalMove):  # the ledger only holds legal moves
+            raise ValueError(f"game {game.id}: ply {index + 1} {ply!r} is not legal")
+        text = format_short(position, reading.move)
+        words.append(f"{index // 2 + 1}. {text}" if index % 2 == 0 else text)
+    outcome = outcome_of(game)
+    return f"{' '.join(words)} {outcome.symbol if outcome is not None else '*'}".strip()
 
 
 def game_evidence(game: Game) -> GameEvidence:

@@ -13,6 +13,8 @@ __all__ = ["UnmappableOutcome", "columns_for", "outcome_of"]
 
 OVERSTEP_RULES = frozenset({"002 §4.3.7"})
 """Results recorded under these rules are losses on time, not played results."""
+DECIDED_RULES = frozenset({"002 §4.5.3"})
+"""A referee's result without play or adjudication: an unfinished game declared lost."""
 
 
 class UnmappableOutcome(ValueError):
@@ -45,7 +47,10 @@ def columns_for(outcome: GameOutcome, rule: str) -> tuple[GameResult, ResultKind
         return result, ResultKind.ADJUDICATED
     if rule in OVERSTEP_RULES:
         return result, ResultKind.OVERSTEP
-    return result, ResultKind.DECIDED
+    if rule in DECIDED_RULES:
+        return result, ResultKind.DECIDED
+    # Any other plain result is one played over the board that a hearing restored (002 §4.1.12).
+    return result, ResultKind.PLAYED
 
 
 def outcome_of(game: Game) -> GameOutcome | None:

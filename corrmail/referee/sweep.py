@@ -1,5 +1,6 @@
 """The referee's part of the daily sweep: at the end-of-play date every unfinished game of a
-running tournament gets its adjudication case and both players their letter (002 §4.5.2).
+running tournament gets its adjudication case and both players their letter (002 §4.5.2); every
+game finished over the board gets its game-record case (002 §4.5.1).
 
 Idempotent: a tournament already in its adjudication stage, or a game that has its case, is left
 alone, so the sweep may run any number of times a day.
@@ -18,7 +19,7 @@ from corrmail.mail.letters import LetterWriter
 from corrmail.models import Tournament, TournamentStatus
 from corrmail.referee.desk import Desk, Done
 
-__all__ = ["open_due_adjudications"]
+__all__ = ["open_due_adjudications", "open_due_game_records"]
 
 
 def open_due_adjudications(
@@ -45,4 +46,23 @@ def open_due_adjudications(
         if on < tournament.end_date:
             continue
         opened[tournament.code] = Desk(session, writer, on=on).open_adjudications(tournament)
+    return opened
+
+
+def open_due_game_records(
+    session: Session, writer: LetterWriter, *, today: dt.date | None = None
+) -> dict[str, list[Done]]:
+    """Open the game-record cases of games finished over the board (002 §4.5.1), in every
+    tournament still running or in adjudication; an e-mail game's record is written at once."""
+    opened: dict[str, list[Done]] = {}
+    active = session.scalars(
+        select(Tournament).where(Tournament.status.in_(
+            [TournamentStatus.RUNNING, TournamentStatus.ADJUDICATION]))
+        .order_by(Tournament.id)
+    ).all()
+    for tournament in active:
+        on = service_today(today, tournament.time_zone)
+        done = Desk(session, writer, on=on).open_game_records(tournament)
+        if done:
+            opened[tournament.code] = done
     return opened

@@ -27,7 +27,9 @@ class RevisionForm(FlaskForm):
 
 
 class DecisionForm(RevisionForm):
-    ruling = SelectField(_l("Decision"), choices=[], validators=[Optional()])
+    # The package names an unknown ruling (UnknownRuling, 422); a game record has none.
+    ruling = SelectField(_l("Decision"), choices=[], validators=[Optional()],
+                         validate_choice=False)
     reasons = TextAreaField(_l("Reasons"), validators=[Length(max=10_000)])
     sharply_contradicting = BooleanField(
         _l("The agreed result sharply contradicts the position (002 §4.5.4)")
@@ -55,6 +57,11 @@ class EvidenceForm(RevisionForm):
     items = SelectMultipleField(
         _l("Materials received"), choices=[(e.value, e.value) for e in Evidence]
     )
+
+
+class GameRecordForm(RevisionForm):
+    side = SelectField(_l("Side"), choices=[(s.value, s.value) for s in Side])
+    received_on = DateField(_l("Received"), validators=[DataRequired()])
 
 
 class BanForm(RevisionForm):

@@ -67,6 +67,7 @@ from corrmail.web.case_forms import (
     DisputeForm,
     EvidenceForm,
     FileProtestForm,
+    GameRecordForm,
     OpenAdjudicationsForm,
     OverstepClaimForm,
     ProtestForm,
@@ -270,12 +271,20 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         "analysis_form": analysis,
         "evidence_form": EvidenceForm(data=revision),
         "ban_form": BanForm(data=revision),
+        "record_form": GameRecordForm(data=revision),
         "revision_form": RevisionForm(data=revision),
         "evidence_items": [e.value for e in Evidence],
-        "pending_letters": db_session().scalars(
-            select(Case).where(Case.case_type.in_(LETTER_TYPES), Case.game_id == row.game_id,
-                               Case.closed_at.is_(None))
-        ).all() if row.game_id is not None else [],
+        "pending_letters": db_session()
+        .scalars(
+            select(Case).where(
+                Case.case_type.in_(LETTER_TYPES),
+                Case.game_id == row.game_id,
+                Case.closed_at.is_(None),
+            )
+        )
+        .all()
+        if row.game_id is not None
+        else [],
         "may_file": _is_referee(actor),
     }
     return render_template("cases/show.html", **context), status
@@ -450,6 +459,17 @@ def ban(case_id: int) -> Any:
             actor, case_id, revision=int(form.revision.data), until=form.until.data
         ),
     )
+
+
+@blueprint.post("/<int:case_id>/record")
+@login_required
+def record(case_id: int) -> Any:
+    form = GameRecordForm()
+    if not form.validate_on_submit():
+        abort(400)
+    return _run_on_case(case_id, lambda desk, actor, _stored: desk.register_game_record(
+        actor, case_id, revision=int(form.revision.data), side=Side(form.side.data),
+        received_on=form.received_on.data))
 
 
 @blueprint.post("/<int:case_id>/evidence")

@@ -83,7 +83,8 @@ class Cup:
             game.state = GameState.FINISHED
             game.result_on = START + dt.timedelta(days=100)
 
-    def play(self, white: int, black: int, letters: list[tuple[str, dt.date, dt.date | None]]) -> None:
+    def play(self, white: int, black: int, letters: list[tuple[str, dt.date, dt.date | None]],
+             channel: Channel = Channel.POST) -> None:
         """Append letters (moves, sent, received), alternating from white."""
         with self.database.transaction() as session:
             game = self.game(session, white, black)
@@ -91,7 +92,7 @@ class Cup:
             for index, (moves, sent, received) in enumerate(letters):
                 sender = game.white_id if index % 2 == 0 else game.black_id
                 append_letter(session, game, LetterInput(
-                    sender_id=sender, channel=Channel.POST, moves_text=moves,
+                    sender_id=sender, channel=channel, moves_text=moves,
                     partner_sent=previous_sent, received=received, sent=sent,
                     postmark_date=sent), None)
                 previous_sent = sent
