@@ -99,12 +99,17 @@ def _require_postgres() -> None:
         pytest.skip(f"!!! POSTGRESQL VARIANT SKIPPED !!! {message}")
 
 
+def _worker() -> str:
+    """The xdist worker ("gw0", …), or "main" without xdist."""
+    return os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
 @pytest.fixture(scope="session")
-def postgres_worker_url(worker_id: str) -> Iterator[str]:
+def postgres_worker_url() -> Iterator[str]:
     """A database of this worker's own, migrated once, dropped at the end of the session."""
     _require_postgres()
     base = make_url(POSTGRES_URL)
-    name = f"{base.database or 'test'}_{worker_id}_{os.getpid()}".lower()
+    name = f"{base.database or 'test'}_{_worker()}_{os.getpid()}".lower()
     admin = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
@@ -149,14 +154,14 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture(params=BACKENDS)
-def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path, worker_id: str) -> Iterator[str]:
+def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A database with no schema at all, for migration tests."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'empty.sqlite'}"
         return
     _require_postgres()
     base = make_url(POSTGRES_URL)
-    name = f"{base.database or 'test'}_{worker_id}_{os.getpid()}_empty".lower()
+    name = f"{base.database or 'test'}_{_worker()}_{os.getpid()}_empty".lower()
     admin = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
