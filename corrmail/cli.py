@@ -7,6 +7,7 @@ import threading
 
 import click
 
+from corrmail.bulletins.cli import register as register_bulletin_commands
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE, demo_logins, load_demo
@@ -92,6 +93,7 @@ def serve(host: str, port: int, with_mailer: bool) -> None:
 
 register_mail_commands(main)
 register_case_commands(main)
+register_bulletin_commands(main)
 
 
 def _safe_url(url: str) -> str:

@@ -30,6 +30,7 @@ class ScheduleUnit(enum.StrEnum):
 
 class DeliveryStatus(enum.StrEnum):
     QUEUED = "queued"  # in the outbox
+    BY_POST = "by_post"  # no e-mail address: the steward prints and posts it (002 §4.1.8)
     SKIPPED = "skipped"  # not sent, the reason and rule beside it
 
 

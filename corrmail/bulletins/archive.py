@@ -1,0 +1,138 @@
+"""The archive: every bulletin and final report as issued, numbered and versioned.
+
+An issue stores the JSON its pages were rendered from (:func:`corrmail.bulletins.content.to_json`)
+together with its as-of date, so it reads the same forever; :func:`rebuild` builds the same
+document again from the database at that date — equal to the stored content unless the record
+was corrected afterwards, and a corrected re-issue (:func:`reissue`) is a new version of the same
+number, the old one kept.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from corrmail import audit
+from corrmail.bulletins.build import build_bulletin, build_final_report
+from corrmail.bulletins.content import to_json
+from corrmail.models import BulletinIssue, Tournament, User
+from corrmail.models.bulletins import BulletinKind
+
+__all__ = ["IssueNotFound", "issue", "latest_issues", "rebuild", "reissue"]
+
+RULES = {BulletinKind.BULLETIN: "002 §4.1.8", BulletinKind.FINAL_REPORT: "002 §4.1.7"}
+
+
+class IssueNotFound(LookupError):
+    def __init__(self, issue_id: int) -> None:
+        super().__init__(f"no bulletin or report with the id {issue_id}")
+        self.issue_id = issue_id
+
+
+def issue(
+    session: Session,
+    tournament: Tournament,
+    as_of: dt.date,
+    *,
+    kind: BulletinKind = BulletinKind.BULLETIN,
+    user: User | None = None,
+) -> BulletinIssue:
+    """Build the next numbered bulletin (or the final report) as of ``as_of`` and archive it.
+
+    A bulletin's news are what happened after the previous bulletin's date; the final report is
+    number 1, and issuing it again makes a new version of it.
+    """
+    previous = session.scalars(
+        select(BulletinIssue)
+        .where(BulletinIssue.tournament_id == tournament.id, BulletinIssue.kind == kind)
+        .order_by(BulletinIssue.number.desc(), BulletinIssue.version.desc())
+        .limit(1)
+    ).first()
+    if kind is BulletinKind.FINAL_REPORT:
+        number, since = 1, None
+    else:
+        number = previous.number + 1 if previous is not None else 1
+        since = previous.as_of if previous is not None and previous.as_of < as_of else None
+    return _store(session, tournament, kind, number, as_of, since, user)
+
+
+def reissue(session: Session, issue_id: int, *, user: User | None = None) -> BulletinIssue:
+    """A new version of an issue, rebuilt from the database as it now reads (corrections)."""
+    original = session.get(BulletinIssue, issue_id)
+    if original is None:
+        raise IssueNotFound(issue_id)
+    return _store(session, original.tournament, original.kind, original.number, original.as_of,
+                  original.since, user)
+
+
+def rebuild(session: Session, stored: BulletinIssue) -> dict[str, Any]:
+    """The content the database gives today for the issue's number and date."""
+    return _content(session, stored.tournament, stored.kind, stored.number, stored.as_of,
+                    stored.since)
+
+
+def latest_issues(session: Session, tournament: Tournament) -> list[BulletinIssue]:
+    """Every issue of the tournament, newest first (all versions)."""
+    return list(session.scalars(
+        select(BulletinIssue)
+        .where(BulletinIssue.tournament_id == tournament.id)
+        .order_by(BulletinIssue.kind, BulletinIssue.number.desc(), BulletinIssue.version.desc())
+    ))
+
+
+def _content(
+    session: Session,
+    tournament: Tournament,
+    kind: BulletinKind,
+    number: int,
+    as_of: dt.date,
+    since: dt.date | None,
+) -> dict[str, Any]:
+    if kind is BulletinKind.FINAL_REPORT:
+        return to_json(build_final_report(session, tournament, as_of))
+    return to_json(build_bulletin(session, tournament, as_of, number=number, since=since))
+
+
+def _store(
+    session: Session,
+    tournament: Tournament,
+    kind: BulletinKind,
+    number: int,
+    as_of: dt.date,
+    since: dt.date | None,
+    user: User | None,
+) -> BulletinIssue:
+    version = (session.scalar(
+        select(func.max(BulletinIssue.version)).where(
+            BulletinIssue.tournament_id == tournament.id,
+            BulletinIssue.kind == kind,
+            BulletinIssue.number == number,
+        )
+    ) or 0) + 1
+    row = BulletinIssue(
+        tournament_id=tournament.id,
+        kind=kind,
+        number=number,
+        version=version,
+        as_of=as_of,
+        since=since,
+        content=_content(session, tournament, kind, number, as_of, since),
+        issued_by_id=user.id if user is not None else None,
+    )
+    session.add(row)
+    session.flush()
+    audit.record(
+        session,
+        user=user,
+        action=f"{kind.value}.issued",
+        entity="bulletin",
+        entity_id=row.id,
+        tournament_id=tournament.id,
+        rule=RULES[kind],
+        summary=f"{kind.value} {number} v{version} as of {as_of.isoformat()}",
+        detail={"number": number, "version": version, "as_of": as_of.isoformat()},
+    )
+    return row

@@ -1,0 +1,188 @@
+"""The tournament as the database shows it on a given date (reproducible paperwork).
+
+Every fact is kept with the date it happened in the tournament's calendar, so a bulletin "as of"
+a date reads only what was on record that day (the readings are in ``docs/rules/bulletins.md``):
+
+* a letter counts from the day it was sent (its ``sent`` date; a letter without one from the
+  day it was entered), a correction likewise (002 §4.2.5);
+* a result from ``Game.result_on``; a penalty from ``Penalty.charged_on``;
+* a case from ``opened_on`` and each decision from its ``decided_on``; a protest from its
+  ``filed_on``;
+* a break from its announcement (or its first day, if none is recorded); a withdrawal from
+  ``withdrawn_on``.
+
+Nothing here computes a rule: the time charts are `timekeeping`'s over the letters on record,
+the standings `scoring`'s over the results on record.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from adjudication import Case as PureCase
+from adjudication import Decision, Sanction, case_from_dict
+from adjudication.sanction import SanctionKind, SanctionRuling
+from corrmail.ledger import effective_letters
+from corrmail.mail.game_view import GameView
+from corrmail.models import Case, Game, GameResult, Letter, Participant, Tournament
+from corrmail.models import Penalty as PenaltyRow
+from corrmail.referee.standings import scoring_game, scoring_tournament
+from corrmail.referee.store import LETTER_TYPES
+from scoring.model import Tournament as ScoringTournament
+from scoring.model import Withdrawal as ScoringWithdrawal
+from scoring.model import WithdrawalDecision
+from scoring.result import GameResult as ScoringResult
+
+__all__ = ["AsOfGameView", "CaseOnRecord", "Snapshot", "TournamentNotFound", "load_tournament"]
+
+INFORMATION_RULE = "002 §4.1.9"
+
+
+class TournamentNotFound(LookupError):
+    def __init__(self, code: str) -> None:
+        super().__init__(f"no tournament with the code {code!r}")
+        self.code = code
+
+
+def load_tournament(session: Session, code: str) -> Tournament:
+    tournament = session.scalar(
+        select(Tournament)
+        .where(Tournament.code == code)
+        .options(
+            selectinload(Tournament.participants).selectinload(Participant.player),
+            selectinload(Tournament.participants).selectinload(Participant.breaks),
+            selectinload(Tournament.games).selectinload(Game.letters),
+        )
+    )
+    if tournament is None:
+        raise TournamentNotFound(code)
+    return tournament
+
+
+def letter_date(letter: Letter, time_zone: str) -> dt.date:
+    """The day a letter went on record: its dispatch, else the day it was entered."""
+    if letter.sent is not None:
+        return letter.sent
+    return letter.entered_at.astimezone(ZoneInfo(time_zone)).date()
+
+
+@dataclass
+class AsOfGameView(GameView):
+    """`GameView` over the letters and penalties on record on ``as_of``."""
+
+    as_of: dt.date = dt.date.max
+
+    @cached_property
+    def letters(self) -> list[Letter]:
+        zone = self.game.tournament.time_zone
+        return effective_letters(
+            [letter for letter in self.game.letters if letter_date(letter, zone) <= self.as_of]
+        )
+
+    def game_penalties(self) -> list[PenaltyRow]:
+        return [row for row in super().game_penalties() if row.charged_on <= self.as_of]
+
+
+@dataclass(frozen=True)
+class CaseOnRecord:
+    """A case row with the package's case as it stood on the snapshot date."""
+
+    row: Case
+    case: PureCase
+    decisions: tuple[Decision, ...]
+    """The decisions taken on or before the snapshot date, oldest first."""
+
+    @property
+    def ruling(self) -> str | None:
+        return self.decisions[-1].ruling if self.decisions else None
+
+
+class Snapshot:
+    """One tournament on one date."""
+
+    def __init__(self, session: Session, tournament: Tournament, as_of: dt.date) -> None:
+        self.session = session
+        self.tournament = tournament
+        self.as_of = as_of
+
+    # -- games --------------------------------------------------------------------------------
+
+    def result_on_record(self, game: Game) -> bool:
+        if game.result is None:
+            return False
+        return game.result_on is None or game.result_on <= self.as_of
+
+    def view(self, game: Game) -> AsOfGameView:
+        return AsOfGameView(game, as_of=self.as_of)
+
+    def withdrawn(self, participant: Participant) -> bool:
+        return participant.withdrawn_on is not None and participant.withdrawn_on <= self.as_of
+
+    @cached_property
+    def scoring(self) -> ScoringTournament:
+        """The tournament for `scoring` with the results on record on the date."""
+        full = scoring_tournament(self.tournament)
+        games = tuple(
+            scoring_game(game)
+            if self.result_on_record(game)
+            else dataclasses.replace(
+                scoring_game(game), result=ScoringResult.PENDING, adjudicated=False,
+                annulled=False,
+            )
+            for game in self.tournament.games
+        )
+        annulling = {w.player for w in full.withdrawals}
+        withdrawals = tuple(
+            ScoringWithdrawal(p.start_number, 0, WithdrawalDecision.ANNUL)
+            for p in self.tournament.participants
+            if p.start_number in annulling and self.withdrawn(p) and self._all_annulled(p)
+        )
+        return dataclasses.replace(full, games=games, withdrawals=withdrawals)
+
+    def _all_annulled(self, participant: Participant) -> bool:
+        own = [g for g in self.tournament.games if participant.id in (g.white_id, g.black_id)]
+        return all(
+            self.result_on_record(g) and g.result is GameResult.ANNULLED for g in own
+        )
+
+    # -- cases --------------------------------------------------------------------------------
+
+    @cached_property
+    def cases(self) -> tuple[CaseOnRecord, ...]:
+        rows = self.session.scalars(
+            select(Case).where(Case.tournament_id == self.tournament.id).order_by(Case.id)
+        ).all()
+        on_record = []
+        for row in rows:
+            if row.case_type in LETTER_TYPES:
+                continue
+            case = case_from_dict(row.payload)
+            if case.opened_on > self.as_of:
+                continue
+            decisions = tuple(d for d in case.decisions if d.decided_on <= self.as_of)
+            on_record.append(CaseOnRecord(row, case, decisions))
+        return tuple(on_record)
+
+    def sanction_in_force(
+        self, participant: Participant, kinds: Sequence[SanctionKind]
+    ) -> CaseOnRecord | None:
+        """The sanction of one of ``kinds`` imposed on ``participant`` and not lifted by the
+        date (002 §4.1.9: the steward may deprive a player of the current information)."""
+        for stored in reversed(self.cases):
+            case = stored.case
+            if (
+                isinstance(case, Sanction)
+                and case.player == str(participant.id)
+                and case.sanction in kinds
+                and stored.ruling == SanctionRuling.IMPOSED.value
+            ):
+                return stored
+        return None

@@ -1,0 +1,567 @@
+"""Building the paperwork from the database as of a date: the steward's bulletin
+(002 §4.1.8), the referee's final report (002 §4.1.7) and a player's own sheet.
+
+Every number comes from a pure package: the standings and crosstable from `scoring`, think
+time, days left and the last safe reply date from `timekeeping`, records and diagrams from
+`notation`, case deadlines from `adjudication`. This module only gathers and arranges them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from adjudication import Adjudication, GameRecordCase, Side, Withdrawal
+from corrmail.bulletins.asof import AsOfGameView, CaseOnRecord, Snapshot
+from corrmail.bulletins.content import (
+    AdjudicationLine,
+    BreakLine,
+    Bulletin,
+    ClockLine,
+    Crosstable,
+    DeadlineLine,
+    DecisionLine,
+    FinalReport,
+    FinishedGame,
+    Heading,
+    OverstepLine,
+    PlayerSheet,
+    RecordLine,
+    SheetGame,
+    StandingLine,
+    Statistics,
+    WithdrawalLine,
+)
+from corrmail.mail.game_view import UnsupportedGameType
+from corrmail.models import (
+    AuditEntry,
+    BulletinIssue,
+    Game,
+    GameResult,
+    Participant,
+    ResultKind,
+    Tournament,
+    TournamentChannel,
+)
+from corrmail.models.bulletins import BulletinKind
+from corrmail.referee.results import outcome_of
+from notation.letters import LegalMove, play_moves
+from notation.position import Position
+from notation.short import format_short
+from notation.svg import board_svg
+from scoring.crosstable import crosstable
+from scoring.standings import StandingRow, default_tiebreaks, standings
+from scoring.tiebreaks import TIEBREAKS
+from timekeeping import NotToMoveError, TimeChart, reply_clock
+from timekeeping import Side as ClockSide
+
+__all__ = ["build_bulletin", "build_final_report", "build_player_sheet", "short_record"]
+
+OVERSTEP_RULE = "002 §4.3.5"
+RECORD_RULE = "002 §4.5.1"
+NON_DECISIONS = frozenset({"case.protested", "case.closed"})
+"""Audit actions that carry the ruling in force but record no new decision."""
+
+
+def build_bulletin(
+    session: Session,
+    tournament: Tournament,
+    as_of: dt.date,
+    *,
+    number: int = 0,
+    since: dt.date | None = None,
+) -> Bulletin:
+    """The bulletin as of ``as_of``; games finished and decisions taken after ``since`` (the
+    previous bulletin's date) are the news."""
+    snapshot = Snapshot(session, tournament, as_of)
+    order, lines, table = _standings(snapshot)
+    games = _games_by_state(snapshot)
+    clocks, oversteps = _clocks(snapshot, games.in_play)
+    return Bulletin(
+        heading=_heading(tournament),
+        number=number,
+        as_of=as_of,
+        since=since,
+        tiebreak_order=order,
+        standings=lines,
+        crosstable=table,
+        finished=tuple(
+            _finished_game(snapshot, game)
+            for game in games.finished
+            if since is None or game.result_on is None or game.result_on > since
+        ),
+        in_adjudication=_adjudications(snapshot),
+        oversteps=oversteps,
+        decisions=tuple(
+            line for line in _decisions(snapshot)
+            if since is None or line.decided_on > since
+        ),
+        breaks=_breaks(snapshot),
+        clocks=clocks,
+        deadlines=_deadlines(snapshot, clocks),
+    )
+
+
+def build_final_report(session: Session, tournament: Tournament, as_of: dt.date) -> FinalReport:
+    """The referee's report to the organizer: the whole tournament as of ``as_of``."""
+    snapshot = Snapshot(session, tournament, as_of)
+    order, lines, table = _standings(snapshot)
+    return FinalReport(
+        heading=_heading(tournament),
+        as_of=as_of,
+        tiebreak_order=order,
+        tiebreak_rules=tuple((name, TIEBREAKS[name].rule) for name in order if name in TIEBREAKS),
+        standings=lines,
+        crosstable=table,
+        decisions=_decisions(snapshot),
+        withdrawals=_withdrawals(snapshot),
+        records=_records(snapshot),
+        statistics=_statistics(snapshot),
+    )
+
+
+def build_player_sheet(session: Session, participant: Participant, as_of: dt.date) -> PlayerSheet:
+    """One player's games, clocks, days left and deadlines, and the last bulletin issued."""
+    tournament = participant.tournament
+    snapshot = Snapshot(session, tournament, as_of)
+    _, lines, _ = _standings(snapshot)
+    mine = next((line for line in lines if line.start_no == participant.start_number), None)
+    games = _games_by_state(snapshot)
+    own_games = [g for g in tournament.games if participant.id in (g.white_id, g.black_id)]
+    clocks, _ = _clocks(snapshot, [g for g in games.in_play if g in own_games])
+    clock_of = {clock.game_id: clock for clock in clocks}
+    sheet_games = []
+    for game in own_games:
+        white = game.white_id == participant.id
+        partner = game.black if white else game.white
+        clock = clock_of.get(game.id)
+        state = _state(snapshot, game)
+        own_days = partner_days = None
+        if clock is not None:
+            own_days, partner_days = (
+                (clock.white_days, clock.black_days) if white
+                else (clock.black_days, clock.white_days)
+            )
+        to_move = clock is not None and clock.to_move_side == ("white" if white else "black")
+        sheet_games.append(SheetGame(
+            game_id=game.id,
+            round=game.round,
+            opponent=partner.player.name,
+            colour="white" if white else "black",
+            state=state,
+            result=_result(snapshot, game),
+            moves=clock.moves if clock is not None else _moves(snapshot.view(game)),
+            own_days=own_days,
+            partner_days=partner_days,
+            to_move=to_move,
+            days_left=clock.days_left if to_move and clock is not None else None,
+            last_safe_reply=clock.last_safe_reply if to_move and clock is not None else None,
+        ))
+    names = {participant.player.name}
+    deadlines = tuple(
+        line for line in _deadlines(snapshot, clocks)
+        if line.who in names or line.game_id in {g.id for g in own_games}
+    )
+    last = session.scalars(
+        select(BulletinIssue)
+        .where(BulletinIssue.tournament_id == tournament.id,
+               BulletinIssue.kind == BulletinKind.BULLETIN,
+               BulletinIssue.as_of <= as_of)
+        .order_by(BulletinIssue.number.desc(), BulletinIssue.version.desc())
+        .limit(1)
+    ).first()
+    return PlayerSheet(
+        heading=_heading(tournament),
+        as_of=as_of,
+        participant_id=participant.id,
+        name=participant.player.name,
+        start_no=participant.start_number,
+        place=mine.place if mine else None,
+        points=mine.points if mine else None,
+        games=tuple(sheet_games),
+        deadlines=deadlines,
+        last_bulletin=(last.id, last.number, last.as_of) if last is not None else None,
+    )
+
+
+def short_record(view: AsOfGameView) -> tuple[str, int, str | None]:
+    """The game's moves in short notation (002 §4.5.1), its length in moves and a diagram of the
+    last position (``None`` when `notation` cannot read this game type)."""
+    try:
+        board_type = view.board_type
+    except UnsupportedGameType:
+        return " ".join(view.plies), _full_moves(len(view.plies)), None
+    played = play_moves(board_type, view.plies)
+    parts: list[str] = []
+    for index, (position, reading) in enumerate(zip(played.positions, played.readings, strict=False)):
+        if not isinstance(reading, LegalMove):
+            break
+        text = format_short(position, reading.move)
+        parts.append(f"{index // 2 + 1}.{text}" if index % 2 == 0 else text)
+    last = played.position
+    moves = played.moves
+    diagram = None
+    if isinstance(last, Position):
+        game = view.game
+        diagram = board_svg(last, last_move=moves[-1] if moves else None, square_size=26,
+                            title=f"{game.white.player.name} — {game.black.player.name}")
+    return " ".join(parts), _full_moves(len(parts)), diagram
+
+
+# -- parts ------------------------------------------------------------------------------------
+
+
+def _heading(tournament: Tournament) -> Heading:
+    return Heading(
+        code=tournament.code,
+        title=tournament.title,
+        game_type=tournament.game_type.value,
+        system=tournament.system.value,
+        start_date=tournament.start_date,
+        end_date=tournament.end_date,
+        control=f"{tournament.time_control_days}/{tournament.time_control_moves}",
+    )
+
+
+def _standings(
+    snapshot: Snapshot,
+) -> tuple[tuple[str, ...], tuple[StandingLine, ...], Crosstable]:
+    scoring = snapshot.scoring
+    order = tuple(snapshot.tournament.tiebreak_order) or default_tiebreaks(scoring)
+    rows: list[StandingRow] = standings(scoring, tiebreaks=order)
+    lines = tuple(
+        StandingLine(
+            place=row.place,
+            start_no=row.start_no,
+            name=row.name,
+            points=row.points,
+            games_played=row.games_played,
+            tiebreaks=tuple(row.tiebreaks.items()),
+            withdrawn=row.withdrawn,
+        )
+        for row in rows
+    )
+    numbers = [row.start_no for row in rows]
+    table = crosstable(scoring, order=numbers)
+    names = {player.start_no: player.name for player in scoring.players}
+    cells = tuple(
+        tuple(
+            "×" if i == j else " ".join(cell.symbol for cell in table.matrix[i][j])
+            for j in range(len(table.order))
+        )
+        for i in range(len(table.order))
+    )
+    return order, lines, Crosstable(
+        start_numbers=tuple(table.order),
+        names=tuple(names[number] for number in table.order),
+        cells=cells,
+        points=tuple(table.points),
+    )
+
+
+@dataclass
+class _GamesByState:
+    finished: list[Game]
+    in_play: list[Game]
+
+
+def _games_by_state(snapshot: Snapshot) -> _GamesByState:
+    finished = sorted(
+        (g for g in snapshot.tournament.games if snapshot.result_on_record(g)),
+        key=lambda g: (g.result_on or dt.date.min, g.id),
+    )
+    adjudicating = _adjudicated_game_ids(snapshot)
+    in_play = [
+        g for g in snapshot.tournament.games
+        if not snapshot.result_on_record(g) and g.id not in adjudicating
+    ]
+    return _GamesByState(finished, in_play)
+
+
+def _adjudicated_game_ids(snapshot: Snapshot) -> set[int]:
+    return {
+        stored.row.game_id for stored in snapshot.cases
+        if isinstance(stored.case, Adjudication) and stored.row.game_id is not None
+    }
+
+
+def _state(snapshot: Snapshot, game: Game) -> str:
+    if snapshot.result_on_record(game):
+        return "finished"
+    if game.id in _adjudicated_game_ids(snapshot):
+        return "adjudication"
+    return "in_play" if snapshot.view(game).letters else "not_started"
+
+
+def _result(snapshot: Snapshot, game: Game) -> str:
+    if not snapshot.result_on_record(game):
+        return ""
+    outcome = outcome_of(game)
+    return outcome.symbol if outcome is not None else ""
+
+
+def _finished_game(snapshot: Snapshot, game: Game) -> FinishedGame:
+    record, moves, diagram = short_record(snapshot.view(game))
+    return FinishedGame(
+        game_id=game.id,
+        round=game.round,
+        white=game.white.player.name,
+        black=game.black.player.name,
+        result=_result(snapshot, game),
+        how=(game.result_kind or ResultKind.PLAYED).value,
+        rule=game.result_rule,
+        finished_on=game.result_on,
+        record=record,
+        moves=moves,
+        diagram_svg=diagram,
+    )
+
+
+def _adjudications(snapshot: Snapshot) -> tuple[AdjudicationLine, ...]:
+    lines = []
+    for stored in snapshot.cases:
+        case, game = stored.case, stored.row.game
+        if not isinstance(case, Adjudication) or game is None or stored.decisions:
+            continue
+        lines.append(AdjudicationLine(
+            game_id=game.id,
+            white=game.white.player.name,
+            black=game.black.player.name,
+            opened_on=case.opened_on,
+            analyses_due=case.analyses_due,
+            decision_due=case.decision_due,
+            state="awaiting_decision" if case.analyses_due < snapshot.as_of else "awaiting_parties",
+        ))
+    return tuple(lines)
+
+
+def _clocks(
+    snapshot: Snapshot, games: Iterable[Game]
+) -> tuple[tuple[ClockLine, ...], tuple[OverstepLine, ...]]:
+    """Each game in play: `timekeeping`'s chart over the letters on record, the clock of the
+    player to move on the date, and any overstep the chart or the clock shows (002 §4.3.5)."""
+    clocks: list[ClockLine] = []
+    oversteps: list[OverstepLine] = []
+    for game in games:
+        view = snapshot.view(game)
+        try:
+            chart: TimeChart = view.chart()
+            side = view.side_to_move
+        except (UnsupportedGameType, ValueError):
+            continue
+        name = {ClockSide.WHITE: game.white.player.name, ClockSide.BLACK: game.black.player.name}
+        try:
+            clock = reply_clock(view.ledger(), side, chart=chart)
+            days_left: int | None = clock.days_left(snapshot.as_of)
+            last_safe = clock.last_safe_reply_date()
+            limit = clock.limit
+        except NotToMoveError:
+            days_left, last_safe, limit = None, None, 0
+        clocks.append(ClockLine(
+            game_id=game.id,
+            white=name[ClockSide.WHITE],
+            black=name[ClockSide.BLACK],
+            moves=_moves(view),
+            white_days=chart.totals.white,
+            black_days=chart.totals.black,
+            to_move=name[side],
+            to_move_side=side.value,
+            limit=limit,
+            days_left=days_left,
+            last_safe_reply=last_safe,
+        ))
+        if chart.overstep is not None:
+            over = chart.overstep
+            oversteps.append(OverstepLine(game.id, name[over.player], over.move, over.total,
+                                          over.limit, OVERSTEP_RULE))
+        elif days_left is not None and days_left < 0:
+            oversteps.append(OverstepLine(game.id, name[side], _moves(view) ,
+                                          limit - days_left, limit, OVERSTEP_RULE))
+    return tuple(clocks), tuple(oversteps)
+
+
+def _decisions(snapshot: Snapshot) -> tuple[DecisionLine, ...]:
+    """Every decision on record, oldest first, each matched to the audit entry that recorded it
+    (the k-th decision entry of a case is its k-th decision)."""
+    entries = snapshot.session.scalars(
+        select(AuditEntry)
+        .where(AuditEntry.tournament_id == snapshot.tournament.id, AuditEntry.entity == "case")
+        .order_by(AuditEntry.id)
+    ).all()
+    audit_ids: dict[int, list[int]] = defaultdict(list)
+    for entry in entries:
+        if entry.entity_id is not None and "ruling" in entry.detail \
+                and entry.action not in NON_DECISIONS:
+            audit_ids[entry.entity_id].append(entry.id)
+    lines = []
+    for stored in snapshot.cases:
+        recorded = audit_ids.get(stored.row.id, [])
+        for index, decision in enumerate(stored.decisions):
+            protests = tuple(
+                f"{p.party} {p.filed_on.strftime('%d.%m.%Y')} → {p.to.value}"
+                for p in stored.case.protests
+                if p.decision == index and p.filed_on <= snapshot.as_of
+            )
+            lines.append(DecisionLine(
+                case_id=stored.row.id,
+                case_ref=stored.case.case_id,
+                case_type=stored.case.TYPE,
+                subject=_subject(stored),
+                instance=decision.instance.value,
+                ruling=decision.ruling,
+                decided_on=decision.decided_on,
+                rules=decision.rules,
+                reasons=decision.reasons,
+                protests=protests,
+                audit_id=recorded[index] if index < len(recorded) else None,
+            ))
+    return tuple(sorted(lines, key=lambda line: (line.decided_on, line.case_id)))
+
+
+def _subject(stored: CaseOnRecord) -> str:
+    row = stored.row
+    if row.game is not None:
+        return f"{row.game.white.player.name} — {row.game.black.player.name}"
+    if row.participant is not None:
+        return row.participant.player.name
+    return ""
+
+
+def _breaks(snapshot: Snapshot) -> tuple[BreakLine, ...]:
+    """Breaks in force on the date, and those announced for later (002 §4.4)."""
+    lines = []
+    for participant in snapshot.tournament.participants:
+        for item in participant.breaks:
+            announced = item.announced_on or item.start_date
+            if announced > snapshot.as_of or item.end_date < snapshot.as_of:
+                continue
+            lines.append(BreakLine(
+                player=participant.player.name,
+                start=item.start_date,
+                end=item.end_date,
+                days=(item.end_date - item.start_date).days + 1,
+                kind=item.kind.value,
+                in_force=item.start_date <= snapshot.as_of,
+            ))
+    return tuple(sorted(lines, key=lambda line: (line.start, line.player)))
+
+
+def _deadlines(snapshot: Snapshot, clocks: Iterable[ClockLine]) -> tuple[DeadlineLine, ...]:
+    """The next dates that matter: each player to move's last safe reply (002 §4.3.5) and each
+    open case's next deadline (as `adjudication` states it)."""
+    lines = [
+        DeadlineLine(clock.last_safe_reply, clock.to_move, "reply", OVERSTEP_RULE, clock.game_id)
+        for clock in clocks
+        if clock.last_safe_reply is not None and clock.last_safe_reply >= snapshot.as_of
+    ]
+    for stored in snapshot.cases:
+        case = stored.case
+        if len(stored.decisions) != len(case.decisions) or case.is_closed:
+            continue  # the case moved on after the date: its stored deadlines are later ones
+        deadline = case.deadline_on(snapshot.as_of)
+        if deadline is None or deadline.due < snapshot.as_of:
+            continue
+        lines.append(DeadlineLine(deadline.due, _subject(stored), deadline.what, deadline.rule,
+                                  stored.row.game_id))
+    return tuple(sorted(lines, key=lambda line: (line.due, line.who)))
+
+
+def _withdrawals(snapshot: Snapshot) -> tuple[WithdrawalLine, ...]:
+    decisions = {
+        stored.case.player: stored.ruling or ""
+        for stored in snapshot.cases if isinstance(stored.case, Withdrawal)
+    }
+    return tuple(
+        WithdrawalLine(
+            player=p.player.name,
+            withdrawn_on=p.withdrawn_on,
+            reason=p.withdrawal_reason or "",
+            decision=decisions.get(str(p.id), ""),
+        )
+        for p in snapshot.tournament.participants
+        if p.withdrawn_on is not None and snapshot.withdrawn(p)
+    )
+
+
+def _records(snapshot: Snapshot) -> tuple[RecordLine, ...]:
+    """Each finished game's records: received, generated by the server, due or missing."""
+    record_cases = {
+        stored.row.game_id: stored.case for stored in snapshot.cases
+        if isinstance(stored.case, GameRecordCase)
+    }
+    email = snapshot.tournament.channel is TournamentChannel.EMAIL
+    lines = []
+    for game in snapshot.tournament.games:
+        if not snapshot.result_on_record(game) or game.result is GameResult.ANNULLED:
+            continue
+        case = record_cases.get(game.id)
+        marks = []
+        for side in (Side.WHITE, Side.BLACK):
+            if email:
+                marks.append("generated")
+            elif case is None:
+                marks.append("not registered")
+            elif (receipt := case.received_from(side)) and receipt.received_on <= snapshot.as_of:
+                marks.append(f"received {receipt.received_on.strftime('%d.%m.%Y')}")
+            elif case.due < snapshot.as_of:
+                marks.append("missing")
+            else:
+                marks.append(f"due {case.due.strftime('%d.%m.%Y')}")
+        lines.append(RecordLine(
+            game_id=game.id,
+            white=game.white.player.name,
+            black=game.black.player.name,
+            result=_result(snapshot, game),
+            channel="email" if email else "post",
+            white_record=marks[0],
+            black_record=marks[1],
+        ))
+    return tuple(lines)
+
+
+def _statistics(snapshot: Snapshot) -> Statistics:
+    games = snapshot.tournament.games
+    finished = [g for g in games if snapshot.result_on_record(g)]
+    played = [
+        g for g in finished
+        if g.result not in (GameResult.ANNULLED, GameResult.DOUBLE_LOSS)
+        and g.result_kind is not ResultKind.FORFEIT
+    ]
+    lengths: list[int] = []
+    durations: list[int] = []
+    for game in played:
+        view = snapshot.view(game)
+        if not view.plies:
+            continue
+        lengths.append(_moves(view))
+        first = min((letter.sent for letter in view.letters if letter.sent), default=None)
+        if first is not None and game.result_on is not None:
+            durations.append((game.result_on - first).days)
+    return Statistics(
+        games=len(games),
+        finished=len(finished),
+        unfinished=len(games) - len(finished),
+        played=len(played),
+        white_wins=sum(g.result is GameResult.WHITE_WIN for g in played),
+        black_wins=sum(g.result is GameResult.BLACK_WIN for g in played),
+        draws=sum(g.result is GameResult.DRAW for g in played),
+        unplayed=sum(g.result_kind is ResultKind.FORFEIT for g in finished),
+        adjudicated=sum(g.result_kind is ResultKind.ADJUDICATED for g in finished),
+        annulled=sum(g.result is GameResult.ANNULLED for g in finished),
+        average_moves=round(sum(lengths) / len(lengths), 1) if lengths else None,
+        average_days=round(sum(durations) / len(durations), 1) if durations else None,
+    )
+
+
+def _moves(view: AsOfGameView) -> int:
+    return _full_moves(len(view.plies))
+
+
+def _full_moves(plies: int) -> int:
+    """Moves as a record numbers them: White's and Black's ply share a number."""
+    return (plies + 1) // 2

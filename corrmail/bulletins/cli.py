@@ -1,0 +1,121 @@
+"""The paperwork commands of ``corrmail``: ``bulletin``, ``report`` and ``bulletins-due``."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import click
+
+from corrmail.bulletins.archive import issue
+from corrmail.bulletins.asof import TournamentNotFound, load_tournament
+from corrmail.bulletins.build import build_bulletin, build_final_report
+from corrmail.bulletins.content import to_json
+from corrmail.bulletins.render import render_printable
+from corrmail.bulletins.schedule import run_due
+from corrmail.bulletins.sending import send_issue
+from corrmail.clock import today
+from corrmail.config import Settings
+from corrmail.db import Database
+from corrmail.mail.letters import LetterWriter
+from corrmail.mail.settings import MailSettings
+from corrmail.models.bulletins import BulletinKind, DeliveryStatus
+
+__all__ = ["register"]
+
+DATE = click.DateTime(formats=["%Y-%m-%d"])
+
+
+def register(group: click.Group) -> None:
+    """Add ``bulletin``, ``report`` and ``bulletins-due`` to the ``corrmail`` group."""
+    group.add_command(bulletin)
+    group.add_command(report)
+    group.add_command(bulletins_due)
+
+
+def _paper(code: str, as_of: dt.datetime | None, send: bool, output: Path | None,
+           fmt: str, kind: BulletinKind) -> None:
+    settings = Settings.from_env()
+    database = Database(settings.database_url)
+    try:
+        with database.transaction() as session:
+            try:
+                tournament = load_tournament(session, code)
+            except TournamentNotFound as error:
+                raise click.ClickException(str(error)) from None
+            day = as_of.date() if as_of is not None else today(settings.today,
+                                                               tournament.time_zone)
+            if send:
+                writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
+                row = issue(session, tournament, day, kind=kind)
+                deliveries = send_issue(session, writer, row)
+                content = row.content
+                for delivery in deliveries:
+                    why = f": {delivery.reason} ({delivery.rule})" if delivery.reason else ""
+                    click.echo(f"  {delivery.status.value:<8} {delivery.name}{why}", err=True)
+                queued = sum(d.status is DeliveryStatus.QUEUED for d in deliveries)
+                click.echo(f"{kind.value} {row.number} v{row.version} of {code} as of {day}: "
+                           f"archived, {queued} letter(s) queued", err=True)
+            elif kind is BulletinKind.FINAL_REPORT:
+                content = to_json(build_final_report(session, tournament, day))
+            else:
+                content = to_json(build_bulletin(session, tournament, day))
+        text = (json.dumps(content, ensure_ascii=False, indent=1) if fmt == "json"
+                else render_printable(content))
+        if output is not None:
+            output.write_text(text, encoding="utf-8")
+        else:
+            click.echo(text)
+    finally:
+        database.dispose()
+
+
+@click.command("bulletin")
+@click.argument("code")
+@click.option("--as-of", type=DATE, default=None,
+              help="The date the bulletin describes (default: today in the tournament).")
+@click.option("--send", is_flag=True, help="Archive it as the next number and send it.")
+@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the page (or JSON) to this file instead of standard output.")
+@click.option("--format", "fmt", type=click.Choice(["html", "json"]), default="html",
+              show_default=True)
+def bulletin(code: str, as_of: dt.datetime | None, send: bool, output: Path | None,
+             fmt: str) -> None:
+    """The tournament's bulletin as of a date, rebuilt from the database (002 §4.1.8)."""
+    _paper(code, as_of, send, output, fmt, BulletinKind.BULLETIN)
+
+
+@click.command("report")
+@click.argument("code")
+@click.option("--as-of", type=DATE, default=None,
+              help="The date of the report (default: today in the tournament).")
+@click.option("--send", is_flag=True, help="Archive it and send it to the organizer, the "
+              "referee and the players.")
+@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--format", "fmt", type=click.Choice(["html", "json"]), default="html",
+              show_default=True)
+def report(code: str, as_of: dt.datetime | None, send: bool, output: Path | None,
+           fmt: str) -> None:
+    """The referee's final report to the organizer (002 §4.1.7)."""
+    _paper(code, as_of, send, output, fmt, BulletinKind.FINAL_REPORT)
+
+
+@click.command("bulletins-due")
+@click.option("--today", "day", type=DATE, default=None,
+              help="The date to act on (default: CORRMAIL_TODAY, else the real date).")
+def bulletins_due(day: dt.datetime | None) -> None:
+    """Issue and send every scheduled bulletin that is due. Safe to run daily."""
+    settings = Settings.from_env()
+    database = Database(settings.database_url)
+    writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
+    try:
+        with database.transaction() as session:
+            on = day.date() if day is not None else today(settings.today)
+            issued = run_due(session, writer, on)
+            for row in issued:
+                click.echo(f"{row.tournament.code}: bulletin {row.number} as of {row.as_of}")
+        if not issued:
+            click.echo("no bulletin is due")
+    finally:
+        database.dispose()

@@ -1,0 +1,288 @@
+"""What a bulletin, a final report and a player's sheet say, as plain data.
+
+The builders (:mod:`corrmail.bulletins.build`) fill these from the database as of a date; the
+archive stores :func:`to_json` of them and every rendering (web page, printable view, e-mail)
+reads that JSON, so an issued bulletin reads the same forever.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "AdjudicationLine",
+    "BreakLine",
+    "Bulletin",
+    "ClockLine",
+    "Crosstable",
+    "DeadlineLine",
+    "DecisionLine",
+    "FinalReport",
+    "FinishedGame",
+    "Heading",
+    "OverstepLine",
+    "PlayerSheet",
+    "RecordLine",
+    "SheetGame",
+    "StandingLine",
+    "Statistics",
+    "WithdrawalLine",
+    "to_json",
+]
+
+
+@dataclass(frozen=True)
+class Heading:
+    code: str
+    title: str
+    game_type: str
+    system: str
+    start_date: dt.date
+    end_date: dt.date
+    control: str
+    """Think time as the start sheet writes it: ``50 days / 10 moves`` → ``"50/10"``."""
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    place: str
+    start_no: int
+    name: str
+    points: float
+    games_played: int
+    tiebreaks: tuple[tuple[str, float | None], ...]
+    withdrawn: bool
+
+
+@dataclass(frozen=True)
+class Crosstable:
+    start_numbers: tuple[int, ...]
+    names: tuple[str, ...]
+    cells: tuple[tuple[str, ...], ...]
+    """``cells[i][j]``: row player i against column player j (``"×"`` on the diagonal)."""
+    points: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    game_id: int
+    round: int
+    white: str
+    black: str
+    result: str
+    """``1-0``, ``½-½``, ``0-1``, ``+/−``, ``−/+``, ``−/−`` or ``×/×`` (annulled)."""
+    how: str
+    """The result kind: played, overstep, forfeit, adjudicated, decided."""
+    rule: str | None
+    finished_on: dt.date | None
+    record: str
+    """The moves in short notation (002 §4.5.1), ``1.cd4 fg5 2.dc5 b:d4 …``."""
+    moves: int
+    diagram_svg: str | None
+    """The final position; ``None`` when `notation` cannot draw this game type."""
+
+
+@dataclass(frozen=True)
+class AdjudicationLine:
+    game_id: int
+    white: str
+    black: str
+    opened_on: dt.date
+    analyses_due: dt.date
+    decision_due: dt.date | None
+    state: str
+
+
+@dataclass(frozen=True)
+class OverstepLine:
+    game_id: int
+    player: str
+    move: int
+    total: int
+    limit: int
+    rule: str
+
+
+@dataclass(frozen=True)
+class DecisionLine:
+    case_id: int
+    case_ref: str
+    case_type: str
+    subject: str
+    instance: str
+    ruling: str
+    decided_on: dt.date
+    rules: tuple[str, ...]
+    reasons: str
+    protests: tuple[str, ...]
+    """Protests against this decision: ``"white 12.03.2027 → referee"``."""
+    audit_id: int | None
+    """The audit-log entry that recorded the decision."""
+
+
+@dataclass(frozen=True)
+class BreakLine:
+    player: str
+    start: dt.date
+    end: dt.date
+    days: int
+    kind: str
+    in_force: bool
+
+
+@dataclass(frozen=True)
+class ClockLine:
+    """One game in play: the time fraction and the clock of the player to move."""
+
+    game_id: int
+    white: str
+    black: str
+    moves: int
+    white_days: int
+    black_days: int
+    to_move: str
+    to_move_side: str
+    limit: int
+    days_left: int | None
+    last_safe_reply: dt.date | None
+
+
+@dataclass(frozen=True)
+class DeadlineLine:
+    due: dt.date
+    who: str
+    what: str
+    rule: str
+    game_id: int | None
+
+
+@dataclass(frozen=True)
+class Bulletin:
+    """The steward's current information (002 §4.1.8)."""
+
+    heading: Heading
+    number: int
+    as_of: dt.date
+    since: dt.date | None
+    tiebreak_order: tuple[str, ...]
+    standings: tuple[StandingLine, ...]
+    crosstable: Crosstable
+    finished: tuple[FinishedGame, ...]
+    in_adjudication: tuple[AdjudicationLine, ...]
+    oversteps: tuple[OverstepLine, ...]
+    decisions: tuple[DecisionLine, ...]
+    breaks: tuple[BreakLine, ...]
+    clocks: tuple[ClockLine, ...]
+    deadlines: tuple[DeadlineLine, ...]
+    kind: str = "bulletin"
+
+
+@dataclass(frozen=True)
+class WithdrawalLine:
+    player: str
+    withdrawn_on: dt.date
+    reason: str
+    decision: str
+
+
+@dataclass(frozen=True)
+class RecordLine:
+    """A finished game's records (002 §4.5.1): who sent one, who did not."""
+
+    game_id: int
+    white: str
+    black: str
+    result: str
+    channel: str
+    white_record: str
+    black_record: str
+    """``received 12.03.2027``, ``generated`` (e-mail game), ``missing`` or ``due 20.03.2027``."""
+
+
+@dataclass(frozen=True)
+class Statistics:
+    games: int
+    finished: int
+    unfinished: int
+    played: int
+    """Decided over the board or adjudicated (not ``+``/``−``, not annulled)."""
+    white_wins: int
+    black_wins: int
+    draws: int
+    unplayed: int
+    adjudicated: int
+    annulled: int
+    average_moves: float | None
+    average_days: float | None
+    """From the first letter's dispatch to the result, over played games with letters."""
+
+
+@dataclass(frozen=True)
+class FinalReport:
+    """The referee's report to the organizer (002 §4.1.7)."""
+
+    heading: Heading
+    as_of: dt.date
+    tiebreak_order: tuple[str, ...]
+    tiebreak_rules: tuple[tuple[str, str], ...]
+    """Each criterion with the rule that defines it, in the order used."""
+    standings: tuple[StandingLine, ...]
+    crosstable: Crosstable
+    decisions: tuple[DecisionLine, ...]
+    withdrawals: tuple[WithdrawalLine, ...]
+    records: tuple[RecordLine, ...]
+    statistics: Statistics
+    kind: str = "final_report"
+
+
+@dataclass(frozen=True)
+class SheetGame:
+    game_id: int
+    round: int
+    opponent: str
+    colour: str
+    state: str
+    result: str
+    moves: int
+    own_days: int | None
+    partner_days: int | None
+    to_move: bool
+    days_left: int | None
+    last_safe_reply: dt.date | None
+
+
+@dataclass(frozen=True)
+class PlayerSheet:
+    """One player's own games, clocks and deadlines, and the last bulletin."""
+
+    heading: Heading
+    as_of: dt.date
+    participant_id: int
+    name: str
+    start_no: int | None
+    place: str | None
+    points: float | None
+    games: tuple[SheetGame, ...]
+    deadlines: tuple[DeadlineLine, ...]
+    last_bulletin: tuple[int, int, dt.date] | None
+    """(archive id, number, as-of date) of the last bulletin issued on or before ``as_of``."""
+    kind: str = "player_sheet"
+
+
+def to_json(document: Bulletin | FinalReport | PlayerSheet) -> dict[str, Any]:
+    """The document as JSON-able data: dates in ISO form, tuples as lists."""
+    converted: dict[str, Any] = _plain(dataclasses.asdict(document))
+    return converted
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value

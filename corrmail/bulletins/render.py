@@ -1,0 +1,81 @@
+"""Rendering archived content (the JSON of :mod:`corrmail.bulletins.content`) as the printable
+HTML page — the same page the web app shows, prints and the e-mail carries.
+
+The renderer is plain Jinja2 with the gettext catalogs of the web app, so the mailer and the
+command line render exactly what the browser shows, without a Flask request.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import cache
+from typing import Any
+
+import jinja2
+from babel.support import NullTranslations, Translations
+from markupsafe import Markup
+
+from corrmail.paths import templates_dir, translation_dirs
+
+__all__ = ["PRINT_TEMPLATE", "render_printable", "iso_date"]
+
+PRINT_TEMPLATE = "bulletins/print.html"
+
+
+def iso_date(value: str | dt.date | None) -> str:
+    """``2027-03-01`` (as archived) → ``01.03.2027``, the way the rulebook writes dates."""
+    if value is None or value == "":
+        return "—"
+    day = value if isinstance(value, dt.date) else dt.date.fromisoformat(value)
+    return day.strftime("%d.%m.%Y")
+
+
+def _points(value: float | int | None) -> str:
+    if value is None:
+        return ""
+    whole = int(value)
+    half = abs(value - whole) >= 0.25
+    if not half:
+        return str(whole)
+    return f"{whole}½" if whole else "½"
+
+
+@cache
+def _translations(language: str) -> NullTranslations:
+    merged: NullTranslations = NullTranslations()
+    for directory in translation_dirs():
+        loaded = Translations.load(str(directory), [language])
+        if isinstance(loaded, Translations):
+            if isinstance(merged, Translations):
+                merged.merge(loaded)
+            else:
+                merged = loaded
+    return merged
+
+
+@cache
+def _environment(language: str) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.install_gettext_translations(_translations(language), newstyle=True)  # type: ignore[attr-defined]
+    env.filters["iso_date"] = iso_date
+    env.filters["points"] = _points
+    env.filters["svg"] = Markup  # diagrams are drawn by `notation`, never from user input
+    return env
+
+
+def render_printable(
+    content: dict[str, Any], *, language: str = "ru", title_suffix: str = ""
+) -> str:
+    """The printable page of a bulletin, final report or player's sheet."""
+    template = _environment(language if language in ("ru", "en") else "ru").get_template(
+        PRINT_TEMPLATE
+    )
+    return template.render(doc=content, kind=content["kind"], language=language,
+                           title_suffix=title_suffix)

@@ -1,0 +1,100 @@
+"""The steward's bulletin schedule (002 §4.1.8: "periodically informs the participants"):
+every N days, weeks or months from a first date; :func:`run_due` issues and sends what is due.
+
+A scheduled bulletin is built as of its scheduled date, not the day the job ran, so a late run
+produces the same bulletin it would have produced on time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from dateutil.relativedelta import relativedelta
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from corrmail import audit
+from corrmail.bulletins.archive import issue
+from corrmail.bulletins.sending import send_issue
+from corrmail.mail.letters import LetterWriter
+from corrmail.models import BulletinIssue, BulletinSchedule, Tournament, User
+from corrmail.models.bulletins import ScheduleUnit
+
+__all__ = ["ScheduleError", "following", "run_due", "set_schedule"]
+
+RULE = "002 §4.1.8"
+MAX_EVERY = {ScheduleUnit.DAY: 366, ScheduleUnit.WEEK: 52, ScheduleUnit.MONTH: 12}
+
+
+class ScheduleError(ValueError):
+    """A schedule the steward cannot set; ``field`` names the offending input."""
+
+    def __init__(self, field: str, value: object, message: str) -> None:
+        super().__init__(f"{field} {value!r}: {message} ({RULE})")
+        self.field = field
+        self.value = value
+
+
+def following(day: dt.date, every: int, unit: ScheduleUnit) -> dt.date:
+    """The next scheduled date after ``day`` (month ends stay month ends: 31.01 → 28.02)."""
+    step = {
+        ScheduleUnit.DAY: relativedelta(days=every),
+        ScheduleUnit.WEEK: relativedelta(weeks=every),
+        ScheduleUnit.MONTH: relativedelta(months=every),
+    }[unit]
+    result: dt.date = day + step
+    return result
+
+
+def set_schedule(
+    session: Session,
+    tournament: Tournament,
+    *,
+    every: int,
+    unit: ScheduleUnit | str,
+    next_on: dt.date,
+    active: bool = True,
+    user: User | None = None,
+) -> BulletinSchedule:
+    try:
+        unit = ScheduleUnit(unit)
+    except ValueError:
+        raise ScheduleError("unit", unit, "use day, week or month") from None
+    if not 1 <= every <= MAX_EVERY[unit]:
+        raise ScheduleError("every", every, f"between 1 and {MAX_EVERY[unit]} {unit.value}s")
+    if next_on > tournament.end_date + relativedelta(months=3):
+        raise ScheduleError("next_on", next_on.isoformat(),
+                            "after the end of play and the adjudications")
+    schedule = session.get(BulletinSchedule, tournament.id)
+    if schedule is None:
+        schedule = BulletinSchedule(tournament_id=tournament.id, next_on=next_on)
+        session.add(schedule)
+    schedule.every, schedule.unit, schedule.next_on, schedule.active = every, unit, next_on, active
+    schedule.set_by_id = user.id if user is not None else None
+    session.flush()
+    audit.record(
+        session, user=user, action="bulletin.scheduled", entity="tournament",
+        entity_id=tournament.id, tournament_id=tournament.id, rule=RULE,
+        summary=f"every {every} {unit.value}(s) from {next_on.isoformat()}"
+                + ("" if active else " (paused)"),
+    )
+    return schedule
+
+
+def run_due(session: Session, writer: LetterWriter, today: dt.date) -> list[BulletinIssue]:
+    """Issue and send every scheduled bulletin due on or before ``today``; each missed date gets
+    its own bulletin, as of that date."""
+    issued = []
+    schedules = session.scalars(
+        select(BulletinSchedule)
+        .where(BulletinSchedule.active.is_(True), BulletinSchedule.next_on <= today)
+        .order_by(BulletinSchedule.tournament_id)
+    ).all()
+    for schedule in schedules:
+        while schedule.next_on <= today:
+            row = issue(session, schedule.tournament, schedule.next_on)
+            send_issue(session, writer, row)
+            issued.append(row)
+            schedule.next_on = following(schedule.next_on, schedule.every, schedule.unit)
+    session.flush()
+    return issued
