@@ -65,7 +65,7 @@ def _check(args: argparse.Namespace) -> int:
 _RULE_OPTION_HELP = (
     "column draughts only, NAME=VALUE, repeatable: moves=bashni|lasker, "
     "rejump=forbidden|allowed, placement=deferred|immediate, king-landing=continue|free, "
-    "numbering=a1|g1 "
+    "numbering=a1|g1, quiet-limit=off|N "
     "(docs/columns.md)"
 )
 

@@ -7,9 +7,10 @@ alternatives as options (:mod:`notation.columns.rules`, docs/rules/columns.md). 
 variants, short notation, PDN and SVG work on it as on any other game type.
 """
 
+from notation.columns.draws import DrawReason, draw_claim, quiet_king_moves, repetitions
 from notation.columns.fen import format_column_fen, parse_column_fen
 from notation.columns.move import ColumnMove
-from notation.columns.position import Column, ColumnError, ColumnPosition, repetitions
+from notation.columns.position import Column, ColumnError, ColumnPosition
 from notation.columns.rules import (
     COLUMN_GAME_TYPES,
     ColumnRules,
@@ -29,14 +30,17 @@ __all__ = [
     "ColumnMove",
     "ColumnPosition",
     "ColumnRules",
+    "DrawReason",
     "KingLanding",
     "Movement",
     "Numbering",
     "Placement",
     "Rejump",
     "RuleOptionError",
+    "draw_claim",
     "format_column_fen",
     "parse_column_fen",
     "parse_rule_options",
+    "quiet_king_moves",
     "repetitions",
 ]

@@ -245,13 +245,3 @@ class ColumnPosition:
         """Leaf count ``depth`` plies ahead: one move per effect by default, every route otherwise."""
         return self._generator.perft(self.board, self.turn is Color.WHITE, depth, distinct)
 
-
-def repetitions(positions: Sequence[ColumnPosition]) -> int:
-    """How often the last position (same columns, same side to move) occurred in ``positions``.
-
-    Three is the draw claim the digest recommends (§2 "Result", §9 Q5).
-    """
-    if not positions:
-        return 0
-    last = positions[-1]
-    return sum(1 for p in positions if p.board == last.board and p.turn is last.turn)

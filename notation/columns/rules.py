@@ -24,12 +24,16 @@ option here rather than hard-wired (docs/rules/columns.md):
     ``a1`` (default, digest §9 Q4): square 1 is a1 and each row is numbered left to right as
     White sees the board.  ``g1``: square 1 is g1, rows numbered right to left.  Either way
     White starts on 1–11 and Black on 15–25; only the names of the squares differ.
+``quiet-limit``
+    ``off`` (default) or a number N: a draw may be claimed once each side has made N moves in a
+    row with king-topped columns and no capture — a Russian-draughts-style move-count limit,
+    which the digest asks to keep configurable and off (§2 "Result", §9 Q5).
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -92,20 +96,28 @@ BOARD_7X7_FROM_G1 = _NumberedFromTheRight(
 COLUMN_GAME_TYPES = tuple(game_type for game_type in GameType if game_type.is_column)
 """Russian (Bashni) and international (Lasca) column draughts, direct and reverse (002 §4.1.4)."""
 
-_OPTIONS: dict[str, type[enum.Enum]] = {
-    "moves": Movement,
-    "rejump": Rejump,
-    "placement": Placement,
-    "king-landing": KingLanding,
-    "numbering": Numbering,
+def _quiet_limit(text: str) -> int | None:
+    if text == "off":
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(text)
+    return int(text)
+
+
+# option name -> (ColumnRules field, reader of the written value, the values it takes)
+_OPTIONS: dict[str, tuple[str, Callable[[str], Any], str]] = {
+    "moves": ("movement", Movement, "bashni|lasker"),
+    "rejump": ("rejump", Rejump, "forbidden|allowed"),
+    "placement": ("placement", Placement, "deferred|immediate"),
+    "king-landing": ("king_landing", KingLanding, "continue|free"),
+    "numbering": ("numbering", Numbering, "a1|g1"),
+    "quiet-limit": ("quiet_limit", _quiet_limit, "off|N"),
 }
-_FIELDS = {"moves": "movement", "rejump": "rejump", "placement": "placement",
-           "king-landing": "king_landing", "numbering": "numbering"}
 
 
 @dataclass(frozen=True)
 class ColumnRules:
-    """The rules one column-draughts game is played under: its type plus the four options."""
+    """The rules one column-draughts game is played under: its type plus the options."""
 
     game_type: GameType
     movement: Movement
@@ -113,6 +125,7 @@ class ColumnRules:
     placement: Placement = Placement.DEFERRED
     king_landing: KingLanding = KingLanding.CONTINUE
     numbering: Numbering = Numbering.A1
+    quiet_limit: int | None = None
 
     def __post_init__(self) -> None:
         if self.game_type not in COLUMN_GAME_TYPES:
@@ -140,13 +153,12 @@ class ColumnRules:
         changes: dict[str, Any] = {}
         for name, value in options.items():
             key = name.strip().lower().replace("_", "-")
-            kind = _OPTIONS.get(key)
-            if kind is None:
+            if key not in _OPTIONS:
                 raise RuleOptionError(f"{name}={value}", f"unknown rule option {name!r}")
+            field, read, allowed = _OPTIONS[key]
             try:
-                changes[_FIELDS[key]] = kind(value.strip().lower())
+                changes[field] = read(value.strip().lower())
             except ValueError:
-                allowed = "|".join(str(member.value) for member in kind)
                 raise RuleOptionError(
                     f"{name}={value}", f"rule option {key} takes {allowed}"
                 ) from None
@@ -154,7 +166,11 @@ class ColumnRules:
 
     def options(self) -> dict[str, str]:
         """Every option as ``name -> value`` (for headers and the CLI)."""
-        return {key: getattr(self, field).value for key, field in _FIELDS.items()}
+        written: dict[str, str] = {}
+        for key, (field, _, _) in _OPTIONS.items():
+            value = getattr(self, field)
+            written[key] = value.value if isinstance(value, enum.Enum) else str(value or "off")
+        return written
 
     def changed_options(self) -> dict[str, str]:
         """Only the options that differ from the game type's default."""
@@ -215,9 +231,7 @@ class RuleOptionError(ValueError):
     """A rule option that does not exist or has no such value (docs/rules/columns.md)."""
 
     def __init__(self, text: str, reason: str) -> None:
-        names = ", ".join(
-            f"{key}={'|'.join(str(m.value) for m in kind)}" for key, kind in _OPTIONS.items()
-        )
+        names = ", ".join(f"{key}={allowed}" for key, (_, _, allowed) in _OPTIONS.items())
         super().__init__(f"{reason}: {text!r} (options: {names})")
         self.text = text
 

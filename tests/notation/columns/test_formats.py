@@ -71,8 +71,12 @@ def test_position_from_fen_dispatches_on_the_game_type_and_takes_options() -> No
 def test_rule_options_defaults_and_errors() -> None:
     assert ColumnRules.of(BASHNI).options() == {
         "moves": "bashni", "rejump": "forbidden", "placement": "deferred", "king-landing": "continue",
-        "numbering": "a1",
+        "numbering": "a1", "quiet-limit": "off",
     }
+    assert ColumnRules.of(BASHNI, {"quiet-limit": "15"}).quiet_limit == 15
+    for bad in ("0", "-3", "many"):
+        with pytest.raises(RuleOptionError, match="quiet-limit takes off\\|N"):
+            ColumnRules.of(BASHNI, {"quiet-limit": bad})
     with pytest.raises(RuleOptionError, match="Lasca's 1-25 only"):
         ColumnRules.of(BASHNI, {"numbering": "g1"})
     assert ColumnRules.of(LASCA).options()["moves"] == "lasker"

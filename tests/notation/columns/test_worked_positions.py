@@ -9,6 +9,14 @@ from __future__ import annotations
 import pytest
 from column_helpers import BASHNI, LASCA, moves, position
 
+from notation.columns import (
+    ColumnPosition,
+    DrawReason,
+    draw_claim,
+    quiet_king_moves,
+    repetitions,
+)
+from notation.full import parse_full
 from notation.position import Piece
 from notation.rules import Color, GameType
 
@@ -200,21 +208,38 @@ def test_lasca_no_column_is_jumped_twice_and_officer_takes_a_three_piece_column_
 
 
 def test_threefold_repetition_is_counted_with_the_same_side_to_move() -> None:
-    from notation.columns import repetitions
-    from notation.full import parse_full
-
-    history = [position("W:WKa3:BKh6")]
+    history, played = [position("W:WKa3:BKh6")], []
     for text in ("a3-b4", "h6-g7", "b4-a3", "g7-h6") * 2:
-        history.append(history[-1].play(parse_full(history[-1], text)))
+        played.append(parse_full(history[-1], text))
+        history.append(history[-1].play(played[-1]))
     assert repetitions(history) == 3
     assert repetitions(history[:-1]) == 2
     assert repetitions([]) == 0
+    assert draw_claim(history, played) is DrawReason.REPETITION
+    assert draw_claim(history[:-1], played[:-1]) is None  # no move-count limit by default
+
+
+def test_quiet_limit_option_counts_king_moves_without_capture() -> None:
+    # quiet-limit=1: one king move each without a capture allows the claim; a man move resets.
+    start = position("W:WKa3,c1:BKh6", quiet_limit="1")
+    history, played = [start], []
+    for text in ("a3-b4", "h6-g7", "c1-d2", "g7-h6"):
+        move = parse_full(history[-1], text)
+        played.append(move)
+        history.append(history[-1].play(move))
+    assert quiet_king_moves(history[:3], played[:2]) == 2
+    assert draw_claim(history[:3], played[:2]) is DrawReason.QUIET_LIMIT
+    assert quiet_king_moves(history, played) == 1  # c1-d2 was a man's move
+    assert draw_claim(history, played) is None
+    assert draw_claim(
+        [position("W:WKa3:BKh6").play(parse_full(position("W:WKa3:BKh6"), "a3-b4"))], []
+    ) is None
 
 
 def test_a_malformed_board_is_refused_citing_the_digest() -> None:
     import pytest
 
-    from notation.columns import ColumnError, ColumnPosition, ColumnRules
+    from notation.columns import ColumnError, ColumnRules
 
     rules = ColumnRules.default(BASHNI)
     with pytest.raises(ColumnError, match="digest §1"):
