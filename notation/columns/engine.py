@@ -120,7 +120,7 @@ class ColumnGenerator:
         for origin, code in enumerate(board):
             if code and code[-1] in own:
                 search = _Search(board, origin, enemy, out)
-                self._continue(search, origin, code[-1].isupper(), False, side)
+                self._jumps_from(search, origin, code[-1].isupper(), False, side)
         return out
 
     # -- the capture search ------------------------------------------------------------------
@@ -141,7 +141,7 @@ class ColumnGenerator:
         left = len(code) - taken
         return left > 0 and code[left - 1] in search.enemy
 
-    def _continue(self, search: _Search, at: Square, king: bool, promoted: bool, side: int) -> bool:
+    def _jumps_from(self, search: _Search, at: Square, king: bool, promoted: bool, side: int) -> bool:
         """Explore every jump from ``at``; record finished routes; True if any jump exists."""
         if king and self.flying:
             return self._flying_jumps(search, at, promoted, side)
@@ -162,9 +162,9 @@ class ColumnGenerator:
             if not king and land in self.far_row[side]:
                 # A man reaching the far row is a king from here on (digest §2); Lasker's
                 # rules stop the move there (digest §4).
-                if self.promotion_ends_move or not self._continue(search, land, True, True, side):
+                if self.promotion_ends_move or not self._jumps_from(search, land, True, True, side):
                     search.finish(True)
-            elif not self._continue(search, land, king, promoted, side):
+            elif not self._jumps_from(search, land, king, promoted, side):
                 search.finish(promoted)
             search.route.pop()
             search.order.pop()

@@ -227,6 +227,7 @@ class ColumnPosition:
                 return ColumnPosition(
                     self.rules, self._generator.apply(self.board, raw), self.turn.opponent
                 )
+        # IllegalMoveError reads only the side to move, which a column position has too.
         raise IllegalMoveError(move, self)  # type: ignore[arg-type]
 
     def outcome(self) -> Outcome | None:

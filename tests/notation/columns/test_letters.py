@@ -197,3 +197,12 @@ def test_a_whole_game_is_played_through_letters_until_one_side_cannot_move(
     outcome = current.outcome()
     assert outcome is not None
     assert outcome.loser_to_move is (not game_type.value.endswith("reverse"))
+
+
+def test_playing_an_illegal_move_raises_illegal_move_error() -> None:
+    from notation.columns import ColumnMove
+    from notation.position import IllegalMoveError
+
+    start = initial_position(BASHNI)
+    with pytest.raises(IllegalMoveError, match="not a legal move for white"):
+        start.play(ColumnMove(start=9, end=17))
