@@ -21,6 +21,7 @@ from notation.columns.rules import (
     Rejump,
     RuleOptionError,
     parse_rule_options,
+    rule_option_choices,
 )
 
 __all__ = [
@@ -43,4 +44,5 @@ __all__ = [
     "parse_rule_options",
     "quiet_king_moves",
     "repetitions",
+    "rule_option_choices",
 ]

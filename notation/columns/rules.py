@@ -207,6 +207,11 @@ class ColumnRules:
         return self.movement is Movement.LASKER
 
 
+def rule_option_choices() -> dict[str, str]:
+    """Every option and the values it takes, ``{"rejump": "forbidden|allowed", …}`` (forms, help)."""
+    return {key: allowed for key, (_, _, allowed) in _OPTIONS.items()}
+
+
 RULE_OPTIONS_TAG = "RuleOptions"
 """PDN header naming the options that differ from the default: ``[RuleOptions "rejump=allowed"]``."""
 

@@ -10,7 +10,12 @@ from column_helpers import BASHNI, LASCA, position
 
 from notation.__main__ import main
 from notation.columns.fen import format_column_fen, parse_column_fen
-from notation.columns.rules import ColumnRules, RuleOptionError, parse_rule_options
+from notation.columns.rules import (
+    ColumnRules,
+    RuleOptionError,
+    parse_rule_options,
+    rule_option_choices,
+)
 from notation.errors import FenError
 from notation.game_position import initial_position, position_fen, position_from_fen
 from notation.letters import play_moves
@@ -74,6 +79,10 @@ def test_rule_options_defaults_and_errors() -> None:
         "numbering": "a1", "quiet-limit": "off",
     }
     assert ColumnRules.of(BASHNI, {"quiet-limit": "15"}).quiet_limit == 15
+    assert rule_option_choices() == {
+        "moves": "bashni|lasker", "rejump": "forbidden|allowed", "placement": "deferred|immediate",
+        "king-landing": "continue|free", "numbering": "a1|g1", "quiet-limit": "off|N",
+    }
     for bad in ("0", "-3", "many"):
         with pytest.raises(RuleOptionError, match="quiet-limit takes off\\|N"):
             ColumnRules.of(BASHNI, {"quiet-limit": bad})
