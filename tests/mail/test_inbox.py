@@ -185,3 +185,37 @@ def test_automated_mail_is_recorded_not_read(email_game) -> None:  # type: ignor
     assert email_game.game().letters == []
     with email_game.database.session() as session:
         assert session.scalars(select(Letter)).all() == []
+
+
+def test_a_single_legal_move_is_substituted_without_penalty(email_game) -> None:  # type: ignore[no-untyped-def]
+    # The piece on a3 has one move, a3-b4: 002 §4.2.10 lets the recipient name it and answer it.
+    receipt = email_game.send("white", "1. a3-c5", D)
+    assert receipt.outcome == "move_relayed"
+    [stored] = email_game.game().letters
+    assert stored.moves_text == "a3-b4"
+    [relayed] = email_game.outbox(to=email_game.black_email, kind="move")
+    assert "002 §4.2.10: a3-c5 → a3-b4" in relayed.body_text
+    with email_game.database.session() as session:
+        assert session.scalars(select(Penalty)).all() == []
+
+
+def test_a_forced_partner_move_may_be_written_and_answered(email_game) -> None:  # type: ignore[no-untyped-def]
+    email_game.send("white", "1. c3-d4", D)
+    # After 1... f6-e5 White's only legal move is the capture d4:f6 (002 §4.2.4).
+    receipt = email_game.send("black", "1. c3-d4 f6-e5 2. d4:f6 g7:e5", D + dt.timedelta(days=1))
+    assert receipt.outcome == "move_relayed"
+    assert [letter.moves_text for letter in email_game.game().letters] == ["c3-d4", "f6-e5 d4:f6 g7:e5"]
+    # White must now repeat all three plies.
+    short = email_game.send("white", "2... g7:e5 3. g3-h4", D + dt.timedelta(days=2))
+    assert short.outcome == "repetition_wrong"  # incomplete: 002 §4.2.9 all the same
+    full = email_game.send("white", "1... f6-e5 2. d4:f6 g7:e5 3. g3-h4", D + dt.timedelta(days=3))
+    assert full.outcome == "move_relayed"
+
+
+def test_a_partner_move_that_is_not_forced_is_refused(email_game) -> None:  # type: ignore[no-untyped-def]
+    email_game.send("white", "1. c3-d4", D)
+    receipt = email_game.send("black", "1. c3-d4 f6-g5 2. g3-h4", D + dt.timedelta(days=1))
+    assert receipt.outcome == "move_relayed_with_error"
+    assert [letter.moves_text for letter in email_game.game().letters] == ["c3-d4", "f6-g5"]
+    [notice] = email_game.outbox(to=email_game.black_email, kind="error_notice")
+    assert "002 §4.2.4" in notice.body_text and "6 штрафных" not in notice.body_text
