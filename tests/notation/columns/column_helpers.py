@@ -22,6 +22,7 @@ PROFILES = [
     (GameType.COLUMN_INTERNATIONAL, {"rejump": "allowed"}),
     (GameType.COLUMN_INTERNATIONAL, {"moves": "bashni"}),
     (GameType.COLUMN_INTERNATIONAL, {"moves": "bashni", "placement": "immediate"}),
+    (GameType.COLUMN_INTERNATIONAL_GIVEAWAY, {"numbering": "g1"}),
 ]
 
 
