@@ -11,7 +11,7 @@ from notation.columns.rules import RuleOptionError, parse_rule_options
 from notation.errors import FenError
 from notation.full import format_full
 from notation.game_position import GamePosition, initial_position, position_from_fen
-from notation.pdn import read_pdn
+from notation.pdn import iter_pdn
 from notation.rules import GameType, UnknownGameTypeError, parse_game_type
 
 
@@ -50,15 +50,15 @@ def _check(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as error:
         print(f"cannot read {args.file}: {error}", file=sys.stderr)
         return 2
-    bad = 0
-    games = read_pdn(text, default=args.type)
-    for number, game in enumerate(games, start=1):
+    bad = games = 0
+    for number, game in enumerate(iter_pdn(text, default=args.type), start=1):
+        games = number
         if game.errors:
             bad += 1
             for issue in game.errors:
                 move = issue.move_number if issue.move_number is not None else "-"
                 print(f"game {number} move {move}: {issue.reason}")
-    print(f"{len(games)} games, {bad} bad", file=sys.stderr)
+    print(f"{games} games, {bad} bad", file=sys.stderr)
     return 1 if bad else 0
 
 

@@ -117,10 +117,13 @@ def _split_games(text: str) -> Iterator[list[re.Match[str]]]:
 
 def read_pdn(text: str, *, default: GameType = GameType.RUSSIAN) -> list[PdnGame]:
     """Every game in ``text``; faults are collected in each game's ``errors``, never raised."""
-    return [
-        _read_game(number, tokens, default)
-        for number, tokens in enumerate(_split_games(text), start=1)
-    ]
+    return list(iter_pdn(text, default=default))
+
+
+def iter_pdn(text: str, *, default: GameType = GameType.RUSSIAN) -> Iterator[PdnGame]:
+    """The games of ``text`` one at a time, so a large archive is checked in constant memory."""
+    for number, tokens in enumerate(_split_games(text), start=1):
+        yield _read_game(number, tokens, default)
 
 
 def _read_game(number: int, tokens: list[re.Match[str]], default: GameType) -> PdnGame:
