@@ -40,6 +40,7 @@ from scoring.model import Tournament as ScoringTournament
 from scoring.model import Withdrawal as ScoringWithdrawal
 from scoring.model import WithdrawalDecision
 from scoring.result import GameResult as ScoringResult
+from timekeeping import Ledger
 
 __all__ = ["AsOfGameView", "CaseOnRecord", "Snapshot", "TournamentNotFound", "load_tournament"]
 
@@ -89,6 +90,15 @@ class AsOfGameView(GameView):
 
     def game_penalties(self) -> list[PenaltyRow]:
         return [row for row in super().game_penalties() if row.charged_on <= self.as_of]
+
+    def ledger(self) -> Ledger:
+        """The game's ledger without the breaks announced (or granted) after the date."""
+        full = super().ledger()
+        breaks = tuple(
+            span for span in full.breaks
+            if (span.notice_postmark or span.first_day) <= self.as_of
+        )
+        return dataclasses.replace(full, breaks=breaks)
 
 
 @dataclass(frozen=True)
