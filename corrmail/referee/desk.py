@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from adjudication import (
@@ -368,13 +368,17 @@ class Desk:
             by = Instance.STEWARD
         else:
             raise NotEntitled("impose a sanction", "the steward or the referee", "002 §4.1.9")
+        if game is not None and participant.id not in (game.white_id, game.black_id):
+            raise ActionRefused("impose a sanction", f"{participant.player.name} does not play "
+                                f"game {game.id}", "002 §4.1.10")
         side = side_of(game, participant.id) if game is not None else None
         tournament = participant.tournament
-        count = self.session.scalar(
-            select(Case.id).where(Case.tournament_id == tournament.id).order_by(Case.id.desc())
+        earlier = self.session.scalar(
+            select(func.count(Case.id)).where(Case.case_type == CaseType.SANCTION,
+                                              Case.participant_id == participant.id)
         ) or 0
         transition = Sanction.impose(
-            f"{tournament.code}/sanction/{participant.id}/{count + 1}",
+            f"{tournament.code}/sanction/{participant.id}/{earlier + 1}",
             player=str(participant.id),
             sanction=sanction,
             by=by,

@@ -140,19 +140,18 @@ def queue() -> str:
             )
             if _sees(actor, row)
         ]
-        by_key = {}
-        cases = []
+        row_of = {}  # by the case object: ids the service and the mail layer chose may repeat
         letters = []
         for row in rows:
             if row.case_type in LETTER_TYPES:
                 letters.append(row)
                 continue
             case = case_from_dict(row.payload)
-            by_key[case.case_id] = row
-            cases.append(case)
+            row_of[id(case)] = (case, row)
         on = _today(tournament)
+        cases = [case for case, _row in row_of.values()]
         entries = [
-            (entry, by_key[entry.case.case_id])
+            (entry, row_of[id(entry.case)][1])
             for entry in referee_queue(cases, on, awaiting=awaiting)
         ]
         sections.append(
