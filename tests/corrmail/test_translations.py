@@ -39,7 +39,10 @@ def test_every_message_in_the_code_has_a_russian_translation(tmp_path: Path) -> 
         with path.open("rb") as handle:
             translated |= {m.id for m in read_po(handle) if m.id and m.string and not m.fuzzy}
     untranslated = sorted(str(message_id) for message_id in wanted - translated)
-    assert untranslated == [], "translate these in a ru/LC_MESSAGES/messages.po (see babel.cfg)"
+    assert not untranslated, (
+        "translate these in a ru/LC_MESSAGES/messages.po (see babel.cfg):\n"
+        + "\n".join(untranslated)
+    )
 
 
 @pytest.mark.parametrize("po", _ru_catalogs(), ids=lambda p: str(p.relative_to(CHECKOUT_DIR)))
