@@ -469,21 +469,24 @@ class _Context:
             if not isinstance(reading, LegalMove):  # the ledger only holds legal moves
                 raise ValueError(f"ledger move {expected_text!r} of game {self.game.id} is illegal")
             written = mentions[consumed] if consumed < len(mentions) else None
-            if written is None or written.side is self.side:
-                walk.stop = RuleNotice("002 §4.2.9", "repetition_missing",
-                                       format_full(walk.position, reading.move))
-                walk.penalty = True
-                return consumed
-            again = read_move(walk.position, written.text)
-            if not isinstance(again, LegalMove) or again.move != reading.move:
-                walk.stop = RuleNotice(
-                    "002 §4.2.9", "repetition_wrong",
-                    f"{written.text} ≠ {format_full(walk.position, reading.move)}",
-                )
-                walk.penalty = True
-                return consumed
-            walk.play(reading.move)
-            consumed += 1
+            again = read_move(walk.position, written.text) if written is not None else None
+            if isinstance(again, LegalMove) and again.move == reading.move:
+                walk.play(reading.move)
+                consumed += 1
+                continue
+            expected_written = format_full(walk.position, reading.move)
+            # The player went straight to his own move: the repetition is missing, not wrong.
+            skipped = written is None or (
+                written.side is self.side and walk.position.turn is not color_of(self.side)
+            )
+            walk.stop = RuleNotice(
+                "002 §4.2.9",
+                "repetition_missing" if skipped else "repetition_wrong",
+                expected_written if skipped or written is None
+                else f"{written.text} ≠ {expected_written}",
+            )
+            walk.penalty = True
+            return consumed
         return consumed
 
     def walk_own_moves(
