@@ -10,6 +10,7 @@ from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.paths import PACKAGE_DIR, templates_dir
 from corrmail.web import admin, api, auth, cases, format, games, health, i18n, tournaments
+from corrmail.web.bulletins import blueprint as bulletins_blueprint
 from corrmail.web.database import init_database
 
 csrf = CSRFProtect()
@@ -46,6 +47,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         admin.blueprint,
         api.blueprint,
         cases.blueprint,
+        bulletins_blueprint,
     ):
         app.register_blueprint(blueprint)
     # The API authenticates with bearer tokens, not cookies, so CSRF does not apply to it.
