@@ -21,7 +21,7 @@ from corrmail.bulletins.content import to_json
 from corrmail.models import BulletinIssue, Tournament, User
 from corrmail.models.bulletins import BulletinKind
 
-__all__ = ["IssueNotFound", "issue", "latest_issues", "rebuild", "reissue"]
+__all__ = ["IssueNotFound", "issue", "latest_issues", "next_bulletin", "rebuild", "reissue"]
 
 RULES = {BulletinKind.BULLETIN: "002 §4.1.8", BulletinKind.FINAL_REPORT: "002 §4.1.7"}
 
@@ -45,18 +45,28 @@ def issue(
     A bulletin's news are what happened after the previous bulletin's date; the final report is
     number 1, and issuing it again makes a new version of it.
     """
-    previous = session.scalars(
-        select(BulletinIssue)
-        .where(BulletinIssue.tournament_id == tournament.id, BulletinIssue.kind == kind)
-        .order_by(BulletinIssue.number.desc(), BulletinIssue.version.desc())
-        .limit(1)
-    ).first()
     if kind is BulletinKind.FINAL_REPORT:
         number, since = 1, None
     else:
-        number = previous.number + 1 if previous is not None else 1
-        since = previous.as_of if previous is not None and previous.as_of < as_of else None
+        number, since = next_bulletin(session, tournament, as_of)
     return _store(session, tournament, kind, number, as_of, since, user)
+
+
+def next_bulletin(
+    session: Session, tournament: Tournament, as_of: dt.date
+) -> tuple[int, dt.date | None]:
+    """The number the next bulletin takes and the date its news start after (the previous
+    bulletin's date)."""
+    previous = session.scalars(
+        select(BulletinIssue)
+        .where(BulletinIssue.tournament_id == tournament.id,
+               BulletinIssue.kind == BulletinKind.BULLETIN)
+        .order_by(BulletinIssue.number.desc(), BulletinIssue.version.desc())
+        .limit(1)
+    ).first()
+    if previous is None:
+        return 1, None
+    return previous.number + 1, previous.as_of if previous.as_of < as_of else None
 
 
 def reissue(session: Session, issue_id: int, *, user: User | None = None) -> BulletinIssue:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from corrmail.bulletins.archive import issue
+from corrmail.bulletins.archive import issue, next_bulletin
 from corrmail.bulletins.asof import TournamentNotFound, load_tournament
 from corrmail.bulletins.build import build_bulletin, build_final_report
 from corrmail.bulletins.content import to_json
@@ -60,7 +60,9 @@ def _paper(code: str, as_of: dt.datetime | None, send: bool, output: Path | None
             elif kind is BulletinKind.FINAL_REPORT:
                 content = to_json(build_final_report(session, tournament, day))
             else:
-                content = to_json(build_bulletin(session, tournament, day))
+                number, since = next_bulletin(session, tournament, day)
+                content = to_json(build_bulletin(session, tournament, day, number=number,
+                                                 since=since))
         text = (json.dumps(content, ensure_ascii=False, indent=1) if fmt == "json"
                 else render_printable(content))
         if output is not None:

@@ -33,6 +33,7 @@ from corrmail.bulletins import (
     set_schedule,
     to_json,
 )
+from corrmail.bulletins.archive import next_bulletin
 from corrmail.bulletins.sending import WITHHELD_BY
 from corrmail.clock import today
 from corrmail.mail.letters import LetterWriter
@@ -167,7 +168,9 @@ def preview(code: str) -> Response:
     if form.kind.data == BulletinKind.FINAL_REPORT.value:
         content = to_json(build_final_report(db_session(), tournament, form.as_of.data))
     else:
-        content = to_json(build_bulletin(db_session(), tournament, form.as_of.data))
+        number, since = next_bulletin(db_session(), tournament, form.as_of.data)
+        content = to_json(build_bulletin(db_session(), tournament, form.as_of.data,
+                                         number=number, since=since))
     return _printable(render_printable(content, language=_language(),
                                        title_suffix=" · " + _("preview")))
 
