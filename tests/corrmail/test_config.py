@@ -52,3 +52,15 @@ def test_unknown_locale_is_refused(tmp_path: Path) -> None:
 
     with pytest.raises(ValueError, match="CORRMAIL_LOCALE='de'"):
         create_app(Settings(database_url="sqlite://", secret_key="k", default_locale="de"))
+
+
+def test_today_is_the_override_or_the_date_in_the_time_zone() -> None:
+    import time_machine
+
+    from corrmail.clock import today
+
+    assert today(dt.date(2027, 3, 8), "Europe/Moscow") == dt.date(2027, 3, 8)
+    # 22:30 UTC on 31 December is already 1 January in Moscow (calendar days are local).
+    with time_machine.travel(dt.datetime(2026, 12, 31, 22, 30, tzinfo=dt.UTC), tick=False):
+        assert today(None, "Europe/Moscow") == dt.date(2027, 1, 1)
+        assert today(None, "UTC") == dt.date(2026, 12, 31)

@@ -79,3 +79,15 @@ def test_api_describes_the_demo_tournament(
         g["to_move"] in (g["white"], g["black"]) for g in body["games"] if g["state"] == "in_play"
     )
     assert client.get("/api/v1/tournaments/NONE", headers=headers).status_code == 404
+
+
+def test_revoked_token_is_refused(client: FlaskClient, database: Database) -> None:
+    from corrmail.models import utcnow
+
+    token = _token(database)
+    with database.transaction() as session:
+        session.query(ApiToken).one().revoked_at = utcnow()
+    assert (
+        client.get("/api/v1/tournaments", headers={"Authorization": f"Bearer {token}"}).status_code
+        == 401
+    )
