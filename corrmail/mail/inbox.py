@@ -35,6 +35,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from corrmail import audit
+from corrmail.bulletins.sheet import is_sheet_request, mail_player_sheet
 from corrmail.db import Database
 from corrmail.mail.automated import Automation
 from corrmail.mail.correspondence import Correspondence, Outcome
@@ -230,6 +231,11 @@ class Inbox:
             return self._finish(row, InboundStatus.REFUSED, "sender_mismatch", message.from_address)
 
         arrival = local_date(row.received_at, game.tournament.time_zone)
+        if is_sheet_request(message.text):  # «лист»: the player's own sheet (corrmail.bulletins)
+            sheet = mail_player_sheet(session, self.writer, participant, arrival,
+                                      in_reply_to=message.message_id)
+            return self._finish(row, InboundStatus.PROCESSED, "player_sheet",
+                                f"outbox {sheet.id}" if sheet is not None else "no address")
         outcome: Outcome = self.correspondence.handle(
             session, game=game, participant=participant, message=message, arrival=arrival,
             inbound_id=row.id,
