@@ -68,8 +68,9 @@ def test_referee_decides_an_adjudication_case(
     page.locator("select[name=ruling]").select_option("draw")
     page.locator("textarea[name=reasons]").fill("Равная позиция, ничья.")
     page.locator("button[name=decide]").click()
-    expect(page.locator("#case-state")).to_have_text("decided")
-    expect(page.locator("#case-ruling")).to_have_text("draw")
+    expect(page.locator("#case-state")).to_have_attribute("data-state", "decided")
+    expect(page.locator("#case-ruling")).to_have_attribute("data-ruling", "draw")
+    expect(page.locator("#case-ruling")).to_have_text("ничья")  # the Russian UI
 
     with database.session() as session:
         row = session.get(Case, case_id)
