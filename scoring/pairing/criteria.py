@@ -13,7 +13,40 @@ from scoring.model import Colour
 from scoring.pairing.colours import ABSOLUTE_MAX_RUN, permitted_colours, rule_prefers_first_white
 from scoring.pairing.model import Entrant, Float, FloatDirection, Pair
 
-__all__ = ["LegalPairs"]
+__all__ = ["LegalPairs", "ColourCounts"]
+
+
+@dataclass(frozen=True)
+class ColourCounts:
+    """How many of a set of players must have white, must have black, or can have neither.
+
+    A pair holds at most one player who must have white and one who must have black, so a set
+    where more than half must have one colour cannot all be paired: a necessary condition that
+    costs nothing, checked before the matching is asked (which would have to search the whole
+    set to find out).
+    """
+
+    size: int = 0
+    must_white: int = 0
+    must_black: int = 0
+    stuck: int = 0
+
+    def could_all_pair(self, spare: int = 0) -> bool:
+        """False when no legal pairing can leave at most ``spare`` players unpaired."""
+        return (
+            self.stuck <= spare
+            and 2 * self.must_white - self.size <= spare
+            and 2 * self.must_black - self.size <= spare
+        )
+
+    def shifted(self, delta: int, must: Colour | None, stuck: bool) -> ColourCounts:
+        """These counts with one player added (``delta=1``) or removed (``delta=-1``)."""
+        return ColourCounts(
+            self.size + delta,
+            self.must_white + (delta if must is Colour.WHITE else 0),
+            self.must_black + (delta if must is Colour.BLACK else 0),
+            self.stuck + (delta if stuck else 0),
+        )
 
 
 @dataclass
@@ -53,6 +86,22 @@ class LegalPairs:
         return (self.may_white[a] and self.may_black[b]) or (
             self.may_black[a] and self.may_white[b]
         )
+
+    def must(self, player: int) -> Colour | None:
+        """The only colour ``player`` may have, or ``None`` if both (or neither) are allowed."""
+        white, black = self.may_white[player], self.may_black[player]
+        if white == black:
+            return None
+        return Colour.WHITE if white else Colour.BLACK
+
+    def stuck(self, player: int) -> bool:
+        return not self.may_white[player] and not self.may_black[player]
+
+    def counts(self, players: Iterable[int]) -> ColourCounts:
+        counts = ColourCounts()
+        for player in players:
+            counts = counts.shifted(1, self.must(player), self.stuck(player))
+        return counts
 
     def colours_allowed(self, white: int, black: int) -> bool:
         return self.may_white[white] and self.may_black[black]

@@ -32,8 +32,8 @@ from scoring.pairing.model import (
     Pair,
     PairingSystem,
 )
+from scoring.pairing.pool import Pool
 from scoring.pairing.systems import (
-    Accept,
     floater_candidates,
     floater_opponents,
     group_order,
@@ -236,33 +236,47 @@ class _Round:
             tuple(self.notes),
         )
 
-    def _colour_limits(self, players: list[int]) -> tuple[LegalPairs, Matcher]:
+    def _colour_limits(self, players: list[int]) -> tuple[LegalPairs, Pool]:
         """``002``: a third colour running only in exceptional cases.
 
-        Everyone starts limited to two.  While the round cannot be paired, the highest
-        classified player of the obstruction (the odd blocks of a Tutte barrier) is allowed a
-        third (``000 §3.18.2`` still forbids a fourth), one at a time, so that as few players as
-        possible get one.  The bye was chosen so that the fully relaxed field can be paired.
+        Everyone starts limited to two in a row.  While the round cannot be paired, players are
+        allowed a third (``000 §3.18.2`` still forbids a fourth), highest classified first and
+        as few as possible: first as many as the colour counts demand (more than half needing
+        one colour), then one at a time from the obstruction the matching reports (the odd
+        blocks of a Tutte barrier).  The bye was chosen so that the fully relaxed field pairs.
         """
         entrants = [self.relaxed.entrants[n] for n in players]
         relaxed: set[int] = set()
         while True:
             field = LegalPairs.build(entrants, PREFERRED_MAX_RUN, relaxed=relaxed)
-            matcher = Matcher(players, field.allowed)
-            if not matcher.exposed_count():
-                return field, matcher
-            barrier = matcher.explain()
-            blocked = set(barrier.outer) if barrier else set(matcher.exposed())
+            counts = field.counts(players)
+            if not counts.could_all_pair():
+                over = Colour.WHITE if 2 * counts.must_white > counts.size else Colour.BLACK
+                excess = 2 * (counts.must_white if over is Colour.WHITE else counts.must_black)
+                needed = (excess - counts.size + 1) // 2
+                spared = [
+                    n
+                    for n in players
+                    if n not in relaxed
+                    and field.must(n) is over
+                    and self.relaxed.must(n) is not over
+                ]
+                relaxed.update(spared[:needed] if spared else players)
+                continue
+            pool = Pool(players, field)
+            if pool.complete:
+                return field, pool
+            barrier = pool.matcher.explain()
+            blocked = set(barrier.outer) if barrier else set(pool.matcher.exposed())
             candidates = [n for n in players if n in blocked and n not in relaxed]
-            candidates = candidates or [n for n in players if n not in relaxed]
-            relaxed.add(candidates[0])
+            relaxed.add((candidates or [n for n in players if n not in relaxed])[0])
 
     def _choose_bye(self) -> int | None:
         """``000 §3.18.2``: with an odd number the lowest classified gets "+", never twice."""
+        pool = Pool(self.ranking, self.relaxed)
         if len(self.ranking) % 2 == 0:
-            matcher = Matcher(self.ranking, self.relaxed.allowed)
-            if matcher.exposed_count():
-                self._fail(matcher, "")
+            if not pool.complete:
+                self._fail(pool.matcher, "")
             return None
         eligible = [
             n for n in reversed(self.ranking) if not self.relaxed.entrants[n].had_point_without_play
@@ -274,9 +288,8 @@ class _Round:
                 "(000 §3.18.2)",
                 blocked=self.ranking,
             )
-        matcher = Matcher(self.ranking, self.relaxed.allowed)
         for candidate in eligible:
-            if matcher.try_remove([candidate]):
+            if pool.take([candidate]):
                 return candidate
         self._fail(
             Matcher([n for n in self.ranking if n != eligible[0]], self.relaxed.allowed),
@@ -317,34 +330,32 @@ class _Round:
     # -- score groups ------------------------------------------------------------------------
 
     def _pair_groups(
-        self, field: LegalPairs, everyone: Matcher, bye: int | None
+        self, field: LegalPairs, everyone: Pool, bye: int | None
     ) -> list[tuple[int, int]]:
         groups = [[n for n in group if n != bye] for group in self.groups]
         groups = [g for g in groups if g]
         pairs: list[tuple[int, int]] = []
         pending: list[int] = []
         for index, group in enumerate(groups):
-            rest = self._pair_floaters(field, everyone, pending, group, pairs)
+            rest = self._pair_floaters(everyone, pending, group, pairs)
             if not rest:
                 continue
             lower_players = pending + [n for g in groups[index + 1 :] for n in g]
             next_group = next((g for g in groups[index + 1 :]), [])
-            group_matcher = Matcher(rest, field.allowed)
-            lower = Matcher(lower_players, field.allowed)
-            floaters = self._choose_floaters(field, rest, group_matcher, lower, next_group)
-            if floaters is not None:
+            inside = Pool.if_pairable(rest, field, spare=len(rest) % 2)
+            lower = Pool.if_pairable(lower_players, field, spare=len(lower_players) % 2)
+            floaters = None
+            if inside is not None and lower is not None:
+                floaters = self._choose_floaters(field, rest, inside, lower, next_group)
+            if inside is not None and lower is not None and floaters is not None:
                 staying = [n for n in rest if n not in floaters]
-                found, left = pair_within_group(
-                    self.program,
-                    staying,
-                    _accepting(field, group_matcher),
-                )
-                assert not left, "the group matcher guaranteed a complete pairing"
+                found, left = pair_within_group(self.program, staying, inside.accepts)
+                assert not left, "the group's matching guaranteed a complete pairing"
                 pairs.extend(found)
                 pending.extend(floaters)
                 everyone = lower
                 continue
-            found, left = pair_within_group(self.program, rest, _accepting(field, everyone))
+            found, left = pair_within_group(self.program, rest, everyone.accepts)
             pairs.extend(found)
             pending.extend(left)
             self.notes.append(
@@ -352,24 +363,19 @@ class _Round:
                 f"most one player going down without stranding players below; paired against the "
                 f"whole field, {left or 'nobody'} going down (000 §3.18.5.4-3.18.5.5)"
             )
-        assert not pending, "the global matcher guaranteed a complete pairing"
+        assert not pending, "the field's matching guaranteed a complete pairing"
         return pairs
 
     def _pair_floaters(
-        self,
-        field: LegalPairs,
-        everyone: Matcher,
-        pending: list[int],
-        group: list[int],
-        pairs: list[tuple[int, int]],
+        self, everyone: Pool, pending: list[int], group: list[int], pairs: list[tuple[int, int]]
     ) -> list[int]:
         """Pair players come down from above with the first possible of this group (000 §3.18.5.4)."""
         rest = list(group)
         for floater in list(pending):
             offered = floater_opponents(self.program, rest)
-            offered.sort(key=lambda n: field.entrants[n].float_balance < 0)
+            offered.sort(key=lambda n: everyone.legal.entrants[n].float_balance < 0)
             for opponent in offered:
-                if field.allowed(floater, opponent) and everyone.try_remove([floater, opponent]):
+                if everyone.accepts(floater, opponent):
                     pairs.append((floater, opponent))
                     pending.remove(floater)
                     rest.remove(opponent)
@@ -380,8 +386,8 @@ class _Round:
         self,
         field: LegalPairs,
         rest: list[int],
-        group: Matcher,
-        lower: Matcher,
+        inside: Pool,
+        lower: Pool,
         next_group: list[int],
     ) -> list[int] | None:
         """Who leaves the group so that both it and everyone below can still be paired.
@@ -391,18 +397,18 @@ class _Round:
         whole field.
         """
         if len(rest) % 2 == 0:
-            return [] if not group.exposed_count() and not lower.exposed_count() else None
+            return [] if inside.complete and lower.complete else None
         candidates = floater_candidates(self.program, rest)
         # A player already owing a downfloat goes down only if nobody else can (002).
         candidates.sort(key=lambda n: field.entrants[n].float_balance > 0)
         meets_next = [c for c in candidates if any(field.allowed(c, o) for o in next_group)]
         others = [c for c in candidates if c not in meets_next]
         for candidate in meets_next + others:
-            if not group.try_remove([candidate]):
+            if not inside.take([candidate]):
                 continue
-            if lower.try_add(candidate):
+            if lower.give(candidate):
                 return [candidate]
-            group.try_add(candidate, max_exposed=1)
+            inside.give(candidate, spare=1)
         return None
 
     # -- colours and floats ------------------------------------------------------------------
@@ -426,15 +432,6 @@ class _Round:
                     + (", forced: not counted (002)" if drift.forced else f" ({self.program.rule})")
                 )
         return floats
-
-
-def _accepting(field: LegalPairs, matcher: Matcher) -> Accept:
-    """Fix a pair only if it is legal and everyone else can still be paired legally."""
-
-    def accept(a: int, b: int) -> bool:
-        return field.allowed(a, b) and matcher.try_remove([a, b])
-
-    return accept
 
 
 def _points(score: float) -> str:
