@@ -2,7 +2,7 @@
 
 from corrmail.models import ledger_guard as _ledger_guard  # noqa: F401  (installs the guard)
 from corrmail.models.base import NAMING_CONVENTION, Base, UTCDateTime, utcnow
-from corrmail.models.bulletins import BulletinDelivery, BulletinIssue, BulletinSchedule  # noqa: F401
+from corrmail.models.bulletins import BulletinDelivery, BulletinIssue, BulletinSchedule
 from corrmail.models.cases import AuditEntry, Case
 from corrmail.models.enums import (
     BreakKind,
@@ -33,6 +33,9 @@ __all__ = [
     "Base",
     "Break",
     "BreakKind",
+    "BulletinDelivery",
+    "BulletinIssue",
+    "BulletinSchedule",
     "Case",
     "CaseType",
     "Channel",
