@@ -18,8 +18,8 @@ from sqlalchemy.orm import Session
 from corrmail import audit
 from corrmail.bulletins.build import build_bulletin, build_final_report
 from corrmail.bulletins.content import to_json
-from corrmail.models import BulletinIssue, Tournament, User
-from corrmail.models.bulletins import BulletinKind
+from corrmail.models import Tournament, User
+from corrmail.models.bulletins import BulletinIssue, BulletinKind
 
 __all__ = ["IssueNotFound", "issue", "latest_issues", "next_bulletin", "rebuild", "reissue"]
 

@@ -40,7 +40,6 @@ from corrmail.bulletins.content import (
 from corrmail.mail.game_view import UnsupportedGameType
 from corrmail.models import (
     AuditEntry,
-    BulletinIssue,
     Game,
     GameResult,
     Participant,
@@ -48,7 +47,7 @@ from corrmail.models import (
     Tournament,
     TournamentChannel,
 )
-from corrmail.models.bulletins import BulletinKind
+from corrmail.models.bulletins import BulletinIssue, BulletinKind
 from corrmail.referee.results import outcome_of
 from notation.letters import LegalMove, play_moves
 from notation.position import Position

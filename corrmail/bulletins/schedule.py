@@ -17,8 +17,8 @@ from corrmail import audit
 from corrmail.bulletins.archive import issue
 from corrmail.bulletins.sending import send_issue
 from corrmail.mail.letters import LetterWriter
-from corrmail.models import BulletinIssue, BulletinSchedule, Tournament, User
-from corrmail.models.bulletins import ScheduleUnit
+from corrmail.models import Tournament, User
+from corrmail.models.bulletins import BulletinIssue, BulletinSchedule, ScheduleUnit
 
 __all__ = ["ScheduleError", "following", "run_due", "set_schedule"]
 

@@ -21,16 +21,8 @@ from corrmail.bulletins.asof import Snapshot
 from corrmail.bulletins.render import render_printable
 from corrmail.mail.compose import Attachment
 from corrmail.mail.letters import LetterWriter
-from corrmail.models import (
-    BulletinDelivery,
-    BulletinIssue,
-    Participant,
-    Role,
-    TournamentOfficial,
-    User,
-    UserRole,
-)
-from corrmail.models.bulletins import BulletinKind, DeliveryStatus
+from corrmail.models import Participant, Role, TournamentOfficial, User, UserRole
+from corrmail.models.bulletins import BulletinDelivery, BulletinIssue, BulletinKind, DeliveryStatus
 
 __all__ = ["WITHHELD_BY", "Addressee", "addressees", "send_issue"]
 

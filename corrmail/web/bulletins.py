@@ -38,18 +38,22 @@ from corrmail.bulletins.sending import WITHHELD_BY
 from corrmail.clock import today
 from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
-from corrmail.models import BulletinIssue, BulletinSchedule, Participant, Tournament
-from corrmail.models.bulletins import BulletinKind, ScheduleUnit
+from corrmail.models import Participant, Tournament
+from corrmail.models.bulletins import BulletinIssue, BulletinKind, BulletinSchedule, ScheduleUnit
 from corrmail.web.access import is_official_of
 from corrmail.web.database import db_session, settings
 
 blueprint = Blueprint("bulletins", __name__, url_prefix="/bulletins")
 
-UNITS = [SelectChoice(ScheduleUnit.DAY.value, _l("days")),
-         SelectChoice(ScheduleUnit.WEEK.value, _l("weeks")),
-         SelectChoice(ScheduleUnit.MONTH.value, _l("months"))]
-KINDS = [SelectChoice(BulletinKind.BULLETIN.value, _l("Bulletin")),
-         SelectChoice(BulletinKind.FINAL_REPORT.value, _l("Final report"))]
+UNITS = [
+    SelectChoice(ScheduleUnit.DAY.value, _l("days")),
+    SelectChoice(ScheduleUnit.WEEK.value, _l("weeks")),
+    SelectChoice(ScheduleUnit.MONTH.value, _l("months")),
+]
+KINDS = [
+    SelectChoice(BulletinKind.BULLETIN.value, _l("Bulletin")),
+    SelectChoice(BulletinKind.FINAL_REPORT.value, _l("Final report")),
+]
 
 
 class ScheduleForm(FlaskForm):
@@ -91,8 +95,7 @@ def _require_official(tournament: Tournament) -> None:
 def _own_entry(tournament: Tournament) -> Participant | None:
     if current_user.player_id is None:
         return None
-    return next((p for p in tournament.participants if p.player_id == current_user.player_id),
-                None)
+    return next((p for p in tournament.participants if p.player_id == current_user.player_id), None)
 
 
 def _writer() -> LetterWriter:
@@ -107,9 +110,14 @@ def _printable(html: str) -> Response:
 @login_required
 def index() -> str:
     tournaments = db_session().scalars(select(Tournament).order_by(Tournament.start_date.desc()))
-    visible = [t for t in tournaments if is_official_of(current_user, t.id)
-               or any(p.player_id == current_user.player_id and current_user.player_id
-                      for p in t.participants)]
+    visible = [
+        t
+        for t in tournaments
+        if is_official_of(current_user, t.id)
+        or any(
+            p.player_id == current_user.player_id and current_user.player_id for p in t.participants
+        )
+    ]
     return render_template("bulletins/index.html", tournaments=visible)
 
 
@@ -122,16 +130,27 @@ def tournament_page(code: str) -> str:
     if not official and entry is None:
         abort(403)
     schedule = db_session().get(BulletinSchedule, tournament.id)
-    schedule_form = ScheduleForm(obj=schedule) if schedule is not None else ScheduleForm(
-        next_on=_today(tournament))
+    schedule_form = (
+        ScheduleForm(obj=schedule)
+        if schedule is not None
+        else ScheduleForm(next_on=_today(tournament))
+    )
     issue_form = IssueForm(as_of=_today(tournament))
     preview_form = PreviewForm(as_of=_today(tournament))
     issues = latest_issues(db_session(), tournament)
     if not official:
         issues = [row for row in issues if _may_read(row)]
-    return render_template("bulletins/tournament.html", tournament=tournament, official=official,
-                           entry=entry, schedule=schedule, schedule_form=schedule_form,
-                           issue_form=issue_form, preview_form=preview_form, issues=issues)
+    return render_template(
+        "bulletins/tournament.html",
+        tournament=tournament,
+        official=official,
+        entry=entry,
+        schedule=schedule,
+        schedule_form=schedule_form,
+        issue_form=issue_form,
+        preview_form=preview_form,
+        issues=issues,
+    )
 
 
 @blueprint.post("/<code>/schedule")
@@ -144,9 +163,15 @@ def schedule(code: str) -> Response:
         flash(_("The schedule was not saved: %(errors)s", errors=_form_errors(form)), "error")
         return redirect(url_for(".tournament_page", code=code))
     try:
-        set_schedule(db_session(), tournament, every=form.every.data or 1,
-                     unit=form.unit.data or "", next_on=form.next_on.data or _today(tournament),
-                     active=bool(form.active.data), user=current_user)
+        set_schedule(
+            db_session(),
+            tournament,
+            every=form.every.data or 1,
+            unit=form.unit.data or "",
+            next_on=form.next_on.data or _today(tournament),
+            active=bool(form.active.data),
+            user=current_user,
+        )
     except ScheduleError as error:
         db_session().rollback()
         flash(str(error), "error")
@@ -169,10 +194,12 @@ def preview(code: str) -> Response:
         content = to_json(build_final_report(db_session(), tournament, form.as_of.data))
     else:
         number, since = next_bulletin(db_session(), tournament, form.as_of.data)
-        content = to_json(build_bulletin(db_session(), tournament, form.as_of.data,
-                                         number=number, since=since))
-    return _printable(render_printable(content, language=_language(),
-                                       title_suffix=" · " + _("preview")))
+        content = to_json(
+            build_bulletin(db_session(), tournament, form.as_of.data, number=number, since=since)
+        )
+    return _printable(
+        render_printable(content, language=_language(), title_suffix=" · " + _("preview"))
+    )
 
 
 @blueprint.post("/<code>/issue")
@@ -184,8 +211,13 @@ def issue_paper(code: str) -> Response:
     if not form.validate_on_submit() or form.as_of.data is None:
         flash(_("Nothing was issued: %(errors)s", errors=_form_errors(form)), "error")
         return redirect(url_for(".tournament_page", code=code))
-    row = issue(db_session(), tournament, form.as_of.data,
-                kind=BulletinKind(form.kind.data), user=current_user)
+    row = issue(
+        db_session(),
+        tournament,
+        form.as_of.data,
+        kind=BulletinKind(form.kind.data),
+        user=current_user,
+    )
     send_issue(db_session(), _writer(), row)
     db_session().commit()
     flash(_("Issued and sent."), "success")
@@ -260,5 +292,7 @@ def _language() -> str:
 
 
 def _form_errors(form: FlaskForm) -> str:
-    return "; ".join(f"{getattr(form, name).label.text}: {', '.join(errors)}"
-                     for name, errors in form.errors.items())
+    return "; ".join(
+        f"{getattr(form, name).label.text}: {', '.join(errors)}"
+        for name, errors in form.errors.items()
+    )

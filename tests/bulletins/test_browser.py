@@ -15,7 +15,8 @@ import pytest
 
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE, DEMO_PASSWORD
-from corrmail.models import BulletinSchedule, Tournament
+from corrmail.models import Tournament
+from corrmail.models.bulletins import BulletinSchedule
 from corrmail.paths import CHECKOUT_DIR
 
 _SPEC = importlib.util.spec_from_file_location(

@@ -24,8 +24,8 @@ from corrmail.bulletins import (
 from corrmail.bulletins.build import NON_DECISIONS
 from corrmail.cli import main
 from corrmail.mail.game_view import GameView
-from corrmail.models import AuditEntry, BulletinIssue, GameResult
-from corrmail.models.bulletins import BulletinKind, DeliveryStatus
+from corrmail.models import AuditEntry, GameResult
+from corrmail.models.bulletins import BulletinIssue, BulletinKind, DeliveryStatus
 from corrmail.referee.standings import scoring_tournament
 from scoring.standings import standings
 from timekeeping import NotToMoveError, reply_clock

@@ -20,8 +20,8 @@ from corrmail.bulletins import (
 )
 from corrmail.bulletins.schedule import following
 from corrmail.cli import main
-from corrmail.models import BulletinIssue, BulletinSchedule, GameResult, OutboxMessage
-from corrmail.models.bulletins import ScheduleUnit
+from corrmail.models import GameResult, OutboxMessage
+from corrmail.models.bulletins import BulletinIssue, BulletinSchedule, ScheduleUnit
 
 
 @pytest.mark.parametrize(("day", "every", "unit", "expected"), [

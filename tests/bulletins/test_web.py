@@ -6,8 +6,13 @@ import dataclasses
 import datetime as dt
 from typing import Any
 
-from corrmail.models import BulletinDelivery, BulletinSchedule, GameResult
-from corrmail.models.bulletins import DeliveryStatus, ScheduleUnit
+from corrmail.models import GameResult
+from corrmail.models.bulletins import (
+    BulletinDelivery,
+    BulletinSchedule,
+    DeliveryStatus,
+    ScheduleUnit,
+)
 
 
 def _play(league: Any) -> None:
