@@ -31,6 +31,19 @@ class CorrectionTargetError(LedgerError):
         self.letter_id = letter_id
 
 
+class CorrectionSenderError(LedgerError):
+    """A correction is the same letter re-entered: it has the corrected letter's sender."""
+
+    def __init__(self, letter_id: int, sender_id: int | None, expected: int | None) -> None:
+        super().__init__(
+            f"letter {letter_id} came from participant {expected}; its correction cannot come "
+            f"from {sender_id} (002 §4.2.5)"
+        )
+        self.letter_id = letter_id
+        self.sender_id = sender_id
+        self.expected = expected
+
+
 class LedgerConflict(LedgerError):
     """Another letter took this place in the ledger meanwhile; nothing was stored, try again."""
 
@@ -86,6 +99,8 @@ def append_letter(
         target = session.get(Letter, letter.corrects_letter_id)
         if target is None or target.game_id != game.id:
             raise CorrectionTargetError(game.id, letter.corrects_letter_id)
+        if target.sender_id != letter.sender_id:
+            raise CorrectionSenderError(target.id, letter.sender_id, target.sender_id)
     last = session.scalar(select(func.max(Letter.sequence)).where(Letter.game_id == game.id))
     row = Letter(
         game_id=game.id,

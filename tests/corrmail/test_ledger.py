@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from corrmail.db import Database
 from corrmail.ledger import (
+    CorrectionSenderError,
     CorrectionTargetError,
     LedgerConflict,
     LetterInput,
@@ -175,3 +176,20 @@ def test_a_taken_place_is_reported_as_a_conflict(
             append_letter(
                 session, game, LetterInput(black.id, Channel.POST, moves_text="f6-g5"), None
             )
+
+
+def test_correction_keeps_the_sender_of_the_letter_it_corrects(
+    session: Session, game: Game
+) -> None:
+    first = append_letter(
+        session, game, LetterInput(game.white_id, Channel.POST, moves_text="c3-d4"), None
+    )
+    with pytest.raises(CorrectionSenderError, match="002 §4.2.5"):
+        append_letter(
+            session,
+            game,
+            LetterInput(
+                game.black_id, Channel.POST, moves_text="f6-g5", corrects_letter_id=first.id
+            ),
+            None,
+        )

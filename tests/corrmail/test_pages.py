@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 
 from flask.testing import FlaskClient
@@ -10,7 +11,17 @@ from sqlalchemy import select
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE
 from corrmail.ledger import LetterInput, append_letter
-from corrmail.models import Channel, Game, GameResult, GameState, Player, Role, Tournament
+from corrmail.models import (
+    AuditEntry,
+    Channel,
+    Game,
+    GameResult,
+    GameState,
+    Letter,
+    Player,
+    Role,
+    Tournament,
+)
 
 
 def test_tournament_list_shows_the_demo(
@@ -146,3 +157,79 @@ def test_stewards_see_games_of_their_own_tournament_only(
     assigned = outsider.application.test_client()
     assigned.post("/login", data={"login": "steward", "password": "demo2026"})
     assert assigned.get(f"/games/{game_id}").status_code == 200
+
+
+def _demo_game(database: Database, demo_tournament: Tournament) -> tuple[int, int, int]:
+    """(game id, id of its first letter, sender of that letter) of an in-play demo game."""
+    with database.session() as session:
+        game = session.scalar(
+            select(Game).where(
+                Game.tournament_id == demo_tournament.id, Game.state == GameState.IN_PLAY
+            )
+        )
+        assert game is not None
+        first = game.letters[0]
+        assert first.sender_id is not None
+        return game.id, first.id, first.sender_id
+
+
+def test_steward_records_a_correction_and_the_page_shows_both(
+    login: Callable[..., FlaskClient], demo_tournament: Tournament, database: Database
+) -> None:
+    game_id, first_id, sender_id = _demo_game(database, demo_tournament)
+    steward = login(Role.STEWARD)
+    assert steward.get(f"/games/{game_id}/letters/new").status_code == 403  # not his tournament
+    steward.post("/logout")
+    steward.post("/login", data={"login": "steward", "password": "demo2026"})
+    assert "Внести письмо" in steward.get(f"/games/{game_id}").get_data(as_text=True)
+    response = steward.post(
+        f"/games/{game_id}/letters/new",
+        data={
+            "sender": str(sender_id), "channel": "post", "corrects": str(first_id),
+            "postmark_date": "2026-09-03", "raw_text": "Штемпель читается как 03.09.2026",
+        },
+    )  # fmt: skip
+    assert response.status_code == 302
+    page = steward.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "исправлено письмом" in page and "исправляет письмо 1" in page
+    with database.session() as session:
+        original = session.get(Letter, first_id)
+        assert original is not None and original.postmark_date != dt.date(2026, 9, 3)
+        audit = session.scalars(select(AuditEntry).order_by(AuditEntry.id.desc())).first()
+        assert audit is not None and (audit.action, audit.rule) == ("letter.correct", "002 §4.2.5")
+
+
+def test_a_correction_from_the_other_player_is_refused(
+    login: Callable[..., FlaskClient], demo_tournament: Tournament, database: Database
+) -> None:
+    game_id, first_id, sender_id = _demo_game(database, demo_tournament)
+    with database.session() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        other = game.black_id if sender_id == game.white_id else game.white_id
+        letters_before = len(game.letters)
+    client = login(Role.ORGANIZER)
+    response = client.post(
+        f"/games/{game_id}/letters/new",
+        data={
+            "sender": str(other),
+            "channel": "post",
+            "corrects": str(first_id),
+            "moves_text": "c3-b4",
+        },
+    )
+    assert response.status_code == 422
+    assert "002 §4.2.5" in response.get_data(as_text=True)
+    with database.session() as session:
+        game = session.get(Game, game_id)
+        assert game is not None and len(game.letters) == letters_before
+
+
+def test_players_cannot_enter_letters(
+    login: Callable[..., FlaskClient], demo_tournament: Tournament, database: Database
+) -> None:
+    game_id, _, _ = _demo_game(database, demo_tournament)
+    client = login(Role.PLAYER)
+    client.post("/logout")
+    client.post("/login", data={"login": "ivanov", "password": "demo2026"})
+    assert client.get(f"/games/{game_id}/letters/new").status_code == 403

@@ -1,0 +1,70 @@
+"""The form a steward fills in from a postcard, or to record a correction (002 §4.2.3, §4.2.5)."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, DateField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, Length, NumberRange, Optional
+
+from corrmail.ledger import LetterInput
+from corrmail.models import Channel, Game, Letter
+
+CHANNELS = [
+    SelectChoice(Channel.POST.value, _l("post")),
+    SelectChoice(Channel.EMAIL.value, _l("e-mail")),
+    SelectChoice(Channel.PHONE.value, _l("phone")),
+]
+
+
+class LetterForm(FlaskForm):
+    sender = SelectField(_l("From"), coerce=int, validators=[DataRequired()])
+    channel = SelectField(_l("Channel"), choices=CHANNELS)
+    corrects = SelectField(_l("Corrects letter"), coerce=int, default=0)
+    moves_text = StringField(_l("Moves, as written"), validators=[Length(max=500)])
+    variants_text = TextAreaField(_l("Variants, as written"), validators=[Length(max=2000)])
+    partner_sent = DateField(_l("Partner sent"), validators=[Optional()])
+    received = DateField(_l("Received"), validators=[Optional()])
+    sent = DateField(_l("Sent"), validators=[Optional()])
+    postmark_date = DateField(_l("Postmark"), validators=[Optional()])
+    registered = BooleanField(_l("Registered"))
+    declared_white_days = IntegerField(
+        _l("Time declared, White"), validators=[Optional(), NumberRange(0, 10_000)]
+    )
+    declared_black_days = IntegerField(
+        _l("Time declared, Black"), validators=[Optional(), NumberRange(0, 10_000)]
+    )
+    penalty_days = IntegerField(
+        _l("Penalty days charged"), default=0, validators=[Optional(), NumberRange(0, 1000)]
+    )
+    raw_text = TextAreaField(_l("Text of the letter"), validators=[Length(max=20_000)])
+
+    def offer(self, game: Game, letters: list[Letter]) -> None:
+        """Choices for this game: its two players, and the letters a correction may refer to."""
+        self.sender.choices = [
+            SelectChoice(str(game.white_id), f"{_l('White')}: {game.white.player.name}"),
+            SelectChoice(str(game.black_id), f"{_l('Black')}: {game.black.player.name}"),
+        ]
+        self.corrects.choices = [SelectChoice("0", "—")] + [
+            SelectChoice(str(letter.id), f"{letter.sequence}: {letter.moves_text or '…'}")
+            for letter in letters
+        ]
+
+    def letter(self) -> LetterInput:
+        return LetterInput(
+            sender_id=self.sender.data,
+            channel=Channel(self.channel.data),
+            raw_text=(self.raw_text.data or "").strip(),
+            moves_text=(self.moves_text.data or "").strip(),
+            variants_text=(self.variants_text.data or "").strip(),
+            partner_sent=self.partner_sent.data,
+            received=self.received.data,
+            sent=self.sent.data,
+            postmark_date=self.postmark_date.data,
+            registered=bool(self.registered.data),
+            declared_white_days=self.declared_white_days.data,
+            declared_black_days=self.declared_black_days.data,
+            penalty_days=self.penalty_days.data or 0,
+            corrects_letter_id=self.corrects.data or None,
+        )
