@@ -15,6 +15,7 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.validators import DataRequired, InputRequired, Length, Optional
+from wtforms.widgets import HiddenInput
 
 from adjudication import Assessment, BreakKind, Evidence, SanctionKind, Side
 
@@ -23,13 +24,12 @@ class RevisionForm(FlaskForm):
     """Every action on an existing case: the revision the user saw (002 §4.1.12, no decision
     twice)."""
 
-    revision = IntegerField(validators=[InputRequired()])
+    revision = IntegerField(validators=[InputRequired()], widget=HiddenInput())
 
 
 class DecisionForm(RevisionForm):
     # The package names an unknown ruling (UnknownRuling, 422); a game record has none.
-    ruling = SelectField(_l("Decision"), choices=[], validators=[Optional()],
-                         validate_choice=False)
+    ruling = SelectField(_l("Decision"), choices=[], validators=[Optional()], validate_choice=False)
     reasons = TextAreaField(_l("Reasons"), validators=[Length(max=10_000)])
     sharply_contradicting = BooleanField(
         _l("The agreed result sharply contradicts the position (002 §4.5.4)")
@@ -69,7 +69,7 @@ class BanForm(RevisionForm):
 
 
 class FileProtestForm(RevisionForm):
-    case_id = IntegerField(validators=[InputRequired()])
+    case_id = IntegerField(validators=[InputRequired()], widget=HiddenInput())
     party = SelectField(_l("Party"), choices=[(s.value, s.value) for s in Side])
 
 
