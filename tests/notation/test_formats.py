@@ -11,7 +11,7 @@ from notation.errors import FenError
 from notation.fen import format_fen, parse_fen
 from notation.geometry import SquareStyle
 from notation.letters import play_moves
-from notation.pdn import PdnGame, read_pdn, write_pdn
+from notation.pdn import PdnGame, iter_pdn, read_pdn, write_pdn
 from notation.playouts import random_game, random_positions
 from notation.position import Piece, Position
 from notation.rules import Color, GameType
@@ -171,3 +171,9 @@ def test_svg_numbers_the_international_board_and_marks_kings() -> None:
 def test_annotations_and_nags_after_moves_are_skipped() -> None:
     (game,) = read_pdn('[GameType "25"]\n1. c3-d4! f6-g5?! $2 2. g3-h4 ; a line comment\n*')
     assert game.errors == [] and len(game.moves) == 3
+
+
+def test_iter_pdn_yields_the_games_read_pdn_returns() -> None:
+    streamed = list(iter_pdn(RECORD))
+    assert [g.moves for g in streamed] == [g.moves for g in read_pdn(RECORD)]
+    assert [bool(g.errors) for g in streamed] == [False, False, True, False, False, True]
