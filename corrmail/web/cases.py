@@ -466,9 +466,16 @@ def record(case_id: int) -> Any:
     form = GameRecordForm()
     if not form.validate_on_submit():
         abort(400)
-    return _run_on_case(case_id, lambda desk, actor, _stored: desk.register_game_record(
-        actor, case_id, revision=int(form.revision.data), side=Side(form.side.data),
-        received_on=form.received_on.data))
+    return _run_on_case(
+        case_id,
+        lambda desk, actor, _stored: desk.register_game_record(
+            actor,
+            case_id,
+            revision=int(form.revision.data),
+            side=Side(form.side.data),
+            received_on=form.received_on.data,
+        ),
+    )
 
 
 @blueprint.post("/<int:case_id>/evidence")
@@ -578,12 +585,11 @@ def _open(code: str, build: Callable[[Desk, Actor, Tournament], Done | list[Done
         message, status = outcome
         flash(message, "error")
         return _render_new(tournament, status)
-    if outcome.stored.row.id:
-        return redirect(url_for("cases.show", case_id=outcome.stored.row.id), code=303)
-    return redirect(url_for("cases.queue"), code=303)
+    return redirect(url_for("cases.show", case_id=outcome.stored.row.id), code=303)
 
 
 def _as_done(result: Done | list[Done]) -> Done:
+    """The first case an opening produced; opening none at all is refused (002 §4.5.2)."""
     if isinstance(result, list):
         if not result:
             raise ActionRefused(
