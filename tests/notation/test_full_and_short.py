@@ -18,7 +18,7 @@ from notation.full import format_full, parse_full
 from notation.geometry import BOARD_10X10_OLD_FILES, SquareStyle
 from notation.letters import play_moves
 from notation.playouts import random_positions, random_setup
-from notation.position import Position
+from notation.position import Board, Position
 from notation.rules import GameType
 from notation.short import format_short, parse_short
 
@@ -159,8 +159,6 @@ def test_format_then_parse_gives_the_same_move(game_type: GameType) -> None:
 
 @pytest.mark.parametrize("game_type", DRAUGHTS)
 def test_make_unmake_restores_the_position(game_type: GameType) -> None:
-    from notation.position import Board
-
     rng = random.Random(5)
     for start in random_positions(game_type, 100, seed=13):
         board = Board(start)
