@@ -33,10 +33,10 @@ from timekeeping.side import Side
 _WHITE = Side.WHITE
 #: Stands for "no end-of-play date": later than any date.
 _NO_END = date.max.toordinal()
+_NO_TIME = timedelta(0)
 
 
-@dataclass(frozen=True, slots=True)
-class Charge:
+class Charge(NamedTuple):
     """Days added to ``player``'s total besides think time: a penalty or a late repeat."""
 
     player: Side
@@ -200,13 +200,24 @@ class _Receipts(NamedTuple):
     received: list[date | None]
     estimated: list[bool]
     omission_number: list[int]
-    average_transit: int | None
+    partner_dispatch: list[date | None]
+
+
+def _average_transit(received: Sequence[date | None], partner_dispatch: Sequence[date | None]) -> int | None:
+    """Average days from the partner's dispatch to the receipt over the letters with both dates,
+    rounded half up; ``None`` when no letter has both (002 §4.3.3)."""
+    transits = [
+        day - dispatch for day, dispatch in zip(received, partner_dispatch, strict=True)
+        if day is not None and dispatch is not None and day >= dispatch
+    ]
+    if not transits:
+        return None
+    return (2 * sum(transits, _NO_TIME).days + len(transits)) // (2 * len(transits))
 
 
 def _receipts(letters: Sequence[LetterEntry], answered: Sequence[int], sent: Sequence[date],
               errors: list[RuleViolation], notes: list[RuleNote]) -> _Receipts:
-    """Receipt dates checked against the partner's dispatch (002 §4.3.1) and completed where a
-    letter omitted them (002 §4.3.3).
+    """Receipt dates, completed where a letter omitted them (002 §4.3.3).
 
     A missing receipt is estimated from the average transit of every letter of the game whose
     dispatch and receipt are both known, rounded half up to whole days. With no such letter the
@@ -216,26 +227,15 @@ def _receipts(letters: Sequence[LetterEntry], answered: Sequence[int], sent: Seq
     """
     partner_dispatch = _partner_dispatch_dates(letters, answered, sent)
     received: list[date | None] = [letter.received for letter in letters]
-    transits = [
-        (day - dispatch).days if day is not None and dispatch is not None else None
-        for day, dispatch in zip(received, partner_dispatch, strict=True)
-    ]
-    known = [days for days in transits if days is not None]
-    if known and min(known) < 0:
-        known = [days for days in known if days >= 0]
-        for index, days in enumerate(transits):
-            if days is not None and days < 0:
-                errors.append(RuleViolation("002 §4.3.1", f"received {received[index]}, before the partner's "
-                                            f"dispatch on {partner_dispatch[index]}",
-                                            str(received[index]), index + 1))
-    transit = (2 * sum(known) + len(known)) // (2 * len(known)) if known else None
-    # The opening letter answers nothing: it has no receipt to omit.
-    missing = [index for index in range(1, len(letters)) if received[index] is None]
     estimated = [False] * len(letters)
     omission_number = [0] * len(letters)
-    omissions = {Side.WHITE: 0, Side.BLACK: 0}
+    # The opening letter answers nothing: it has no receipt to omit.
+    if None not in received[1:]:
+        return _Receipts(received, estimated, omission_number, partner_dispatch)
+    transit = _average_transit(received, partner_dispatch)
     source = f"average transit {transit} days" if transit is not None else "no transit on record: 0 days"
-    for index in missing:
+    omissions = {Side.WHITE: 0, Side.BLACK: 0}
+    for index in [index for index in range(1, len(letters)) if received[index] is None]:
         sender = letters[index].sender
         omissions[sender] += 1
         omission_number[index] = omissions[sender]
@@ -252,7 +252,7 @@ def _receipts(letters: Sequence[LetterEntry], answered: Sequence[int], sent: Seq
         received[index] = guess
         estimated[index] = True
         notes.append(RuleNote("002 §4.3.3", f"receipt date missing, estimated as {guess} ({source})", index + 1))
-    return _Receipts(received, estimated, omission_number, transit)
+    return _Receipts(received, estimated, omission_number, partner_dispatch)
 
 
 def average_transit_days(ledger: Ledger) -> int | None:
@@ -260,7 +260,8 @@ def average_transit_days(ledger: Ledger) -> int | None:
     letter has both its partner's dispatch and its receipt on record (002 §4.3.3)."""
     letters = ledger.letters
     answered = _answered_letters(letters, [])
-    return _receipts(letters, answered, _dispatch_dates(letters, answered, []), [], []).average_transit
+    partner_dispatch = _partner_dispatch_dates(letters, answered, _dispatch_dates(letters, answered, []))
+    return _average_transit([letter.received for letter in letters], partner_dispatch)
 
 
 def _referee_penalties(penalties: Sequence[Penalty], letter_count: int,
@@ -286,7 +287,7 @@ def _count(ledger: Ledger, calendar: BreakCalendar, answered: Sequence[int], sen
     rare cases (errors, notes, charges) are handled out of line.
     """
     letters = ledger.letters
-    received, estimated, omission_number = receipts.received, receipts.estimated, receipts.omission_number
+    omission_number = receipts.omission_number
     counted_days = calendar.counted_days
     breaks = bool(calendar)  # without breaks a reply's days are plain subtraction: no call needed
     end = ledger.end_date.toordinal() if ledger.end_date is not None else _NO_END
@@ -298,18 +299,22 @@ def _count(ledger: Ledger, calendar: BreakCalendar, answered: Sequence[int], sen
     all_charges = [_apply_referee_penalty(penalty, totals) for penalty in penalties_after.get(0, ())]
     rows: list[ChartRow] = []
     overstep: Overstep | None = None
-    for index, letter in enumerate(letters):
-        number = index + 1
+    append_row = rows.append
+    new_row = tuple.__new__  # skips the keyword handling of the named tuple's generated __new__
+    for number, (letter, sent_day, received_day, was_estimated, dispatch) in enumerate(
+            zip(letters, sent, receipts.received, receipts.estimated, receipts.partner_dispatch, strict=True),
+            start=1):
         sender = letter.sender
         slot = 0 if sender is _WHITE else 1
-        sent_day = sent[index]
         upper = sent_day.toordinal()
         lower = starts[slot]
-        received_day = received[index]
         if received_day is not None:
             received_ordinal = received_day.toordinal()
             if received_ordinal > upper or received_ordinal >= end:
                 _report_receipt_after(received_day, sent_day, number, received_ordinal >= end, errors, notes)
+            if dispatch is not None and received_day < dispatch:
+                errors.append(RuleViolation("002 §4.3.1", f"received {received_day}, before the partner's "
+                                            f"dispatch on {dispatch}", received_day.isoformat(), number))
             if received_ordinal > lower:
                 lower = received_ordinal
         if upper > end:
@@ -330,12 +335,11 @@ def _count(ledger: Ledger, calendar: BreakCalendar, answered: Sequence[int], sen
 
         charges: tuple[Charge, ...] = ()
         if letter.repeat_sent is not None or letter.penalty_days_charged_to_partner or number in penalties_after:
-            charges = _charges_with(letter, number, sent_day, answered[index], omission_number, calendar,
+            charges = _charges_with(letter, number, sent_day, answered[number - 1], omission_number, calendar,
                                     end, penalties_after, totals, errors)
             all_charges.extend(charges)
-        # tuple.__new__ skips the keyword handling of the named tuple's generated __new__.
-        rows.append(tuple.__new__(ChartRow, (
-            number, sender, move, counted_moves, received_day, estimated[index], sent_day,
+        append_row(new_row(ChartRow, (
+            number, sender, move, counted_moves, received_day, was_estimated, sent_day,
             letter.sent, days, charges, totals[0], totals[1], limit, letter.moves_text,
         )))
     return TimeChart(

@@ -1,5 +1,7 @@
 """Errors raised for malformed input, and rule findings collected while a chart is computed.
 
+Findings are named tuples: a federation's archive produces hundreds of thousands of them.
+
 Malformed input (a date nobody can read, a ledger field of the wrong type, a player who is not
 white or black) raises a narrow :class:`ValueError` subclass carrying the offending input.
 Input that is well formed but breaks a rule (a reply sent before the letter it answers was
@@ -11,6 +13,7 @@ so a referee sees every problem and still gets the rest of the chart.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class TimekeepingError(ValueError):
@@ -84,8 +87,7 @@ class LedgerFormatError(TimekeepingError):
         self.problems = tuple(problems)
 
 
-@dataclass(frozen=True, slots=True)
-class RuleViolation:
+class RuleViolation(NamedTuple):
     """Input that breaks a rule: the rule (``002 §4.4.1``), what is wrong, the offending value.
 
     ``letter`` is the 1-based ledger position of the letter concerned, or ``None`` when the
@@ -102,8 +104,7 @@ class RuleViolation:
         return f"{self.rule}: {where}{self.message} ({self.value!r})"
 
 
-@dataclass(frozen=True, slots=True)
-class RuleNote:
+class RuleNote(NamedTuple):
     """A rule applied in a way a referee should see (an estimated date, a first omission)."""
 
     rule: str
