@@ -100,10 +100,10 @@ def test_two_routes_with_one_effect_are_one_move() -> None:
 
 
 def test_side_without_pieces_loses_direct_and_wins_giveaway() -> None:
-    assert parse_fen("W:W:Bc3", GameType.RUSSIAN).outcome() is not None
-    assert parse_fen("W:W:Bc3", GameType.RUSSIAN).outcome().winner is Color.BLACK  # type: ignore[union-attr]
+    direct = parse_fen("W:W:Bc3", GameType.RUSSIAN).outcome()
+    assert direct is not None and direct.winner is Color.BLACK and direct.loser_to_move
     giveaway = parse_fen("W:W:Bc3", GameType.GIVEAWAY).outcome()
-    assert giveaway is not None and giveaway.winner is Color.WHITE
+    assert giveaway is not None and giveaway.winner is Color.WHITE and not giveaway.loser_to_move
 
 
 def test_blocked_side_has_no_move() -> None:
