@@ -31,6 +31,7 @@ from adjudication import (
     Evidence,
     GameRecordCase,
     GameStatus,
+    IllegalTransition,
     Instance,
     OverstepClaim,
     Sanction,
@@ -536,6 +537,38 @@ class Desk:
             transition = case.protest(party, on, revision=revision, received_on=received,
                                       grounds=grounds)
         return self._apply(actor, stored, transition, "case.protested", case.PROTEST_RULE)
+
+    def acknowledge_receipt(
+        self, actor: Actor, case_id: int, *, revision: int, party: str, received_on: dt.date
+    ) -> Done:
+        """An official records the day a party received the decision by post: his ten days to
+        protest run from the next day (002 §4.1.12)."""
+        stored = load_case(self.session, case_id)
+        if not _official(actor):
+            raise NotEntitled("record a receipt", "an official of the tournament")
+        return self._apply(actor, stored, stored.case.acknowledge_receipt(
+            party, received_on, revision=revision), "case.receipt", stored.case.PROTEST_RULE)
+
+    def close_settled(self, tournament: Tournament, actor: Actor | None = None) -> list[Done]:
+        """Close every decided case of the tournament whose protest windows have all passed:
+        the decision in force becomes final (002 §4.1.12)."""
+        actor = actor or Actor.system()
+        self._require_instance(actor, Instance.REFEREE, "close the case")
+        done = []
+        rows = self.session.scalars(
+            select(Case.id).where(Case.tournament_id == tournament.id,
+                                  Case.closed_at.is_(None),
+                                  Case.state == CaseState.DECIDED.value)
+            .order_by(Case.id)
+        ).all()
+        for case_id in rows:
+            stored = load_case(self.session, case_id)
+            try:
+                # The package refuses before anything is written while a window is open.
+                done.append(self.close(actor, case_id, revision=stored.case.revision))
+            except IllegalTransition:
+                continue
+        return done
 
     def decide_protest(
         self, actor: Actor, case_id: int, *, revision: int, ruling: str, reasons: str = ""

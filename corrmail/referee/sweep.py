@@ -19,7 +19,7 @@ from corrmail.mail.letters import LetterWriter
 from corrmail.models import Tournament, TournamentStatus
 from corrmail.referee.desk import Desk, Done
 
-__all__ = ["open_due_adjudications", "open_due_game_records"]
+__all__ = ["close_settled_cases", "daily_sweep", "open_due_adjudications", "open_due_game_records"]
 
 
 def open_due_adjudications(
@@ -66,3 +66,28 @@ def open_due_game_records(
         if done:
             opened[tournament.code] = done
     return opened
+
+
+def close_settled_cases(
+    session: Session, writer: LetterWriter, *, today: dt.date | None = None
+) -> dict[str, list[Done]]:
+    """Make final every decided case whose protest windows have passed (002 §4.1.12)."""
+    closed: dict[str, list[Done]] = {}
+    for tournament in session.scalars(select(Tournament).order_by(Tournament.id)).all():
+        on = service_today(today, tournament.time_zone)
+        done = Desk(session, writer, on=on).close_settled(tournament)
+        if done:
+            closed[tournament.code] = done
+    return closed
+
+
+def daily_sweep(
+    session: Session, writer: LetterWriter, *, today: dt.date | None = None
+) -> dict[str, dict[str, list[Done]]]:
+    """The referee's daily work the server does itself: adjudications at the end date, record
+    cases for finished games, decisions made final. Idempotent; the caller commits."""
+    return {
+        "adjudications opened": open_due_adjudications(session, writer, today=today),
+        "game records opened": open_due_game_records(session, writer, today=today),
+        "cases closed": close_settled_cases(session, writer, today=today),
+    }

@@ -64,6 +64,11 @@ class GameRecordForm(RevisionForm):
     received_on = DateField(_l("Received"), validators=[DataRequired()])
 
 
+class ReceiptForm(RevisionForm):
+    party = SelectField(_l("Party"), choices=[])
+    received_on = DateField(_l("Decision received"), validators=[DataRequired()])
+
+
 class BanForm(RevisionForm):
     until = DateField(_l("Banned until"), validators=[DataRequired()])
 

@@ -71,6 +71,7 @@ from corrmail.web.case_forms import (
     OpenAdjudicationsForm,
     OverstepClaimForm,
     ProtestForm,
+    ReceiptForm,
     RevisionForm,
     SanctionForm,
     SpecialBreakForm,
@@ -271,6 +272,7 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         "evidence_form": EvidenceForm(data=revision),
         "ban_form": BanForm(data=revision),
         "record_form": GameRecordForm(data=revision),
+        "receipt_form": _receipt_form(stored, revision),
         "revision_form": RevisionForm(data=revision),
         "evidence_items": [e.value for e in Evidence],
         "pending_letters": db_session()
@@ -473,6 +475,30 @@ def record(case_id: int) -> Any:
             case_id,
             revision=int(form.revision.data),
             side=Side(form.side.data),
+            received_on=form.received_on.data,
+        ),
+    )
+
+
+def _receipt_form(stored: StoredCase, data: dict[str, int] | None = None) -> ReceiptForm:
+    form = ReceiptForm(data=data)
+    form.party.choices = [(p, _party_label(stored, p)) for p in stored.case.parties]
+    return form
+
+
+@blueprint.post("/<int:case_id>/receipt")
+@login_required
+def receipt(case_id: int) -> Any:
+    form = _receipt_form(_stored_or_404(case_id))
+    if not form.validate_on_submit():
+        abort(400)
+    return _run_on_case(
+        case_id,
+        lambda desk, actor, _stored: desk.acknowledge_receipt(
+            actor,
+            case_id,
+            revision=int(form.revision.data),
+            party=form.party.data,
             received_on=form.received_on.data,
         ),
     )

@@ -117,3 +117,45 @@ def test_a_protest_letter_is_filed_into_the_case_it_contests(cup: Cup, set_today
         assert row.payload["protests"][0]["filed_on"] == "2027-09-14"
         filed = cup.case_row(session, letter_id)
         assert (filed.parent_case_id, filed.state) == (case_id, "filed")
+
+
+def test_postal_receipt_moves_the_protest_window_and_the_sweep_closes_after_it(
+    cup: Cup, set_today, monkeypatch
+) -> None:
+    for pair in sorted(cup.games)[1:]:
+        cup.finish(*pair, GameResult.DRAW)
+    white, black = sorted(cup.games)[0]
+    set_today(END)
+    cup.post("referee", f"/cases/new/{cup.code}/adjudications")
+    with cup.database.session() as session:
+        case_id = session.scalars(select(Case.id)).one()
+    set_today(END + dt.timedelta(days=3))
+    for number, side in ((white, "white"), (black, "black")):
+        cup.act(f"player{number}", case_id, "analysis", side=side, assessment="win",
+                analysis="mine")
+    decided = END + dt.timedelta(days=4)
+    set_today(decided)
+    cup.act("referee", case_id, "decide", ruling="draw", reasons="neither side can win")
+    # Black received the decision by post six days later: his ten days run from then.
+    cup.act(f"player{black}", case_id, "receipt", 403, party="black",
+            received_on=(decided + dt.timedelta(days=6)).isoformat())
+    cup.act("steward", case_id, "receipt", party="black",
+            received_on=(decided + dt.timedelta(days=6)).isoformat())
+    with cup.database.session() as session:
+        assert cup.case_row(session, case_id).deadline == decided + dt.timedelta(days=16)
+
+    monkeypatch.setenv("CORRMAIL_DATABASE_URL", cup.database.url)
+    monkeypatch.setenv("CORRMAIL_SECRET_KEY", "test")
+    runner = CliRunner()
+    early = runner.invoke(main, ["cases", "sweep", "--today",
+                                 (decided + dt.timedelta(days=16)).isoformat()])
+    assert early.exit_code == 0, early.output
+    assert "cases closed" not in early.output
+    late = runner.invoke(main, ["cases", "sweep", "--today",
+                                (decided + dt.timedelta(days=17)).isoformat()])
+    assert f"{cup.code}: cases closed: 1" in late.output
+    with cup.database.session() as session:
+        row = cup.case_row(session, case_id)
+        assert row.state == "closed" and row.closed_at is not None
+        closing = cup.audit(session, "case.closed")[-1]
+        assert closing.user_id is None and closing.rule == "002 §4.5.6"
