@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,3 +59,12 @@ def test_check_passes_good_archive(tmp_path: Path) -> None:
     archive.write_text('[GameType "20"]\n1. 32-28 19-23 *\n', encoding="utf-8")
     assert main(["check", str(archive)]) == 0
     assert main(["check", str(tmp_path / "missing.pdn")]) == 2
+
+
+def test_module_entry_point_runs() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "notation", "perft", "--type", "giveaway", "--depth", "3"],
+        capture_output=True, text=True, check=False,
+    )
+    assert completed.returncode == 0
+    assert completed.stdout.splitlines() == ["1 7", "2 49", "3 302"]
