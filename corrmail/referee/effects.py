@@ -98,7 +98,14 @@ class EffectRunner:
 
     def carry_out(self, effects: tuple[Effect, ...]) -> Carried:
         for effect in effects:
+            letters_before = len(self.carried.letters)
+            post_before = len(self.carried.by_post)
             self._one(effect)
+            detail: dict[str, Any] = {"effect": effect_to_dict(effect), "case": self.case.case_id}
+            if len(self.carried.letters) > letters_before:
+                detail["outbox"] = self.carried.letters[letters_before:]
+            if len(self.carried.by_post) > post_before:
+                detail["by_post"] = self.carried.by_post[post_before:]
             audit.record(
                 self.session,
                 user=self.actor,
@@ -108,7 +115,7 @@ class EffectRunner:
                 tournament_id=self.row.tournament_id,
                 rule=effect.rule,
                 summary=_summary(effect),
-                detail={"effect": effect_to_dict(effect), "case": self.case.case_id},
+                detail=detail,
             )
         return self.carried
 

@@ -70,6 +70,10 @@ def test_player_claims_and_the_referee_confirms_after_the_ten_days(cup: Cup, set
         decided = cup.audit(session, "case.decided")
         assert decided[-1].rule == "002 §4.3.7"
         assert cup.audit(session, "case.record_result")[-1].rule == "002 §4.3.7"
+        # Each letter effect's audit entry names the outbox rows it wrote.
+        told = [e.detail["outbox"] for e in cup.audit(session, "case.send_letter")
+                if e.detail["effect"]["template"] == "overstep.confirmed"]
+        assert sorted(i for ids in told for i in ids) == sorted(m.id for m in letters)
 
 
 def test_rejected_claim_forwards_the_held_move_and_charges_six_days(cup: Cup, set_today) -> None:
