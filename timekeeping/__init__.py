@@ -36,7 +36,7 @@ from timekeeping.clock import (
     last_safe_reply_date,
     reply_clock,
 )
-from timekeeping.control import TimeControl, TimeFraction
+from timekeeping.control import LIMIT_TABLE_MOVES, TimeControl, TimeFraction
 from timekeeping.dates import format_chart_date, local_date, parse_player_date
 from timekeeping.daycount import NO_BREAKS, BreakCalendar, think_days
 from timekeeping.deadlines import (
@@ -70,7 +70,7 @@ from timekeeping.render import chart_to_dict, chart_to_text
 from timekeeping.side import Side
 
 __all__ = [
-    "FIRST_MOVE_QUERY_AFTER_DAYS", "MAX_BREAK_DAYS", "NO_BREAKS", "PENALTY_DAYS", "REPEAT_AFTER_DAYS",
+    "FIRST_MOVE_QUERY_AFTER_DAYS", "LIMIT_TABLE_MOVES", "MAX_BREAK_DAYS", "NO_BREAKS", "PENALTY_DAYS", "REPEAT_AFTER_DAYS",
     "Break", "BreakAnnouncement", "BreakAnnouncementError", "BreakCalendar", "Charge", "ChartRow",
     "DateFormatError", "Ledger", "LedgerFormatError", "LedgerProblem", "LetterEntry",
     "NaiveDatetimeError", "NotToMoveError", "Overstep", "Penalty", "ReplyClock", "RuleNote",

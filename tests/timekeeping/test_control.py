@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
-from timekeeping import TimeControl, TimeControlError, TimeFraction, TimeFractionError
+from timekeeping import (
+    LIMIT_TABLE_MOVES,
+    Ledger,
+    LetterEntry,
+    Side,
+    TimeControl,
+    TimeControlError,
+    TimeFraction,
+    TimeFractionError,
+    compute_chart,
+)
 
 
 @pytest.mark.parametrize(("counted", "limit"), [(0, 50), (1, 50), (10, 50), (11, 100), (20, 100), (21, 150)])
@@ -33,3 +45,13 @@ def test_bad_fraction_rejected(text: str) -> None:
     with pytest.raises(TimeFractionError, match="002 §4.3.1") as raised:
         TimeFraction.parse(text)
     assert raised.value.text == text
+
+
+def test_limit_table_agrees_and_long_games_fall_back() -> None:
+    control = TimeControl(days=30, moves=7)
+    table = control.limit_table()
+    assert len(table) == LIMIT_TABLE_MOVES
+    assert all(table[moves] == control.limit(moves) for moves in range(LIMIT_TABLE_MOVES))
+    long_game = Ledger(start_date=date(2026, 2, 1), control=control,
+                       letters=(LetterEntry(Side.WHITE, 300, sent=date(2026, 2, 1)),))
+    assert compute_chart(long_game).rows[0].limit == 30 * 43  # ceil(300 / 7) periods
