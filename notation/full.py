@@ -7,8 +7,8 @@ name exactly one move: ``c3:g3`` is accepted only when no other capture from c3 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from notation.errors import AmbiguousMoveError, NoSuchMoveError
 from notation.game_position import GamePosition
@@ -34,9 +34,11 @@ def format_full(
     return separator.join(geometry.name(square, style) for square in move.route)
 
 
-@dataclass(frozen=True)
-class FullReading:
-    """The move a full-notation text names, and remarks a referee would make about it."""
+class FullReading(NamedTuple):
+    """The move a full-notation text names, and remarks a referee would make about it.
+
+    A named tuple rather than a dataclass: one is built per move of every game record read.
+    """
 
     move: Move
     remarks: tuple[str, ...] = ()
