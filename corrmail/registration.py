@@ -34,6 +34,8 @@ from scoring.tiebreaks import TIEBREAKS
 
 # Codes appear in URLs and letter subjects: letters (Cyrillic too), digits, '-', '_', '.'.
 _CODE = re.compile(r"^[\w][\w.\-]{0,39}$")
+# Taken by the web app's own pages under /tournaments/.
+RESERVED_CODES = frozenset({"new"})
 
 POINT_SYSTEMS: dict[str, tuple[Decimal, Decimal, Decimal]] = {
     "classical": (Decimal(1), Decimal("0.5"), Decimal(0)),  # 1 / ½ / 0
@@ -83,6 +85,8 @@ def check_spec(
     errors: list[FieldError] = []
     if not _CODE.match(spec.code):
         errors.append(FieldError("code", _("use letters, digits, '-', '_' or '.', at most 40")))
+    elif spec.code.lower() in RESERVED_CODES:
+        errors.append(FieldError("code", _("code %(code)s is taken", code=spec.code)))
     else:
         clash = session.scalar(select(Tournament.id).where(Tournament.code == spec.code))
         if clash is not None and (editing is None or clash != editing.id):

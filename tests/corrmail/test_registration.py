@@ -69,6 +69,7 @@ def test_director_creates_a_tournament(organizer_client: FlaskClient, database: 
     [
         ({"end_date": "2027-01-01"}, "end_date", "окончание игры должно быть позже начала"),
         ({"code": "ЧР/2027"}, "code", "буквы, цифры"),
+        ({"code": "new"}, "code", "шифр new уже занят"),
         ({"system": "swiss"}, "pairing_system", "000 §3.18"),
         ({"pairing_system": "buchholz"}, "pairing_system", "только у швейцарской"),
         ({"tiebreak_order": "buchholz, nonsense"}, "tiebreak_order", "nonsense"),
