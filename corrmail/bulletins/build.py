@@ -37,6 +37,7 @@ from corrmail.bulletins.content import (
     Statistics,
     WithdrawalLine,
 )
+from corrmail.bulletins.sending import WITHHELD_BY
 from corrmail.mail.game_view import UnsupportedGameType
 from corrmail.models import (
     AuditEntry,
@@ -166,14 +167,18 @@ def build_player_sheet(session: Session, participant: Participant, as_of: dt.dat
         line for line in _deadlines(snapshot, clocks)
         if line.who in names or line.game_id in {g.id for g in own_games}
     )
-    last = session.scalars(
+    # The last bulletin he may read: one issued while information was withheld from him
+    # (002 §4.1.9) is not his to see.
+    issued = session.scalars(
         select(BulletinIssue)
         .where(BulletinIssue.tournament_id == tournament.id,
                BulletinIssue.kind == BulletinKind.BULLETIN,
                BulletinIssue.as_of <= as_of)
         .order_by(BulletinIssue.number.desc(), BulletinIssue.version.desc())
-        .limit(1)
-    ).first()
+    )
+    last = next((row for row in issued if Snapshot(session, tournament, row.as_of)
+                 .sanction_in_force(participant, WITHHELD_BY[BulletinKind.BULLETIN]) is None),
+                None)
     return PlayerSheet(
         heading=_heading(tournament),
         as_of=as_of,
@@ -499,26 +504,28 @@ def _records(snapshot: Snapshot) -> tuple[RecordLine, ...]:
         if not snapshot.result_on_record(game) or game.result is GameResult.ANNULLED:
             continue
         case = record_cases.get(game.id)
-        marks = []
+        marks: list[tuple[str, dt.date | None]] = []
         for side in (Side.WHITE, Side.BLACK):
             if email:
-                marks.append("generated")
+                marks.append(("generated", None))
             elif case is None:
-                marks.append("not registered")
+                marks.append(("not_registered", None))
             elif (receipt := case.received_from(side)) and receipt.received_on <= snapshot.as_of:
-                marks.append(f"received {receipt.received_on.strftime('%d.%m.%Y')}")
+                marks.append(("received", receipt.received_on))
             elif case.due < snapshot.as_of:
-                marks.append("missing")
+                marks.append(("missing", case.due))
             else:
-                marks.append(f"due {case.due.strftime('%d.%m.%Y')}")
+                marks.append(("due", case.due))
         lines.append(RecordLine(
             game_id=game.id,
             white=game.white.player.name,
             black=game.black.player.name,
             result=_result(snapshot, game),
             channel="email" if email else "post",
-            white_record=marks[0],
-            black_record=marks[1],
+            white_record=marks[0][0],
+            black_record=marks[1][0],
+            white_record_on=marks[0][1],
+            black_record_on=marks[1][1],
         ))
     return tuple(lines)
 

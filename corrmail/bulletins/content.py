@@ -199,7 +199,11 @@ class RecordLine:
     channel: str
     white_record: str
     black_record: str
-    """``received 12.03.2027``, ``generated`` (e-mail game), ``missing`` or ``due 20.03.2027``."""
+    """``received``, ``generated`` (an e-mail game: the server writes it), ``due``, ``missing``
+    or ``not_registered`` (no game-record case was opened)."""
+    white_record_on: dt.date | None
+    black_record_on: dt.date | None
+    """The day the record arrived, or the day it is due."""
 
 
 @dataclass(frozen=True)

@@ -54,3 +54,23 @@ def test_sheet_letter_is_answered_with_the_sheet(league: Any) -> None:
         # No move was read from the letter: the ledger is unchanged.
         game = session.get(Game, league.games[0])
         assert game is not None and len(game.letters) == 4
+
+
+def test_sheet_names_the_last_bulletin_the_player_may_read(league: Any) -> None:
+    from corrmail.bulletins import build_player_sheet
+    from corrmail.models import Participant
+
+    with league.database.transaction() as session:
+        issue(session, load_tournament(session, league.code), dt.date(2026, 10, 1))
+    league.withhold_bulletins(1, dt.date(2026, 10, 5))
+    with league.database.transaction() as session:
+        issue(session, load_tournament(session, league.code), dt.date(2026, 10, 15))
+    with league.database.session() as session:
+        sanctioned = session.get(Participant, league.participants[0])
+        other = session.get(Participant, league.participants[1])
+        assert sanctioned is not None and other is not None
+        on = dt.date(2026, 10, 20)
+        last = build_player_sheet(session, sanctioned, on).last_bulletin
+        assert last is not None and last[1:] == (1, dt.date(2026, 10, 1))
+        last = build_player_sheet(session, other, on).last_bulletin
+        assert last is not None and last[1:] == (2, dt.date(2026, 10, 15))
