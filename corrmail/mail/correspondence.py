@@ -115,7 +115,8 @@ class _Walk:
     plies: list[tuple[GamePosition, Move]] = field(default_factory=list)
     own_count: int = 0
     notices: list[RuleNotice] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    #: Points both players are told that do not stop play (substitutions, cut variants).
+    notes: list[RuleNotice] = field(default_factory=list)
     stop: RuleNotice | None = None
     penalty: bool = False
     accepted_variant: list[str] = field(default_factory=list)
@@ -375,13 +376,12 @@ class _Context:
         after = own_plies[-1][0].play(own_plies[-1][1]) if own_plies else walk.position
         if variants_text:
             offer = parse_variants(after, variants_text, next_move_number=None)
+            # A faulty variant never stops play (002 §4.2.12): both players are told.
             for error in offer.errors:
-                walk.notices.append(RuleNotice("002 §4.2.7", "variant_unreadable", str(error)))
+                walk.notes.append(RuleNotice("002 §4.2.7", "variant_unreadable", error.text))
             for variant in offer.variants:
                 if variant.cut is not None:
-                    walk.notices.append(
-                        RuleNotice("002 §4.2.12", "variant_cut", variant.cut.text)
-                    )
+                    walk.notes.append(RuleNotice("002 §4.2.12", "variant_cut", variant.cut.text))
         if not own_plies:
             self.notify_errors(walk.notices or [RuleNotice("002 §4.2.3", "no_own_move", "")],
                                penalty=False)
@@ -503,9 +503,10 @@ class _Context:
                     reading.resolution, SingleMoveSubstituted
                 ):
                     move = reading.resolution.move
-                    walk.notes.append(
-                        f"002 §4.2.10: {mention.text} → {format_full(walk.position, move)}"
-                    )
+                    walk.notes.append(RuleNotice(
+                        "002 §4.2.10", "substituted",
+                        f"{mention.text} → {format_full(walk.position, move)}",
+                    ))
                 elif isinstance(reading, LegalMove):
                     move = reading.move
                 else:
@@ -619,11 +620,14 @@ class _Context:
         ]
         new = BreakSpan(self.side, announcement.first_day, announcement.last_day)
         standing, violations = check_break_limits([*existing, new])
-        if new not in standing:
-            reasons = "; ".join(v.message for v in violations)
+        stored = next((span for span in standing if span.first_day == new.first_day), None)
+        reasons = "; ".join(v.message for v in violations)
+        if stored is None:
             self.notify_errors([RuleNotice("002 §4.4.1", "break_limit", reasons)], penalty=False)
             return self.outcome("break_refused", reasons, refused=True)
-        stored = next(span for span in standing if span.first_day == new.first_day)
+        if violations:
+            # Too long: the break stands for its first 30 days (timekeeping's reading of §4.4.1).
+            self.notify_errors([RuleNotice("002 §4.4.1", "break_limit", reasons)], penalty=False)
         self.session.add(
             Break(participant_id=self.me.id, start_date=stored.first_day, end_date=stored.last_day,
                   announced_on=self.today)

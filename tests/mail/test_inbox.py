@@ -194,7 +194,7 @@ def test_a_single_legal_move_is_substituted_without_penalty(email_game) -> None:
     [stored] = email_game.game().letters
     assert stored.moves_text == "a3-b4"
     [relayed] = email_game.outbox(to=email_game.black_email, kind="move")
-    assert "002 §4.2.10: a3-c5 → a3-b4" in relayed.body_text
+    assert "002 §4.2.10: a3-c5 → a3-b4: у названной шашки единственный ход" in relayed.body_text
     with email_game.database.session() as session:
         assert session.scalars(select(Penalty)).all() == []
 
@@ -219,3 +219,45 @@ def test_a_partner_move_that_is_not_forced_is_refused(email_game) -> None:  # ty
     assert [letter.moves_text for letter in email_game.game().letters] == ["c3-d4", "f6-g5"]
     [notice] = email_game.outbox(to=email_game.black_email, kind="error_notice")
     assert "002 §4.2.4" in notice.body_text and "6 штрафных" not in notice.body_text
+
+
+def test_a_faulty_variant_is_cut_without_penalty_and_both_are_told(email_game) -> None:  # type: ignore[no-untyped-def]
+    receipt = email_game.send("white", "1. c3-d4\nЕсли 1... f6-g5, то 2. d4-h8", D)
+    assert receipt.outcome == "move_relayed"
+    [relayed] = email_game.outbox(to=email_game.black_email, kind="move")
+    assert "002 §4.2.12" in relayed.body_text and "d4-h8" in relayed.body_text
+    [receipt_letter] = email_game.outbox(to=email_game.white_email, kind="move_receipt")
+    assert "штрафа нет" in receipt_letter.body_text
+    with email_game.database.session() as session:
+        assert session.scalars(select(Penalty)).all() == []
+
+
+def test_accepting_a_draw_nobody_offered_is_refused(email_game) -> None:  # type: ignore[no-untyped-def]
+    email_game.send("white", "1. c3-d4", D)
+    receipt = email_game.send("black", "Согласен на ничью.", D + dt.timedelta(days=1))
+    assert receipt.outcome == "no_draw_to_accept"
+    assert str(email_game.game().state) == "in_play"
+
+
+def test_a_letter_with_nothing_to_relay_is_answered(email_game) -> None:  # type: ignore[no-untyped-def]
+    receipt = email_game.send("white", "Добрый день! Как ваши дела?", D)
+    assert receipt.outcome == "not_understood"
+    [notice] = email_game.outbox(to=email_game.white_email)
+    assert "002 §4.2.2" in notice.body_text
+
+
+def test_a_second_break_in_the_year_is_refused(email_game) -> None:  # type: ignore[no-untyped-def]
+    assert email_game.send("white", "Беру перерыв с 01.04.26 по 10.04.26", D).outcome == "break_recorded"
+    second = email_game.send("white", "Беру перерыв с 01.06.26 по 10.06.26", D + dt.timedelta(days=1))
+    assert second.outcome == "break_refused"
+    [notice] = email_game.outbox(to=email_game.white_email, kind="error_notice")
+    assert "002 §4.4.1" in notice.body_text
+
+
+def test_a_break_over_30_days_stands_for_30(email_game) -> None:  # type: ignore[no-untyped-def]
+    receipt = email_game.send("white", "Беру перерыв с 01.04.26 по 15.05.26", D)
+    assert receipt.outcome == "break_recorded"
+    [notice] = email_game.outbox(to=email_game.black_email, kind="break_notice")
+    assert "по 30.04.2026" in notice.subject
+    [told] = email_game.outbox(to=email_game.white_email, kind="error_notice")
+    assert "002 §4.4.1" in told.body_text

@@ -32,7 +32,7 @@ CONTEXT = {
     "repeated": "7... h6-g5", "moves": "8. c3-d4", "accepted_variant": "g5-f4",
     "variant_reply": "9... h4:f6", "variants": ["если 8... g5-f4, то 9. e3:g5"],
     "dates": (dt.date(2026, 3, 10), dt.date(2026, 3, 10), dt.date(2026, 3, 12)),
-    "fraction": "14/11", "notes": ["002 §4.2.14: move number 7 should be 8"],
+    "fraction": "14/11", "notes": [RuleNotice("002 §4.2.10", "substituted", "a3-c5 → a3-b4")],
     "draw_offer": True, "draw_decline": False, "state": "finished", "issues": ["x"],
     "notices": [RuleNotice("002 §4.2.9", "repetition_missing", "7... h6-g5")],
     "penalty_days": 6, "result": "draw", "record": "1. c3-d4 f6-g5",
