@@ -36,6 +36,14 @@ def register(group: click.Group) -> None:
 
 def _paper(code: str, as_of: dt.datetime | None, send: bool, output: Path | None,
            fmt: str, kind: BulletinKind) -> None:
+    try:
+        _write_paper(code, as_of, send, output, fmt, kind)
+    except ValueError as error:  # players without start numbers, a ledger that does not read
+        raise click.ClickException(str(error)) from None
+
+
+def _write_paper(code: str, as_of: dt.datetime | None, send: bool, output: Path | None,
+                 fmt: str, kind: BulletinKind) -> None:
     settings = Settings.from_env()
     database = Database(settings.database_url)
     try:

@@ -190,13 +190,15 @@ def preview(code: str) -> Response:
     form = PreviewForm(request.args)
     if not form.validate() or form.as_of.data is None:
         abort(400, description=_form_errors(form))
-    if form.kind.data == BulletinKind.FINAL_REPORT.value:
-        content = to_json(build_final_report(db_session(), tournament, form.as_of.data))
-    else:
-        number, since = next_bulletin(db_session(), tournament, form.as_of.data)
-        content = to_json(
-            build_bulletin(db_session(), tournament, form.as_of.data, number=number, since=since)
-        )
+    try:
+        if form.kind.data == BulletinKind.FINAL_REPORT.value:
+            content = to_json(build_final_report(db_session(), tournament, form.as_of.data))
+        else:
+            number, since = next_bulletin(db_session(), tournament, form.as_of.data)
+            content = to_json(build_bulletin(db_session(), tournament, form.as_of.data,
+                                             number=number, since=since))
+    except ValueError as error:  # e.g. players without start numbers: no standings yet
+        abort(400, description=str(error))
     return _printable(
         render_printable(content, language=_language(), title_suffix=" · " + _("preview"))
     )
@@ -211,13 +213,13 @@ def issue_paper(code: str) -> Response:
     if not form.validate_on_submit() or form.as_of.data is None:
         flash(_("Nothing was issued: %(errors)s", errors=_form_errors(form)), "error")
         return redirect(url_for(".tournament_page", code=code))
-    row = issue(
-        db_session(),
-        tournament,
-        form.as_of.data,
-        kind=BulletinKind(form.kind.data),
-        user=current_user,
-    )
+    try:
+        row = issue(db_session(), tournament, form.as_of.data,
+                    kind=BulletinKind(form.kind.data), user=current_user)
+    except ValueError as error:  # e.g. players without start numbers: no standings yet
+        db_session().rollback()
+        flash(_("Nothing was issued: %(errors)s", errors=str(error)), "error")
+        return redirect(url_for(".tournament_page", code=code))
     send_issue(db_session(), _writer(), row)
     db_session().commit()
     flash(_("Issued and sent."), "success")

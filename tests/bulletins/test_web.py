@@ -85,3 +85,19 @@ def test_player_sees_own_sheet(league: Any) -> None:
     assert league.client("organizer").get(
         f"/bulletins/{league.code}/sheet?participant={league.participants[1]}").status_code == 200
     assert league.client("steward").get(f"/bulletins/{league.code}/sheet").status_code == 403
+
+
+def test_no_standings_without_start_numbers(league: Any) -> None:
+    from corrmail.models import Participant
+
+    with league.database.transaction() as session:
+        entry = session.get(Participant, league.participants[0])
+        assert entry is not None
+        entry.start_number = None
+    steward = league.client("steward")
+    preview = steward.get(f"/bulletins/{league.code}/preview?as_of=2026-11-01")
+    assert preview.status_code == 400
+    assert "start numbers" in preview.get_data(as_text=True)
+    issued = steward.post(f"/bulletins/{league.code}/issue", data={"as_of": "2026-11-01"},
+                          follow_redirects=True)
+    assert "start numbers" in issued.get_data(as_text=True)
