@@ -112,6 +112,8 @@ class _Walk:
     """The moves of one letter as they reach the board."""
 
     position: GamePosition
+    #: Plies played in the game before ``position`` (for move numbers).
+    start_index: int = 0
     plies: list[tuple[GamePosition, Move]] = field(default_factory=list)
     own_count: int = 0
     notices: list[RuleNotice] = field(default_factory=list)
@@ -357,18 +359,19 @@ class _Context:
             return self.outcome("not_to_move", "002 §4.2.8: the partner is to move", refused=True)
 
         expected = view.partner_new_plies(self.me.id)
-        walk = _Walk(view.position_before(len(expected)))
+        walk = _Walk(view.position_before(len(expected)), len(view.plies) - len(expected))
         mentions = list(self.content.moves)
         consumed = self.check_repetition(walk, expected, mentions)
         if walk.stop is not None:
-            return self.stop_game(walk, view)
+            return self.stop_game(walk)
         repeated = list(walk.plies)
         walk.plies.clear()
+        walk.start_index += len(repeated)
         variant_tree = view.pending_variants(self.me.id)
         branches: dict[Move, VariantNode] = variant_tree.tree().root if variant_tree else {}
         self.walk_own_moves(walk, mentions[consumed:], branches)
         if walk.stop is not None and walk.own_count == 0:
-            return self.stop_game(walk, view)
+            return self.stop_game(walk)
 
         own_plies, trailing = _split_trailing(walk.plies, color_of(self.side))
         first_index = len(view.plies)
@@ -471,6 +474,8 @@ class _Context:
             written = mentions[consumed] if consumed < len(mentions) else None
             again = read_move(walk.position, written.text) if written is not None else None
             if isinstance(again, LegalMove) and again.move == reading.move:
+                assert written is not None
+                self.check_number(walk, written)
                 walk.play(reading.move)
                 consumed += 1
                 continue
@@ -495,8 +500,7 @@ class _Context:
         mine = color_of(self.side)
         pending_reply: Move | None = None
         for mention in mentions:
-            expected_number = len(walk.plies) // 2  # informational only; see 002 §4.2.14
-            del expected_number
+            self.check_number(walk, mention)
             reading = read_move(walk.position, mention.text)
             if walk.position.turn is mine:
                 if isinstance(reading, ImpossibleMove) and isinstance(
@@ -514,8 +518,7 @@ class _Context:
                     walk.stop = RuleNotice(rule, _impossible_reason(reading), mention.text)
                     walk.penalty = True
                     return
-                if pending_reply is not None:
-                    pending_reply = None
+                pending_reply = None
                 walk.play(move)
                 walk.own_count += 1
                 node = branches.get(move)
@@ -543,7 +546,16 @@ class _Context:
             walk.penalty = False
             return
 
-    def stop_game(self, walk: _Walk, view: GameView) -> Outcome:
+    def check_number(self, walk: _Walk, mention: MoveMention) -> None:
+        """002 §4.2.14: a wrong move number is pointed out and does not stop play."""
+        if mention.number is None:
+            return
+        right = (walk.start_index + len(walk.plies)) // 2 + 1
+        if mention.number != right:
+            walk.notes.append(RuleNotice("002 §4.2.14", "numbering",
+                                         f"{mention.number} → {right} ({mention.text})"))
+
+    def stop_game(self, walk: _Walk) -> Outcome:
         assert walk.stop is not None
         letter = self.record_letter()
         if walk.penalty:

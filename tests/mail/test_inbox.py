@@ -261,3 +261,12 @@ def test_a_break_over_30_days_stands_for_30(email_game) -> None:  # type: ignore
     assert "по 30.04.2026" in notice.subject
     [told] = email_game.outbox(to=email_game.white_email, kind="error_notice")
     assert "002 §4.4.1" in told.body_text
+
+
+def test_a_wrong_move_number_is_pointed_out_and_play_goes_on(email_game) -> None:  # type: ignore[no-untyped-def]
+    email_game.send("white", "1. c3-d4", D)
+    receipt = email_game.send("black", "1. c3-d4 5... f6-g5", D + dt.timedelta(days=1))
+    assert receipt.outcome == "move_relayed"
+    [relayed] = email_game.outbox(to=email_game.white_email, kind="move")
+    assert "002 §4.2.14: ошибка в нумерации ходов (5 → 1 (f6-g5))" in relayed.body_text
+    assert [letter.moves_text for letter in email_game.game().letters] == ["c3-d4", "f6-g5"]
