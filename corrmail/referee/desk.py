@@ -70,6 +70,7 @@ from corrmail.referee.store import StoredCase, insert_case, load_case, store_tra
 from notation.full import format_full
 from notation.game_position import position_fen
 from notation.letters import LegalMove, read_move
+from timekeeping import NotToMoveError, days_left
 
 __all__ = [
     "Actor",
@@ -225,6 +226,52 @@ class Desk:
         return self._open(actor, transition, game.tournament, game_id=game.id,
                           participant_id=claimant_id, letter_text=letter_text,
                           action="overstep_claim.opened")
+
+    def detect_oversteps(self, tournament: Tournament, actor: Actor | None = None) -> list[Done]:
+        """In e-mail games the server holds every letter with its stamps, so it sees an overstep
+        itself (issue 8, 002 §4.3.5–4.3.6): when the player to move can no longer reply within
+        his limit, it opens the claim for his partner. The referee still decides. Idempotent."""
+        actor = actor or Actor.system()
+        if not actor.acts_as(Instance.REFEREE):
+            raise NotEntitled("open an overstep claim", "the referee", "002 §4.3.6")
+        done = []
+        for game in tournament.games:
+            if game.state is not GameState.IN_PLAY or not _email_game(game):
+                continue
+            if self._open_case(CaseType.OVERSTEP_CLAIM, game_id=game.id) is not None:
+                continue
+            view = GameView(game)
+            movers = [letter for letter in view.letters if letter.moves_text.strip()]
+            if not movers:
+                # A game never begun is the first-move query's business (002 §4.3.4), not a
+                # claim the server files on nobody's behalf (docs/rules/referee.md).
+                continue
+            try:
+                offender = view.side_to_move
+                # The server relays a letter the day it arrives: sent is also received.
+                left = days_left(view.ledger(), offender, self.on, movers[-1].sent)
+            except (UnsupportedGameType, NotToMoveError, ValueError):
+                continue
+            if left >= 0:
+                continue
+            claimant = Side.BLACK if offender.value == Side.WHITE.value else Side.WHITE
+            transition = OverstepClaim.open(
+                f"{tournament.code}/overstep/{game.id}/{self.on.isoformat()}",
+                game=str(game.id),
+                claimant=claimant,
+                claimed_on=self.on,
+                channel=Channel.EMAIL,
+                held_move="",
+                detected_by_server=True,
+                chart_shows_overstep=True,
+            )
+            done.append(self._open(
+                actor, transition, tournament, game_id=game.id,
+                participant_id=game.white_id if claimant is Side.WHITE else game.black_id,
+                letter_text=f"002 §4.3.5: {-left} day(s) over the limit on {self.on.isoformat()}",
+                action="overstep_claim.detected",
+            ))
+        return done
 
     def open_adjudications(self, tournament: Tournament, actor: Actor | None = None) -> list[Done]:
         """At the end-of-play date every unfinished game gets an adjudication case (002 §4.5.2).
@@ -742,6 +789,14 @@ class Desk:
             raise ActionRefused("hold a reply", f"{text!r} is not a legal move here",
                                 "002 §4.2.10")
         return format_full(position, reading.move)
+
+
+def _email_game(game: Game) -> bool:
+    """A game whose letters the server relays (002 §4.1.1): every letter came by e-mail."""
+    if game.tournament.channel is TournamentChannel.EMAIL:
+        return True
+    return bool(game.letters) and all(letter.channel is StoredChannel.EMAIL
+                                      for letter in game.letters)
 
 
 def _official(actor: Actor) -> bool:

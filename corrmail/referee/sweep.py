@@ -1,6 +1,7 @@
 """The referee's part of the daily sweep: at the end-of-play date every unfinished game of a
 running tournament gets its adjudication case and both players their letter (002 §4.5.2); every
-game finished over the board gets its game-record case (002 §4.5.1).
+game finished over the board gets its game-record case (002 §4.5.1); in e-mail games the server
+opens the overstep claims it sees itself (002 §4.3.6).
 
 Idempotent: a tournament already in its adjudication stage, or a game that has its case, is left
 alone, so the sweep may run any number of times a day.
@@ -19,7 +20,13 @@ from corrmail.mail.letters import LetterWriter
 from corrmail.models import Tournament, TournamentStatus
 from corrmail.referee.desk import Desk, Done
 
-__all__ = ["close_settled_cases", "daily_sweep", "open_due_adjudications", "open_due_game_records"]
+__all__ = [
+    "close_settled_cases",
+    "daily_sweep",
+    "detect_oversteps",
+    "open_due_adjudications",
+    "open_due_game_records",
+]
 
 
 def open_due_adjudications(
@@ -81,12 +88,31 @@ def close_settled_cases(
     return closed
 
 
+def detect_oversteps(
+    session: Session, writer: LetterWriter, *, today: dt.date | None = None
+) -> dict[str, list[Done]]:
+    """Open the overstep claims the server sees itself in e-mail games of running tournaments."""
+    opened: dict[str, list[Done]] = {}
+    running = session.scalars(
+        select(Tournament).where(Tournament.status == TournamentStatus.RUNNING)
+        .order_by(Tournament.id)
+    ).all()
+    for tournament in running:
+        on = service_today(today, tournament.time_zone)
+        done = Desk(session, writer, on=on).detect_oversteps(tournament)
+        if done:
+            opened[tournament.code] = done
+    return opened
+
+
 def daily_sweep(
     session: Session, writer: LetterWriter, *, today: dt.date | None = None
 ) -> dict[str, dict[str, list[Done]]]:
-    """The referee's daily work the server does itself: adjudications at the end date, record
-    cases for finished games, decisions made final. Idempotent; the caller commits."""
+    """The referee's daily work the server does itself: oversteps seen in e-mail games,
+    adjudications at the end date, record cases for finished games, decisions made final.
+    Idempotent; the caller commits."""
     return {
+        "oversteps detected": detect_oversteps(session, writer, today=today),
         "adjudications opened": open_due_adjudications(session, writer, today=today),
         "game records opened": open_due_game_records(session, writer, today=today),
         "cases closed": close_settled_cases(session, writer, today=today),

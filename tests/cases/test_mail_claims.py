@@ -78,3 +78,44 @@ def test_email_claim_is_decided_through_the_queue(cup: Cup, set_today) -> None:
         assert (penalty.participant_id, penalty.days, penalty.case_id) == (white_id, 6, case_id)
         assert {m.recipient for m in cup.outbox(session, "case.overstep.rejected")} == {
             white_email, black_email, "steward@example.org"}
+
+
+def test_server_detects_an_overstep_in_an_email_game(cup: Cup, set_today, monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    from corrmail.cli import main
+    from corrmail.models import Channel
+
+    with cup.database.transaction() as session:
+        tournament = session.get(Tournament, cup.tournament_id)
+        assert tournament is not None
+        tournament.channel = TournamentChannel.EMAIL
+    pair = sorted(cup.games)[0]
+    cup.play(*pair, [("c3-d4", dt.date(2026, 9, 1), None)], channel=Channel.EMAIL)
+    monkeypatch.setenv("CORRMAIL_DATABASE_URL", cup.database.url)
+    monkeypatch.setenv("CORRMAIL_SECRET_KEY", "test")
+    runner = CliRunner()
+    # Fifty days of the first ten moves' fifty are used on 21.10: black may still reply that day.
+    on_the_limit = runner.invoke(main, ["cases", "sweep", "--today", "2026-10-21"])
+    assert on_the_limit.exit_code == 0, on_the_limit.output
+    assert "oversteps detected" not in on_the_limit.output
+    over = runner.invoke(main, ["cases", "sweep", "--today", "2026-10-22"])
+    # Only the game in play: the fourteen never begun wait for the first-move query.
+    assert f"{cup.code}: oversteps detected: 1\n" in over.output
+    again = runner.invoke(main, ["cases", "sweep", "--today", "2026-10-23"])
+    assert "oversteps detected" not in again.output
+    with cup.database.session() as session:
+        row = session.scalars(select(Case)).one()
+        assert row.payload["detected_by_server"] is True
+        assert row.payload["claimant"] == "white"
+        assert row.game.state is GameState.SUSPENDED
+        assert "002 §4.3.5" in row.letter_text
+        told = {m.recipient for m in cup.outbox(session, "case.overstep.claim_opened")}
+        assert f"p1-{pair[1]}@example.org" in told and "referee@example.org" in told
+        case_id = row.id
+    # The referee still decides, after the accused's ten days (002 §4.3.8).
+    set_today(dt.date(2026, 11, 2))
+    cup.act("referee", case_id, "decide", ruling="confirmed")
+    with cup.database.session() as session:
+        game = cup.game(session, *pair)
+        assert game.result is not None and game.result.value == "white_win"
