@@ -60,12 +60,28 @@ from scoring.tiebreaks import TIEBREAKS
 from timekeeping import NotToMoveError, TimeChart, reply_clock
 from timekeeping import Side as ClockSide
 
-__all__ = ["build_bulletin", "build_final_report", "build_player_sheet", "short_record"]
+__all__ = [
+    "build_bulletin",
+    "build_final_report",
+    "build_player_sheet",
+    "records_decision",
+    "short_record",
+]
 
 OVERSTEP_RULE = "002 §4.3.5"
 RECORD_RULE = "002 §4.5.1"
-NON_DECISIONS = frozenset({"case.protested", "case.closed"})
-"""Audit actions that carry the ruling in force but record no new decision."""
+DECISION_ACTIONS = frozenset({"case.decided", "case.protest_decided"})
+OPENING_ACTIONS = (".opened", ".recorded", ".requested", ".detected")
+"""Opening a case may decide it at once (a steward's sanction): the audit entry then carries
+the ruling. Other entries that carry the ruling in force (a protest filed, a receipt, a ban, the
+case closed) record no new decision."""
+
+
+def records_decision(entry: AuditEntry) -> bool:
+    """Whether an audit entry of a case records one of its decisions."""
+    if entry.entity != "case" or "ruling" not in entry.detail:
+        return False
+    return entry.action in DECISION_ACTIONS or entry.action.endswith(OPENING_ACTIONS)
 
 
 def build_bulletin(
@@ -399,8 +415,7 @@ def _decisions(snapshot: Snapshot) -> tuple[DecisionLine, ...]:
     ).all()
     audit_ids: dict[int, list[int]] = defaultdict(list)
     for entry in entries:
-        if entry.entity_id is not None and "ruling" in entry.detail \
-                and entry.action not in NON_DECISIONS:
+        if entry.entity_id is not None and records_decision(entry):
             audit_ids[entry.entity_id].append(entry.id)
     lines = []
     for stored in snapshot.cases:
@@ -476,20 +491,29 @@ def _deadlines(snapshot: Snapshot, clocks: Iterable[ClockLine]) -> tuple[Deadlin
 
 
 def _withdrawals(snapshot: Snapshot) -> tuple[WithdrawalLine, ...]:
-    decisions = {
-        stored.case.player: stored.ruling or ""
-        for stored in snapshot.cases if isinstance(stored.case, Withdrawal)
+    cases = {
+        stored.case.player: stored for stored in snapshot.cases
+        if isinstance(stored.case, Withdrawal)
     }
     return tuple(
         WithdrawalLine(
             player=p.player.name,
             withdrawn_on=p.withdrawn_on,
             reason=p.withdrawal_reason or "",
-            decision=decisions.get(str(p.id), ""),
+            decision=(stored.ruling or "") if (stored := cases.get(str(p.id))) else "",
+            ban_until=_ban(stored) if (stored := cases.get(str(p.id))) else None,
         )
         for p in snapshot.tournament.participants
         if p.withdrawn_on is not None and snapshot.withdrawn(p)
     )
+
+
+def _ban(stored: CaseOnRecord) -> dt.date | None:
+    """The bar from the organizer's tournaments (002 §4.1.14); its date is not kept, so it is
+    shown from the withdrawal's decision on."""
+    case = stored.case
+    assert isinstance(case, Withdrawal)
+    return case.ban_until if stored.decisions else None
 
 
 def _records(snapshot: Snapshot) -> tuple[RecordLine, ...]:

@@ -186,6 +186,8 @@ class WithdrawalLine:
     withdrawn_on: dt.date
     reason: str
     decision: str
+    ban_until: dt.date | None
+    """The organizer bars the player from his tournaments until this day (002 §4.1.14)."""
 
 
 @dataclass(frozen=True)

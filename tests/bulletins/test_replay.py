@@ -21,7 +21,7 @@ from corrmail.bulletins import (
     rebuild,
     send_issue,
 )
-from corrmail.bulletins.build import NON_DECISIONS
+from corrmail.bulletins.build import records_decision
 from corrmail.cli import main
 from corrmail.mail.game_view import GameView
 from corrmail.models import AuditEntry, GameResult
@@ -184,7 +184,7 @@ def test_final_report_lists_every_decision_of_the_audit_log(league: Any) -> None
             select(AuditEntry).where(AuditEntry.tournament_id == tournament.id,
                                      AuditEntry.entity == "case")
         ).all()
-        decided = {e.id for e in entries if "ruling" in e.detail and e.action not in NON_DECISIONS}
+        decided = {e.id for e in entries if records_decision(e)}
         assert decided, "the replay recorded decisions"
         assert {line.audit_id for line in report.decisions} == decided
         assert [(d.case_type, d.ruling, d.instance) for d in report.decisions] == [
