@@ -30,6 +30,7 @@ from corrmail.bulletins.content import (
     FinishedGame,
     Heading,
     OverstepLine,
+    PenaltyLine,
     PlayerSheet,
     RecordLine,
     SheetGame,
@@ -44,6 +45,7 @@ from corrmail.models import (
     Game,
     GameResult,
     Participant,
+    Penalty,
     ResultKind,
     Tournament,
     TournamentChannel,
@@ -117,6 +119,9 @@ def build_bulletin(
             line for line in _decisions(snapshot)
             if since is None or line.decided_on > since
         ),
+        penalties=tuple(
+            line for line in _penalties(snapshot) if since is None or line.charged_on > since
+        ),
         breaks=_breaks(snapshot),
         clocks=clocks,
         deadlines=_deadlines(snapshot, clocks),
@@ -135,6 +140,7 @@ def build_final_report(session: Session, tournament: Tournament, as_of: dt.date)
         standings=lines,
         crosstable=table,
         decisions=_decisions(snapshot),
+        penalties=_penalties(snapshot),
         withdrawals=_withdrawals(snapshot),
         records=_records(snapshot),
         statistics=_statistics(snapshot),
@@ -440,6 +446,20 @@ def _decisions(snapshot: Snapshot) -> tuple[DecisionLine, ...]:
                 audit_id=recorded[index] if index < len(recorded) else None,
             ))
     return tuple(sorted(lines, key=lambda line: (line.decided_on, line.case_id)))
+
+
+def _penalties(snapshot: Snapshot) -> tuple[PenaltyLine, ...]:
+    """Every penalty charged by the date, oldest first."""
+    game_ids = [game.id for game in snapshot.tournament.games]
+    rows = snapshot.session.scalars(
+        select(Penalty).where(Penalty.game_id.in_(game_ids), Penalty.charged_on <= snapshot.as_of)
+        .order_by(Penalty.charged_on, Penalty.id)
+    ).all() if game_ids else []
+    return tuple(
+        PenaltyLine(row.game_id, row.participant.player.name, row.days, row.rule, row.reason,
+                    row.charged_on)
+        for row in rows
+    )
 
 
 def _subject(stored: CaseOnRecord) -> str:

@@ -24,6 +24,7 @@ __all__ = [
     "FinishedGame",
     "Heading",
     "OverstepLine",
+    "PenaltyLine",
     "PlayerSheet",
     "RecordLine",
     "SheetGame",
@@ -124,6 +125,18 @@ class DecisionLine:
 
 
 @dataclass(frozen=True)
+class PenaltyLine:
+    """Penalty days charged to a player (002 §4.2.11, §4.3.3, §4.3.7)."""
+
+    game_id: int
+    player: str
+    days: int
+    rule: str
+    reason: str
+    charged_on: dt.date
+
+
+@dataclass(frozen=True)
 class BreakLine:
     player: str
     start: dt.date
@@ -174,6 +187,7 @@ class Bulletin:
     in_adjudication: tuple[AdjudicationLine, ...]
     oversteps: tuple[OverstepLine, ...]
     decisions: tuple[DecisionLine, ...]
+    penalties: tuple[PenaltyLine, ...]
     breaks: tuple[BreakLine, ...]
     clocks: tuple[ClockLine, ...]
     deadlines: tuple[DeadlineLine, ...]
@@ -238,6 +252,7 @@ class FinalReport:
     standings: tuple[StandingLine, ...]
     crosstable: Crosstable
     decisions: tuple[DecisionLine, ...]
+    penalties: tuple[PenaltyLine, ...]
     withdrawals: tuple[WithdrawalLine, ...]
     records: tuple[RecordLine, ...]
     statistics: Statistics

@@ -205,3 +205,32 @@ def test_final_report_lists_every_decision_of_the_audit_log(league: Any) -> None
         assert skipped == ["Кузнецов Олег"]
         assert "organizer@example.org" in [d.address for d in deliveries
                                            if d.status is DeliveryStatus.QUEUED]
+
+
+def test_penalties_are_listed_from_their_date_and_counted_in_the_clock(league: Any) -> None:
+    from corrmail.models import Game, Penalty
+
+    for ply in range(4):
+        league.send_move(0, START + dt.timedelta(days=9 * ply))
+    charged_on = START + dt.timedelta(days=30)
+    with league.database.transaction() as session:
+        game = session.get(Game, league.games[0])
+        assert game is not None
+        session.add(Penalty(game_id=game.id, participant_id=game.black_id, days=6,
+                            rule="002 §4.2.11", reason="ход не повторён",
+                            charged_on=charged_on, letter_id=game.letters[-1].id))
+    with league.database.session() as session:
+        tournament = load_tournament(session, league.code)
+        before = build_bulletin(session, tournament, charged_on - dt.timedelta(days=1))
+        after = build_bulletin(session, tournament, charged_on)
+        assert before.penalties == ()
+        [line] = after.penalties
+        assert (line.days, line.rule, line.player) == (6, "002 §4.2.11", "Попова Мария")
+        clock_before = next(c for c in before.clocks if c.game_id == league.games[0])
+        clock_after = next(c for c in after.clocks if c.game_id == league.games[0])
+        assert clock_after.black_days == clock_before.black_days + 6
+        report = build_final_report(session, tournament, charged_on)
+        assert [p.reason for p in report.penalties] == ["ход не повторён"]
+        later = build_bulletin(session, tournament, charged_on + dt.timedelta(days=30),
+                               since=charged_on)
+        assert later.penalties == ()  # already news in the previous bulletin
