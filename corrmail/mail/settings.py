@@ -12,6 +12,7 @@ Variable                       Meaning
 ``CORRMAIL_SMTP_USER``         user name for AUTH (optional)
 ``CORRMAIL_SMTP_PASSWORD``     password for AUTH (optional)
 ``CORRMAIL_SMTP_TIMEOUT``      seconds per SMTP operation (default 30)
+``CORRMAIL_SMTP_CA_FILE``      CA bundle that signed the relay's certificate (a private CA)
 ``CORRMAIL_MAIL_DOMAIN``       domain of the server's own addresses (default ``corrmail.local``)
 ``CORRMAIL_MAIL_FROM``         display address letters come from (default ``turnir@<domain>``)
 ``CORRMAIL_MAIL_SECRET``       key of the reply and bounce tokens (falls back to ``SECRET_KEY``)
@@ -55,6 +56,8 @@ class SmtpSettings:
     user: str | None = None
     password: str | None = None
     timeout: float = 30.0
+    #: Trust this CA bundle for the relay's certificate instead of the system store.
+    ca_file: str | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> SmtpSettings | None:
@@ -79,6 +82,7 @@ class SmtpSettings:
             user=env.get("CORRMAIL_SMTP_USER") or None,
             password=env.get("CORRMAIL_SMTP_PASSWORD") or None,
             timeout=timeout,
+            ca_file=env.get("CORRMAIL_SMTP_CA_FILE") or None,
         )
 
 

@@ -97,6 +97,7 @@ class SmtpTransport:
             username=s.user,
             password=s.password,
             timeout=s.timeout,
+            cert_bundle=s.ca_file,
         )
         await client.connect()
         self._client = client

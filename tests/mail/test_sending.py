@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import ssl
+import subprocess
 from datetime import UTC, datetime
 
 import aiosmtplib
 import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult
 
 from corrmail.mail.compose import Attachment, OutgoingLetter, build_message, new_message_id
 from corrmail.mail.errors import (
@@ -157,7 +161,7 @@ def test_settings_from_env() -> None:
         {"CORRMAIL_SMTP_HOST": "smtp.example", "CORRMAIL_SMTP_SECURITY": "tls",
          "CORRMAIL_SMTP_USER": "u", "CORRMAIL_SMTP_PASSWORD": "p"}
     )
-    assert smtp == SmtpSettings("smtp.example", 465, Security.TLS, "u", "p", 30.0)
+    assert smtp == SmtpSettings("smtp.example", 465, Security.TLS, "u", "p", 30.0, None)
     with pytest.raises(SettingsError, match="CORRMAIL_SMTP_SECURITY"):
         SmtpSettings.from_env({"CORRMAIL_SMTP_HOST": "h", "CORRMAIL_SMTP_SECURITY": "ssl3"})
     with pytest.raises(SettingsError, match="CORRMAIL_SMTP_PORT"):
@@ -166,3 +170,105 @@ def test_settings_from_env() -> None:
     assert mail.captured and mail.from_address == "turnir@corrmail.local"
     with pytest.raises(SettingsError):
         MailSettings.from_env({})
+
+
+# --- TLS and AUTH against a real aiosmtpd ---------------------------------------------------------
+
+
+class Sink:
+    def __init__(self) -> None:
+        self.received: list[bytes] = []
+
+    async def handle_DATA(self, server, session, envelope):  # type: ignore[no-untyped-def]
+        self.received.append(bytes(envelope.content))
+        return "250 Message accepted for delivery"
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """A self-signed certificate for 127.0.0.1 (openssl), used as its own CA."""
+    directory = tmp_path_factory.mktemp("tls")
+    cert, key = directory / "cert.pem", directory / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )
+    return str(cert), str(key)
+
+
+def _server(handler: Sink, certificate: tuple[str, str], *, implicit: bool) -> Controller:
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(*certificate)
+
+    def authenticator(server, session, envelope, mechanism, auth_data):  # type: ignore[no-untyped-def]
+        ok = (auth_data.login, auth_data.password) == (b"turnir", b"secret")
+        # handled=False: let aiosmtpd answer the refusal itself (535).
+        return AuthResult(success=ok, handled=False)
+
+    port = _free_port()
+    auth = {"authenticator": authenticator, "auth_required": True}
+    if implicit:
+        # aiosmtpd only knows about STARTTLS; on an implicit-TLS socket AUTH must be allowed.
+        controller = Controller(handler, hostname="127.0.0.1", port=port, ssl_context=context,
+                                auth_require_tls=False, **auth)
+    else:
+        controller = Controller(handler, hostname="127.0.0.1", port=port, tls_context=context,
+                                require_starttls=True, **auth)
+    controller.start()
+    return controller
+
+
+# The implicit-TLS server must allow AUTH "without TLS" as aiosmtpd sees it (see _server).
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
+@pytest.mark.parametrize("security", [Security.STARTTLS, Security.TLS])
+def test_tls_and_auth(security: Security, certificate: tuple[str, str]) -> None:
+    handler = Sink()
+    controller = _server(handler, certificate, implicit=security is Security.TLS)
+    try:
+        settings = SmtpSettings("127.0.0.1", controller.port, security, "turnir", "secret",
+                                timeout=10, ca_file=certificate[0])
+
+        async def run() -> str:
+            async with SmtpTransport(settings) as transport:
+                return await transport.send(build_message(letter()), Envelope("b@t", ["i@m"]))
+
+        assert "accepted" in asyncio.run(run())
+        wrong = SmtpSettings("127.0.0.1", controller.port, security, "turnir", "guess",
+                             timeout=10, ca_file=certificate[0])
+
+        async def rejected() -> None:
+            async with SmtpTransport(wrong) as transport:
+                await transport.send(build_message(letter()), Envelope("b@t", ["i@m"]))
+
+        with pytest.raises(NotDeliverable) as caught:
+            asyncio.run(rejected())
+        assert caught.value.code == 535 and not caught.value.transient
+    finally:
+        controller.stop()
+    assert len(handler.received) == 1
+
+
+def test_an_untrusted_certificate_is_not_accepted(certificate: tuple[str, str]) -> None:
+    handler = Sink()
+    controller = _server(handler, certificate, implicit=False)
+    try:
+        settings = SmtpSettings("127.0.0.1", controller.port, Security.STARTTLS, "turnir",
+                                "secret", timeout=10)
+
+        async def run() -> None:
+            async with SmtpTransport(settings) as transport:
+                await transport.send(build_message(letter()), Envelope("b@t", ["i@m"]))
+
+        with pytest.raises(ConnectionFailed):
+            asyncio.run(run())
+    finally:
+        controller.stop()
+    assert handler.received == []
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
