@@ -12,7 +12,7 @@ opposite of what a referee needs.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import date, datetime, tzinfo
 from zoneinfo import ZoneInfo
 
 from timekeeping.errors import DateFormatError, NaiveDatetimeError
@@ -108,7 +108,3 @@ def local_date(moment: datetime, zone: str | tzinfo) -> date:
 def format_chart_date(day: date) -> str:
     """``01.03``: the day and month, as in the sample chart of 002 §4.3.6."""
     return f"{day.day:02d}.{day.month:02d}"
-
-
-def day_after(day: date) -> date:
-    return day + timedelta(days=1)
