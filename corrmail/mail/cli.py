@@ -11,8 +11,10 @@ from pathlib import Path
 
 import click
 
+from corrmail.config import ConfigError
 from corrmail.mail.inbox import EX_TEMPFAIL, Source, TemporaryFailure
 from corrmail.mail.service import MailService
+from corrmail.mail.settings import SettingsError
 
 __all__ = ["register", "mailer", "ingest", "receive", "poll"]
 
@@ -21,6 +23,14 @@ def register(group: click.Group) -> None:
     """Add the mail commands to the ``corrmail`` group."""
     for command in (mailer, ingest, receive, poll):
         group.add_command(command)
+
+
+def _service() -> MailService:
+    """The mail service, or a one-line error naming the variable to fix."""
+    try:
+        return MailService.from_env()
+    except (SettingsError, ConfigError) as error:
+        raise click.ClickException(str(error)) from None
 
 
 def _stop_on_signals() -> threading.Event:
@@ -47,7 +57,7 @@ def mailer(once: bool, batch_size: int, connections: int, interval: float,
 
     Run several at once against PostgreSQL; each claims its own letters.
     """
-    service = MailService.from_env()
+    service = _service()
     if schedule:
         report = service.run_schedule()
         click.echo(f"calendar: {report.repeats} repeats, {report.first_move_queries} first-move "
@@ -126,7 +136,7 @@ def receive(host: str, port: int, lmtp: bool) -> None:
     """Listen for SMTP (or LMTP) deliveries and receive every message."""
     from corrmail.mail.listener import InboxHandler, ListenerController
 
-    service = MailService.from_env()
+    service = _service()
     handler = InboxHandler(service.inbox(), service.mail.domain, lmtp=lmtp)
     controller = ListenerController(handler, hostname=host, port=port, lmtp=lmtp,
                                     max_bytes=service.mail.max_message_bytes)
@@ -151,8 +161,11 @@ def poll(once: bool, interval: float, state_path: Path | None) -> None:
     from corrmail.mail.imap import ImapPoller, ImapSettings, open_source
     from corrmail.paths import var_dir
 
-    settings = ImapSettings.from_env()
-    service = MailService.from_env()
+    try:
+        settings = ImapSettings.from_env()
+    except SettingsError as error:
+        raise click.ClickException(str(error)) from None
+    service = _service()
     poller = ImapPoller(service.inbox(),
                         state_path or var_dir() / f"imap-cursor-{settings.account}.json")
     stop = threading.Event() if once else _stop_on_signals()

@@ -46,7 +46,7 @@ class ImapSettings:
         env = os.environ if env is None else env
         missing = [name for name in ("HOST", "USER", "PASSWORD") if not env.get(f"CORRMAIL_IMAP_{name}")]
         if missing:
-            raise SettingsError(f"CORRMAIL_IMAP_{missing[0]}", "", "set it to poll an IMAP mailbox")
+            raise SettingsError(f"CORRMAIL_IMAP_{missing[0]}", "", "a value: polling IMAP needs it")
         port = env.get("CORRMAIL_IMAP_PORT")
         return cls(
             host=env["CORRMAIL_IMAP_HOST"],

@@ -154,3 +154,11 @@ def test_imap_poller_follows_uids_and_survives_renumbering(email_game, tmp_path:
     again = poller.poll(renumbered)
     assert again.restarted and again.duplicates == 2 and again.new == 0
     assert len(email_game.game().letters) == 1
+
+
+def test_misconfiguration_is_one_clear_line(tmp_path: Path) -> None:
+    env = {"CORRMAIL_DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite", "CORRMAIL_MAIL_SECRET": "s",
+           "CORRMAIL_SMTP_HOST": "relay.example", "CORRMAIL_SMTP_SECURITY": "ssl3"}
+    result = CliRunner().invoke(mailer, ["--once"], env=env)
+    assert result.exit_code == 1
+    assert "CORRMAIL_SMTP_SECURITY='ssl3': expected starttls, tls or none" in result.output
