@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from typing import Any
+from urllib.parse import quote
 
 from corrmail.models import GameResult
 from corrmail.models.bulletins import (
@@ -85,6 +86,13 @@ def test_player_sees_own_sheet(league: Any) -> None:
     assert league.client("organizer").get(
         f"/bulletins/{league.code}/sheet?participant={league.participants[1]}").status_code == 200
     assert league.client("steward").get(f"/bulletins/{league.code}/sheet").status_code == 403
+    player = league.client("player1")
+    index = player.get("/bulletins/").get_data(as_text=True)
+    code = quote(league.code)
+    assert f"/bulletins/{code}" in index
+    page = player.get(f"/bulletins/{league.code}").get_data(as_text=True)
+    assert f"/bulletins/{code}/sheet" in page and "schedule-form" not in page
+    assert league.client("organizer").get("/bulletins/").status_code == 200
 
 
 def test_no_standings_without_start_numbers(league: Any) -> None:
