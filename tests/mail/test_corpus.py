@@ -103,3 +103,74 @@ def _mention(move: Any) -> list[Any]:
 
 def _normalise(expected: list[Any]) -> list[Any]:
     return expected + [False] if len(expected) == 3 else expected
+
+
+# --- the same corpus through the real entry point ------------------------------------------------
+
+AUTH_REFUSALS = {"no_token", "forged_token", "unknown_game", "sender_mismatch"}
+
+
+def test_corpus_through_the_inbox(db_url: str) -> None:
+    """Every corpus message through :meth:`Inbox.receive`: machine mail ignored, forged or
+    foreign senders refused before the game is touched, genuine letters authenticated."""
+    import datetime as dt
+
+    from corrmail.db import Database
+    from corrmail.mail.inbox import Inbox
+    from corrmail.mail.letters import LetterWriter
+    from corrmail.mail.settings import MailSettings
+    from corrmail.models import (
+        Game,
+        GameState,
+        GameType,
+        InboundStatus,
+        Participant,
+        Player,
+        Tournament,
+        TournamentChannel,
+        TournamentStatus,
+        TournamentSystem,
+    )
+
+    database = Database(db_url)
+    with database.transaction() as session:
+        tournament = Tournament(
+            code="ЗЧ-2026/3", title="Корпус", game_type=GameType.RUSSIAN,
+            system=TournamentSystem.ROUND_ROBIN_SINGLE, channel=TournamentChannel.EMAIL,
+            start_date=dt.date(2026, 3, 1), end_date=dt.date(2027, 2, 28),
+            status=TournamentStatus.RUNNING,
+        )
+        session.add(tournament)
+        session.flush()
+        for participant_id, email in ((34, "ivan.petrov@mail.example"), (35, "sedov@yandex.example")):
+            player = Player(name=email.split("@")[0], email=email)
+            session.add(player)
+            session.flush()
+            session.add(Participant(id=participant_id, tournament_id=tournament.id, player_id=player.id))
+        session.flush()
+        session.add(Game(id=12, tournament_id=tournament.id, round=1, white_id=34, black_id=35,
+                         state=GameState.IN_PLAY))
+    registered = {34: "ivan.petrov@mail.example", 35: "sedov@yandex.example"}
+    when = dt.datetime(2026, 3, 12, 9, 0, tzinfo=dt.UTC)
+    try:
+        for name in sorted(CASES):
+            expected = CASES[name]
+            settings = MailSettings(SPEC["domain"], f"turnir@{SPEC['domain']}", SPEC["secret"].encode(),
+                                    max_message_bytes=expected.get("max_bytes", 10 * 1024 * 1024))
+            inbox = Inbox(database, LetterWriter(settings))
+            receipt = inbox.receive((CORPUS / name).read_bytes(), source="pipe", received_at=when)
+            kind = expected["kind"]
+            if kind in ("bounce", "auto_reply", "read_receipt", "malformed"):
+                assert (receipt.status, receipt.outcome) == (InboundStatus.IGNORED, kind), name
+            elif kind == "oversize":
+                assert (receipt.status, receipt.outcome) == (InboundStatus.REFUSED, "oversize"), name
+            elif expected.get("token") is None:
+                wanted = "forged_token" if expected.get("token_candidate") else "no_token"
+                assert (receipt.status, receipt.outcome) == (InboundStatus.REFUSED, wanted), name
+            elif registered[expected["token"][1]] != expected["from_address"]:
+                assert (receipt.status, receipt.outcome) == (InboundStatus.REFUSED, "sender_mismatch"), name
+            else:
+                assert receipt.outcome not in AUTH_REFUSALS, (name, receipt)
+                assert receipt.status in (InboundStatus.PROCESSED, InboundStatus.REFUSED), name
+    finally:
+        database.dispose()
