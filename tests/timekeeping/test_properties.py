@@ -7,7 +7,20 @@ from datetime import date, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from timekeeping import Break, BreakCalendar, Ledger, LetterEntry, Side, compute_chart, think_days
+from timekeeping import (
+    Break,
+    BreakCalendar,
+    Ledger,
+    LetterEntry,
+    NotToMoveError,
+    Penalty,
+    Side,
+    chart_to_dict,
+    chart_to_text,
+    compute_chart,
+    reply_clock,
+    think_days,
+)
 
 START = date(2026, 2, 1)
 
@@ -86,3 +99,45 @@ def test_interval_counting_matches_day_by_day(received: date, span: int, raw: li
     by_day = sum(1 for offset in range(1, span + 1)
                  if not any(first <= received + timedelta(days=offset) <= last for first, last in intervals))
     assert think_days(received, sent, calendar) == by_day
+
+
+DAYS = st.dates(min_value=date(2025, 1, 1), max_value=date(2028, 12, 31))
+
+
+@st.composite
+def arbitrary_ledgers(draw: st.DrawFn) -> Ledger:
+    """Well-typed ledgers with anything in them: letters out of order, dates reversed, moves
+    going backwards, penalties after missing letters, overlong and reversed breaks."""
+    letters = draw(st.lists(st.builds(
+        LetterEntry, sender=st.sampled_from(list(Side)), move=st.integers(1, 60), sent=DAYS,
+        received=st.none() | DAYS, partner_sent_postmark=st.none() | DAYS, corrects_partner=st.booleans(),
+        uncounted_moves=st.integers(0, 5), penalty_days_charged_to_partner=st.sampled_from([0, 0, 6, 3, 12]),
+        penalty_rule=st.sampled_from(["002 §4.2.11", "002 §4.3.3"]), repeat_sent=st.none() | DAYS,
+    ), max_size=12))
+    breaks = draw(st.lists(st.builds(
+        Break, player=st.sampled_from(list(Side)), first_day=DAYS, last_day=DAYS,
+        notice_postmark=st.none() | DAYS, granted_by_referee=st.booleans()), max_size=4))
+    penalties = draw(st.lists(st.builds(
+        Penalty, player=st.sampled_from(list(Side)), days=st.integers(1, 10), after_letter=st.integers(0, 15)),
+        max_size=3))
+    sheets = draw(st.dictionaries(st.sampled_from(list(Side)), DAYS))
+    return Ledger(start_date=draw(DAYS), end_date=draw(st.none() | DAYS), start_sheet_received=sheets,
+                  breaks=tuple(breaks), letters=tuple(letters), penalties=tuple(penalties))
+
+
+@settings(max_examples=200, deadline=None)
+@given(arbitrary_ledgers(), DAYS)
+def test_any_ledger_gives_a_chart_never_an_exception(ledger: Ledger, on: date) -> None:
+    chart = compute_chart(ledger)
+    assert len(chart.rows) == len(ledger.letters)
+    assert all(row.days >= 0 for row in chart.rows)
+    chart_to_dict(chart)
+    chart_to_text(chart)
+    for player in Side:
+        try:
+            clock = reply_clock(ledger, player, chart=chart)
+        except NotToMoveError:
+            continue
+        clock.days_left(on)
+        safe = clock.last_safe_reply_date()
+        assert safe is None or clock.days_left(safe) >= 0 or (ledger.end_date is not None and safe == ledger.end_date)
