@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
@@ -58,13 +58,10 @@ from corrmail.models import (
     TournamentOfficial,
     User,
 )
+from corrmail.move_walk import RuleNotice, Walk, check_repetition, walk_own_moves
 from notation.full import format_full
 from notation.game_position import GamePosition
 from notation.letters import (
-    IllegibleMove,
-    ImpossibleMove,
-    LegalMove,
-    SingleMoveSubstituted,
     read_move,
 )
 from notation.move import Move
@@ -89,15 +86,6 @@ __all__ = ["Outcome", "Correspondence", "RuleNotice", "numbered"]
 
 
 @dataclass(frozen=True, slots=True)
-class RuleNotice:
-    """One point of an error notice: which rule, what happened, what to do."""
-
-    rule: str
-    problem: str
-    remedy: str = ""
-
-
-@dataclass(frozen=True, slots=True)
 class Outcome:
     """What the letter did; ``code`` is stored with the inbound message."""
 
@@ -105,27 +93,6 @@ class Outcome:
     detail: str = ""
     refused: bool = False
     letters: tuple[int, ...] = ()
-
-
-@dataclass
-class _Walk:
-    """The moves of one letter as they reach the board."""
-
-    position: GamePosition
-    #: Plies played in the game before ``position`` (for move numbers).
-    start_index: int = 0
-    plies: list[tuple[GamePosition, Move]] = field(default_factory=list)
-    own_count: int = 0
-    notices: list[RuleNotice] = field(default_factory=list)
-    #: Points both players are told that do not stop play (substitutions, cut variants).
-    notes: list[RuleNotice] = field(default_factory=list)
-    stop: RuleNotice | None = None
-    penalty: bool = False
-    accepted_variant: list[str] = field(default_factory=list)
-
-    def play(self, move: Move) -> None:
-        self.plies.append((self.position, move))
-        self.position = self.position.play(move)
 
 
 def numbered(plies: Sequence[tuple[GamePosition, Move]], first_ply_index: int) -> str:
@@ -359,7 +326,7 @@ class _Context:
             return self.outcome("not_to_move", "002 §4.2.8: the partner is to move", refused=True)
 
         expected = view.partner_new_plies(self.me.id)
-        walk = _Walk(view.position_before(len(expected)), len(view.plies) - len(expected))
+        walk = Walk(view.position_before(len(expected)), len(view.plies) - len(expected))
         mentions = list(self.content.moves)
         consumed = self.check_repetition(walk, expected, mentions)
         if walk.stop is not None:
@@ -464,98 +431,16 @@ class _Context:
         return (calendar_attachment([item], domain=self.writer.settings.domain,
                                     filename="deadline.ics"),)
 
-    def check_repetition(self, walk: _Walk, expected: list[str], mentions: list[MoveMention]) -> int:
-        """002 §4.2.9: the partner's new moves must be repeated, in full and correctly."""
-        consumed = 0
-        for expected_text in expected:
-            reading = read_move(walk.position, expected_text)
-            if not isinstance(reading, LegalMove):  # the ledger only holds legal moves
-                raise ValueError(f"ledger move {expected_text!r} of game {self.game.id} is illegal")
-            written = mentions[consumed] if consumed < len(mentions) else None
-            again = read_move(walk.position, written.text) if written is not None else None
-            if isinstance(again, LegalMove) and again.move == reading.move:
-                assert written is not None
-                self.check_number(walk, written)
-                walk.play(reading.move)
-                consumed += 1
-                continue
-            expected_written = format_full(walk.position, reading.move)
-            # The player went straight to his own move: the repetition is missing, not wrong.
-            skipped = written is None or (
-                written.side is self.side and walk.position.turn is not color_of(self.side)
-            )
-            walk.stop = RuleNotice(
-                "002 §4.2.9",
-                "repetition_missing" if skipped else "repetition_wrong",
-                expected_written if skipped or written is None
-                else f"{written.text} ≠ {expected_written}",
-            )
-            walk.penalty = True
-            return consumed
-        return consumed
+    def check_repetition(self, walk: Walk, expected: list[str], mentions: list[MoveMention]) -> int:
+        """002 §4.2.9: the partner's new moves must be repeated (:mod:`corrmail.move_walk`)."""
+        return check_repetition(walk, self.side, expected, mentions)
 
     def walk_own_moves(
-        self, walk: _Walk, mentions: list[MoveMention], branches: dict[Move, VariantNode]
+        self, walk: Walk, mentions: list[MoveMention], branches: dict[Move, VariantNode]
     ) -> None:
-        mine = color_of(self.side)
-        pending_reply: Move | None = None
-        for mention in mentions:
-            self.check_number(walk, mention)
-            reading = read_move(walk.position, mention.text)
-            if walk.position.turn is mine:
-                if isinstance(reading, ImpossibleMove) and isinstance(
-                    reading.resolution, SingleMoveSubstituted
-                ):
-                    move = reading.resolution.move
-                    walk.notes.append(RuleNotice(
-                        "002 §4.2.10", "substituted",
-                        f"{mention.text} → {format_full(walk.position, move)}",
-                    ))
-                elif isinstance(reading, LegalMove):
-                    move = reading.move
-                else:
-                    rule = reading.rule if isinstance(reading, ImpossibleMove) else "002 §4.2.10"
-                    walk.stop = RuleNotice(rule, _impossible_reason(reading), mention.text)
-                    walk.penalty = True
-                    return
-                pending_reply = None
-                walk.play(move)
-                walk.own_count += 1
-                node = branches.get(move)
-                if node is not None and node.reply is not None:
-                    walk.accepted_variant.append(format_full(walk.plies[-1][0], move))
-                    pending_reply = node.reply
-                    branches = node.children
-                    walk.play(pending_reply)
-                else:
-                    branches = {}
-                continue
-            # A partner's move written by this player: the repeated variant reply just applied,
-            # or a forced move he must write and answer (002 §4.2.4).
-            if pending_reply is not None and walk.plies and walk.plies[-1][1] == pending_reply:
-                previous_position = walk.plies[-1][0]
-                again = read_move(previous_position, mention.text)
-                if isinstance(again, LegalMove) and again.move == pending_reply:
-                    pending_reply = None
-                    continue
-            forced = walk.position.forced_move()
-            if isinstance(reading, LegalMove) and forced is not None and reading.move == forced:
-                walk.play(forced)
-                continue
-            walk.stop = RuleNotice("002 §4.2.4", "partner_move_not_forced", mention.text)
-            walk.penalty = False
-            return
+        walk_own_moves(walk, self.side, mentions, branches)
 
-    def check_number(self, walk: _Walk, mention: MoveMention) -> None:
-        """002 §4.2.14: a wrong move number is pointed out and does not stop play."""
-        if mention.number is None:
-            return
-        right = (walk.start_index + len(walk.plies)) // 2 + 1
-        if mention.number != right:
-            walk.notes.append(RuleNotice("002 §4.2.14", "numbering",
-                                         f"{mention.number} → {right} ({mention.text})"))
-
-    def stop_game(self, walk: _Walk) -> Outcome:
+    def stop_game(self, walk: Walk) -> Outcome:
         assert walk.stop is not None
         letter = self.record_letter()
         if walk.penalty:
@@ -741,14 +626,6 @@ def _split_trailing(
     """Plies up to the sender's last own move, and the partner's plies after it."""
     last_own = max((i for i, (position, _) in enumerate(plies) if position.turn is mine), default=-1)
     return plies[: last_own + 1], plies[last_own + 1 :]
-
-
-def _impossible_reason(reading: ImpossibleMove | IllegibleMove | LegalMove) -> str:
-    if isinstance(reading, ImpossibleMove):
-        return f"impossible:{reading.cause.name.lower()}"
-    if isinstance(reading, IllegibleMove):
-        return "illegible"
-    return "legal"
 
 
 def _case_side(side: Side) -> Any:

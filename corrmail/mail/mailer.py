@@ -8,9 +8,10 @@ that causes them, complete with their final bytes and fixed ``Message-ID``. The 
    FOR UPDATE SKIP LOCKED)`` — so several mailer processes on PostgreSQL never take the same
    row and never wait for each other; SQLite ignores ``FOR UPDATE`` but runs the single
    statement under its database write lock, so the lease alone makes a worker the owner;
-2. **sends** each claimed letter and **records** the outcome in its own short transaction,
-   guarded by the claim, right after the relay answers — a crash loses at most the answer to
-   the one letter in flight;
+2. **renews** each letter's lease right before sending it (a letter whose lease ran out while
+   the batch was being sent is left to whoever holds it now), **sends** it, and **records** the
+   outcome in its own short transaction, guarded by the claim, right after the relay answers —
+   a crash loses at most the answer to the one letter in flight;
 3. leaves letters whose lease ran out (a killed mailer) to be claimed again.
 
 Outcomes: accepted → ``sent``; a transient failure (4xx, time-out, connection refused) →
@@ -209,6 +210,28 @@ class Mailer:
                 )
             return recorded
 
+    def renew(self, letter: ClaimedLetter) -> bool:
+        """Extend the lease right before sending; False when it already ran out (or was taken).
+
+        A batch is sent one letter after another, so without renewal a slow relay could let the
+        lease of the batch's last letters expire while they wait — and a second worker would
+        send them too. With it, only a single SMTP transaction longer than the lease could.
+        """
+        now = self.clock()
+        with self.database.transaction() as session:
+            result = session.execute(
+                update(OutboxMessage)
+                .where(
+                    OutboxMessage.id == letter.id,
+                    OutboxMessage.status == OutboxStatus.PENDING,
+                    OutboxMessage.lease_owner == letter.claim,
+                    OutboxMessage.lease_until > now,
+                )
+                .values(lease_until=now + self.lease)
+                .execution_options(synchronize_session=False)
+            )
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
     def record_sent(self, letter: ClaimedLetter, answer: str) -> bool:
         now = self.clock()
         return self._record(
@@ -266,6 +289,13 @@ class Mailer:
     async def _send_one(
         self, transport: Transport, letter: ClaimedLetter, report: MailerReport
     ) -> None:
+        if not await asyncio.to_thread(self.renew, letter):
+            # The lease ran out while earlier letters of the batch were sent, and another worker
+            # may hold the letter now: sending it here could deliver it twice.
+            report.lost_lease += 1
+            log.warning("letter %s: lease lost before sending; left to its new owner",
+                        letter.message_id)
+            return
         if not letter.envelope.recipients:
             error: DeliveryError = NotDeliverable(f"no recipient address in letter {letter.id}")
         else:

@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from corrmail.db import Database
 from corrmail.mail.compose import OutgoingLetter, build_message
-from corrmail.mail.mailer import Mailer, RetryPolicy
+from corrmail.mail.mailer import Mailer, MailerReport, RetryPolicy
 from corrmail.mail.settings import Security, SmtpSettings
 from corrmail.mail.tokens import TokenSigner
 from corrmail.mail.transport import SmtpTransport
@@ -243,3 +243,29 @@ def _closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def test_a_letter_whose_lease_ran_out_is_not_sent_twice(db_url: str, smtp_server) -> None:  # type: ignore[no-untyped-def]
+    database = Database(db_url)
+    put_letters(database, 2)
+    clock = FakeClock()
+    slow = mailer_for(database, smtp_server, clock, lease=dt.timedelta(minutes=5))
+    slow.worker = "slow"
+    claimed = slow.claim()
+    assert len(claimed) == 2
+    clock.advance(minutes=6)  # the slow worker's lease has run out ...
+    fast = mailer_for(database, smtp_server, clock)
+    fast.worker = "fast"
+    assert asyncio.run(fast.drain()).sent == 2  # ... and another worker took the letters over
+
+    async def late_send() -> None:
+        report = MailerReport()
+        transport = slow.transport_factory()  # type: ignore[misc]
+        for letter in claimed:
+            await slow._send_one(transport, letter, report)
+        await transport.close()
+        assert report.lost_lease == 2 and report.sent == 0
+
+    asyncio.run(late_send())
+    assert len(smtp_server.handler.received) == 2, "each letter exactly once"
+    database.dispose()
