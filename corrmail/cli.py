@@ -14,13 +14,15 @@ from corrmail.demo import DEMO_CODE, demo_logins, load_demo
 from corrmail.mail.cli import register as register_mail_commands
 from corrmail.mail.service import MailerThread
 from corrmail.migrate import alembic_config, head_revision, is_up_to_date, upgrade
+from corrmail.ops.cli import register as register_ops_commands
+from corrmail.ops.logging import configure_logging
 from corrmail.referee.cli import register as register_case_commands
 
 
 @click.group()
 def main() -> None:
     """corrmail: correspondence draughts tournaments by post and e-mail."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    configure_logging()
 
 
 @main.group()
@@ -72,9 +74,18 @@ def demo() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--with-mailer", is_flag=True, help="Run the mailer loop in the same process.")
-def serve(host: str, port: int, with_mailer: bool) -> None:
-    """Serve the web app with the development server."""
+@click.option("--gunicorn", "use_gunicorn", is_flag=True,
+              help="Production: gunicorn, CORRMAIL_WEB_WORKERS processes (docs/operations.md).")
+def serve(host: str, port: int, with_mailer: bool, use_gunicorn: bool) -> None:
+    """Serve the web app with the development server (or gunicorn)."""
     from corrmail.app import create_app
+
+    if use_gunicorn:
+        if with_mailer:
+            raise click.UsageError("run mailers as their own processes next to gunicorn")
+        from corrmail.ops.web import serve as serve_with_gunicorn
+
+        return serve_with_gunicorn(host, port)
 
     settings = Settings.from_env()
     app = create_app(settings)
@@ -94,6 +105,7 @@ def serve(host: str, port: int, with_mailer: bool) -> None:
 register_mail_commands(main)
 register_case_commands(main)
 register_bulletin_commands(main)
+register_ops_commands(main)
 
 
 def _safe_url(url: str) -> str:

@@ -1,0 +1,141 @@
+"""``corrmail serve --gunicorn``: the web app behind gunicorn, configured from the environment.
+
+``CORRMAIL_WEB_WORKERS`` worker processes (default ``2 × cores + 1``, at most 8), each with
+``CORRMAIL_WEB_THREADS`` threads (default 4; the ``gthread`` worker), ``CORRMAIL_WEB_TIMEOUT``
+seconds before a stuck worker is replaced (default 30). Every worker builds its own app — and so
+its own database pool — after the fork, because connections must never be shared across processes.
+Access and error lines go through :mod:`corrmail.ops.logging` (JSON, secrets masked).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask
+from gunicorn.app.base import BaseApplication
+from gunicorn.glogging import Logger as GunicornLogger
+
+__all__ = ["WebSettings", "WebSettingsError", "GunicornFront", "StructuredGunicornLogger", "serve"]
+
+MAX_DEFAULT_WORKERS = 8
+
+
+class WebSettingsError(ValueError):
+    def __init__(self, variable: str, value: str, reason: str) -> None:
+        super().__init__(f"{variable}={value!r}: {reason}")
+        self.variable = variable
+        self.value = value
+
+
+@dataclass(frozen=True, slots=True)
+class WebSettings:
+    workers: int
+    threads: int = 4
+    timeout: int = 30
+    #: Requests a worker serves before it is replaced (bounds slow leaks); 0 = never.
+    max_requests: int = 2000
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> WebSettings:
+        env = os.environ if environ is None else environ
+        default_workers = min(2 * (os.cpu_count() or 1) + 1, MAX_DEFAULT_WORKERS)
+        return cls(
+            workers=_positive(env, "CORRMAIL_WEB_WORKERS", default_workers),
+            threads=_positive(env, "CORRMAIL_WEB_THREADS", 4),
+            timeout=_positive(env, "CORRMAIL_WEB_TIMEOUT", 30),
+            max_requests=_positive(env, "CORRMAIL_WEB_MAX_REQUESTS", 2000, minimum=0),
+        )
+
+
+def _positive(env: Mapping[str, str], variable: str, default: int, *, minimum: int = 1) -> int:
+    value = env.get(variable, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise WebSettingsError(variable, value, "expected a whole number") from None
+    if number < minimum:
+        raise WebSettingsError(variable, value, f"must be at least {minimum}")
+    return number
+
+
+class StructuredGunicornLogger(GunicornLogger):
+    """gunicorn's logger, but every line goes to the root logger (JSON) with request fields."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        for log in (self.error_log, self.access_log):
+            for handler in list(log.handlers):
+                log.removeHandler(handler)
+            log.propagate = True
+
+    def access(self, resp: Any, req: Any, environ: Mapping[str, Any], request_time: Any) -> None:
+        status = str(getattr(resp, "status", "") or "").split(" ", 1)[0]
+        duration_ms = round(request_time.total_seconds() * 1000, 2)
+        # The query string stays out: a password-reset token travels in it.
+        self.access_log.info(
+            "%s %s %s %.1fms", req.method, req.path, status, duration_ms,
+            extra={
+                "method": req.method,
+                "path": req.path,
+                "status": int(status) if status.isdigit() else None,
+                "duration_ms": duration_ms,
+                "remote": environ.get("REMOTE_ADDR"),
+                "bytes": getattr(resp, "sent", None),
+            },
+        )
+
+
+class GunicornFront(BaseApplication):
+    """gunicorn run from code, so no configuration file is needed on the host."""
+
+    def __init__(self, app_factory: Callable[[], Flask], options: Mapping[str, object]) -> None:
+        self.app_factory = app_factory
+        self.options = dict(options)
+        super().__init__()
+
+    def load_config(self) -> None:
+        for key, value in self.options.items():
+            self.cfg.set(key, value)
+        # gunicorn ≥ 24 opens a control socket in $HOME; the service runs none of its commands.
+        if "control_socket_disable" in self.cfg.settings:
+            self.cfg.set("control_socket_disable", True)
+
+    def load(self) -> Flask:
+        return self.app_factory()
+
+
+def gunicorn_options(host: str, port: int, web: WebSettings) -> dict[str, object]:
+    return {
+        "bind": f"{host}:{port}",
+        "workers": web.workers,
+        "threads": web.threads,
+        "worker_class": "gthread",
+        "timeout": web.timeout,
+        "graceful_timeout": web.timeout,
+        "max_requests": web.max_requests,
+        "max_requests_jitter": web.max_requests // 10,
+        "accesslog": "-",
+        "errorlog": "-",
+        "logger_class": StructuredGunicornLogger,
+        # Behind nginx on the same host: trust X-Forwarded-Proto from loopback only.
+        "forwarded_allow_ips": "127.0.0.1,::1",
+        "proc_name": "corrmail-web",
+    }
+
+
+def serve(host: str, port: int, environ: Mapping[str, str] | None = None) -> None:
+    """Run gunicorn in the foreground until SIGTERM (systemd) or SIGINT."""
+    from corrmail.app import create_app
+
+    web = WebSettings.from_env(environ)
+    logging.getLogger(__name__).info(
+        "gunicorn on %s:%s with %s workers × %s threads", host, port, web.workers, web.threads,
+        extra={"workers": web.workers, "threads": web.threads},
+    )
+    GunicornFront(create_app, gunicorn_options(host, port, web)).run()
