@@ -97,14 +97,6 @@ class GameView:
     def participant(self, side: Side) -> Participant:
         return self.game.white if side is Side.WHITE else self.game.black
 
-    def move_number(self) -> int:
-        """The number of the next move (White's and Black's moves share a number)."""
-        return len(self.plies) // 2 + 1
-
-    def last_letter_of(self, participant_id: int) -> Letter | None:
-        mine = [letter for letter in self.letters if letter.sender_id == participant_id]
-        return mine[-1] if mine else None
-
     def letters_since_own(self, participant_id: int) -> list[Letter]:
         """The partner's letters after ``participant_id``'s last letter that carried moves."""
         result: list[Letter] = []
