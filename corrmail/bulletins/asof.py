@@ -34,8 +34,8 @@ from corrmail.ledger import effective_letters
 from corrmail.mail.game_view import GameView
 from corrmail.models import Case, Game, GameResult, Letter, Participant, Tournament
 from corrmail.models import Penalty as PenaltyRow
-from corrmail.referee.standings import scoring_game, scoring_tournament
 from corrmail.referee.store import LETTER_TYPES
+from corrmail.standings import scoring_game, scoring_tournament
 from scoring.model import Tournament as ScoringTournament
 from scoring.model import Withdrawal as ScoringWithdrawal
 from scoring.model import WithdrawalDecision
