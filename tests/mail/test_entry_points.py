@@ -162,3 +162,27 @@ def test_misconfiguration_is_one_clear_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(mailer, ["--once"], env=env)
     assert result.exit_code == 1
     assert "CORRMAIL_SMTP_SECURITY='ssl3': expected starttls, tls or none" in result.output
+
+
+def test_lmtp_listener(email_game) -> None:  # type: ignore[no-untyped-def]
+    import smtplib
+
+    handler = InboxHandler(email_game.inbox, email_game.writer.settings.domain, lmtp=True)
+    port = _free_port()
+    controller = ListenerController(handler, hostname="127.0.0.1", port=port, lmtp=True)
+    controller.start()
+    try:
+        raw = email_game.raw("white", "1. c3-d4", when=dt.datetime(2026, 3, 2, tzinfo=dt.UTC))
+        address = email_game.writer.signer.reply_address(email_game.game_id, email_game.white_id)
+        with smtplib.LMTP("127.0.0.1", port) as client:
+            refused = client.sendmail(email_game.white_email, [address], raw)
+        assert refused == {}
+    finally:
+        controller.stop()
+    with email_game.database.session() as session:
+        from sqlalchemy import select
+
+        from corrmail.models import InboundMessage
+
+        row = session.scalars(select(InboundMessage)).one()
+        assert (row.source, row.outcome) == ("lmtp", "move_relayed")
