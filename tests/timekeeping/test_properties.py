@@ -125,7 +125,7 @@ def arbitrary_ledgers(draw: st.DrawFn) -> Ledger:
                   breaks=tuple(breaks), letters=tuple(letters), penalties=tuple(penalties))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(arbitrary_ledgers(), DAYS)
 def test_any_ledger_gives_a_chart_never_an_exception(ledger: Ledger, on: date) -> None:
     chart = compute_chart(ledger)
