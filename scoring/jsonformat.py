@@ -50,6 +50,7 @@ def to_data(tournament: Tournament) -> dict[str, Any]:
                 "result": g.result.value,
                 "adjudicated": g.adjudicated,
                 "annulled": g.annulled,
+                "in_progress": g.in_progress,
             }
             for g in tournament.games
         ],
@@ -100,7 +101,7 @@ def read_json(text: str, source: str = "JSON") -> Tournament:
     )
     games = each(
         "games",
-        lambda d: Game(int(d["round"]), int(d["white"]), int(d["black"]), GameResult.parse(str(d.get("result", "*"))), bool(d.get("adjudicated", False)), bool(d.get("annulled", False))),
+        lambda d: Game(int(d["round"]), int(d["white"]), int(d["black"]), GameResult.parse(str(d.get("result", "*"))), bool(d.get("adjudicated", False)), bool(d.get("annulled", False)), bool(d.get("in_progress", False))),
     )
     unpaired = each("unpaired", lambda d: Unpaired(int(d["round"]), int(d["player"]), _UNPAIRED[str(d.get("result", "bye"))]))
     withdrawals = each(

@@ -76,7 +76,11 @@ class Player:
 @dataclass(frozen=True)
 class Game:
     """One game of one round. Adjudicated games count as played (000 §3.14.4); annulled games
-    stay visible in the crosstable but count for nothing (000 §3.14.3, 002 §4.5.3)."""
+    stay visible in the crosstable but count for nothing (000 §3.14.3, 002 §4.5.3).
+
+    ``in_progress`` marks a game begun but not finished (a correspondence game with moves sent):
+    for a withdrawal it counts as played and goes to adjudication, not to ``−``/``+``
+    (000 §3.14.4)."""
 
     round: int
     white: int
@@ -84,6 +88,7 @@ class Game:
     result: GameResult = GameResult.PENDING
     adjudicated: bool = False
     annulled: bool = False
+    in_progress: bool = False
 
     def __post_init__(self) -> None:
         if self.white == self.black:
@@ -91,6 +96,12 @@ class Game:
         if self.round < 1:
             raise InconsistentResultError(
                 f"round {self.round}: rounds are numbered from 1", self.round, (self.white, self.black)
+            )
+        if self.in_progress and self.result is not GameResult.PENDING:
+            raise InconsistentResultError(
+                f"round {self.round}: a game with a result is no longer in progress (000 §3.14.4)",
+                self.round,
+                (self.white, self.black),
             )
         if self.adjudicated and self.result is GameResult.PENDING:
             raise InconsistentResultError(

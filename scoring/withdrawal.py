@@ -1,11 +1,13 @@
 """Withdrawal: what happens to the games of a player who leaves (000 §3.14.3–3.14.5, 002 §4.5.3).
 
-* Half or more of his games finished (adjudicated ones count, 000 §3.14.4): his results stay;
-  his unfinished games become ``−`` for him and ``+`` for his partners (000 §3.14.3).
+* Half or more of his games played — finished, adjudicated, or begun and unfinished, which
+  "must be adjudicated" (000 §3.14.4): his results stay; his games never begun become ``−``
+  for him and ``+`` for his partners (000 §3.14.3); games in progress stay pending for the
+  referee's adjudication.
 * Fewer than half: the referee decides; by default his games are annulled (``ANNUL``), or the
-  referee keeps them (``KEEP``) with the same ``−``/``+`` for the rest (002 §4.5.3).
-* Swiss: results of games played stand (000 §3.14.5); he is simply not paired any more, and a
-  game of his still unfinished becomes ``−``/``+``.
+  referee keeps them (``KEEP``) with the same treatment of the rest (002 §4.5.3).
+* Swiss: results of games played stand (000 §3.14.5); he is simply not paired any more, a game
+  of his never begun becomes ``−``/``+`` and a game in progress awaits adjudication.
 
 Annulling a player who finished half or more is refused: 000 §3.14.3 says his results "stay in
 the table and are counted".
@@ -29,13 +31,15 @@ def resolve_decision(tournament: Tournament, withdrawal: Withdrawal) -> Withdraw
             )
         return WithdrawalDecision.KEEP
     games = [game for game in tournament.games if withdrawal.player in (game.white, game.black)]
-    finished = sum(1 for game in games if game.result.sides[0].is_played and not game.annulled)
-    half_or_more = bool(games) and 2 * finished >= len(games)
+    played = sum(
+        1 for game in games if (game.result.sides[0].is_played or game.in_progress) and not game.annulled
+    )
+    half_or_more = bool(games) and 2 * played >= len(games)
     if withdrawal.decision is WithdrawalDecision.ANNUL and half_or_more:
         raise WithdrawalError(
             withdrawal.player,
-            f"finished {finished} of {len(games)} games, half or more: his results stay in the "
-            "table (000 §3.14.3)",
+            f"played {played} of {len(games)} games (unfinished ones included, 000 §3.14.4), half "
+            "or more: his results stay in the table (000 §3.14.3)",
         )
     if withdrawal.decision is WithdrawalDecision.AUTO:
         return WithdrawalDecision.KEEP if half_or_more else WithdrawalDecision.ANNUL
@@ -64,7 +68,7 @@ def _carry_out(game: Game, decisions: dict[int, WithdrawalDecision]) -> Game:
         return game
     if any(decisions[player] is WithdrawalDecision.ANNUL for player in leaving):
         return replace(game, annulled=True)
-    if game.result is not GameResult.PENDING:
+    if game.result is not GameResult.PENDING or game.in_progress:
         return game
     if len(leaving) == 2:
         return replace(game, result=GameResult.DOUBLE_FORFEIT)

@@ -73,3 +73,38 @@ def test_swiss_pending_game_of_a_withdrawn_player_becomes_a_forfeit(swiss_five: 
     t = replace(swiss_five.with_round([Game(4, 1, 2)]), withdrawals=(Withdrawal(2, 3),))
     applied = apply_withdrawals(t)
     assert applied.history[1][-1].result is Result.FORFEIT_WIN
+
+
+def _begun(tournament: Tournament, *pairs: tuple[int, int]) -> Tournament:
+    """Mark the pending games between these players as begun (moves sent, not finished)."""
+    begun = {frozenset(p) for p in pairs}
+    games = tuple(replace(g, in_progress=True) if frozenset((g.white, g.black)) in begun else g for g in tournament.games)
+    return replace(tournament, games=games)
+
+
+def test_games_in_progress_count_as_played_and_await_adjudication() -> None:
+    # 000 §3.14.4: unfinished games are among the played ones. Player 4 finished only 1-4 (one of
+    # three) but 2-4 is in progress: two of three played, so his results stay; 2-4 is left for
+    # the referee's adjudication and only 3-4, never begun, becomes −/+.
+    t = _begun(_round_robin({(1, 1): W}), (2, 4))
+    t = replace(t, withdrawals=(Withdrawal(4, 1),))
+    applied = apply_withdrawals(t)
+    by_pair = {frozenset((g.white, g.black)): g for g in applied.games}
+    assert by_pair[frozenset((2, 4))].result is GameResult.PENDING
+    assert by_pair[frozenset((2, 4))].in_progress
+    assert by_pair[frozenset((3, 4))].result in (GameResult.WHITE_FORFEIT_WIN, GameResult.BLACK_FORFEIT_WIN)
+    assert 4 in [r.start_no for r in standings(t, ["wins"])]
+
+
+def test_annulling_a_player_whose_games_are_in_progress_is_refused() -> None:
+    t = _begun(_round_robin({(1, 1): W}), (2, 4))
+    t = replace(t, withdrawals=(Withdrawal(4, 1, WithdrawalDecision.ANNUL),))
+    with pytest.raises(WithdrawalError, match=r"played 2 of 3 games \(unfinished ones included, 000 §3.14.4\)"):
+        standings(t)
+
+
+def test_a_finished_game_cannot_be_in_progress() -> None:
+    from scoring.errors import InconsistentResultError
+
+    with pytest.raises(InconsistentResultError, match="000 §3.14.4"):
+        Game(1, 1, 2, GameResult.DRAW, in_progress=True)
