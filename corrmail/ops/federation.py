@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Table, func, insert, select, text
+from sqlalchemy import func, insert, select, text
+from sqlalchemy.orm import Session
 
 from corrmail.db import Database
 from corrmail.demo_moves import DEMO_MOVES
 from corrmail.models import (
+    Base,
     Channel,
     Game,
     GameResult,
@@ -85,7 +87,7 @@ def generate_federation(database: Database, spec: FederationSpec) -> FederationS
     counts = {"players": 0, "tournaments": 0, "games": 0, "letters": 0}
     player_ids = list(range(next_id[Player], next_id[Player] + spec.players))
     with database.transaction() as session:
-        _bulk(session, Player.__table__, (
+        _bulk(session, Player, (
             {"id": pid, "name": f"Игрок {pid:05d}", "email": f"player{pid}@federation.example",
              "postal_address": f"{pid} Почтовая ул.", "rating": 1200 + rng.randint(0, 1200),
              "club": f"Клуб {pid % 40}"}
@@ -124,7 +126,7 @@ def generate_federation(database: Database, spec: FederationSpec) -> FederationS
                 letters.append(row)
             game_id += 1
         with database.transaction() as session:
-            _bulk(session, Tournament.__table__, [{
+            _bulk(session, Tournament, [{
                 "id": tournament_id, "code": f"{CODE_PREFIX}{number + 1:04d}",
                 "title": f"Заочный турнир {number + 1}", "game_type": GameType.RUSSIAN,
                 "system": TournamentSystem.ROUND_ROBIN_DOUBLE if spec.cycles == 2
@@ -136,13 +138,13 @@ def generate_federation(database: Database, spec: FederationSpec) -> FederationS
                 "status": TournamentStatus.RUNNING, "created_at": utcnow(),
                 "points_win": 1, "points_draw": 0.5, "points_loss": 0,
             }])
-            _bulk(session, Participant.__table__, [
+            _bulk(session, Participant, [
                 {"id": pid, "tournament_id": tournament_id, "player_id": player,
                  "start_number": start_number}
                 for start_number, (pid, player) in enumerate(zip(participants, entrants, strict=True), 1)
             ])
-            _bulk(session, Game.__table__, games)
-            _bulk(session, Letter.__table__, letters)
+            _bulk(session, Game, games)
+            _bulk(session, Letter, letters)
         counts["tournaments"] += 1
         counts["games"] += len(games)
         counts["letters"] += len(letters)
@@ -167,15 +169,15 @@ def _letters(game_id: int, white: int, black: int, moves: tuple[str, ...], start
         sent = received + dt.timedelta(days=rng.randint(1, 8))
 
 
-def _bulk(session: Any, table: Table, rows: Any) -> None:
+def _bulk(session: Session, model: type[Base], rows: Iterable[dict[str, Any]]) -> None:
     batch: list[dict[str, Any]] = []
     for row in rows:
         batch.append(row)
         if len(batch) >= _BATCH:
-            session.execute(insert(table), batch)
+            session.execute(insert(model), batch)
             batch = []
     if batch:
-        session.execute(insert(table), batch)
+        session.execute(insert(model), batch)
 
 
 def _advance_sequences(database: Database) -> None:
