@@ -133,6 +133,7 @@ class GameView:
         tournament = self.game.tournament
         entries: list[LetterEntry] = []
         own_moves = {Side.WHITE: 0, Side.BLACK: 0}
+        last_sent: dict[Side, dt.date] = {}
         board = 0
         for letter in self.letters:
             plies = letter.moves_text.split()
@@ -151,9 +152,15 @@ class GameView:
                     sent=letter.sent,
                     received=letter.received,
                     partner_sent_postmark=letter.partner_sent,
+                    # A first date differing from the partner's declared dispatch is the
+                    # postmark correction of 002 §4.3.1 (postal cards; e-mail dates agree).
+                    corrects_partner=(letter.partner_sent is not None
+                                      and last_sent.get(sender.partner) not in
+                                      (None, letter.partner_sent)),
                     moves_text=" ".join(plies),
                 )
             )
+            last_sent[sender] = letter.sent
         spans = []
         for side in (Side.WHITE, Side.BLACK):
             for item in self.participant(side).breaks:

@@ -1,0 +1,472 @@
+"""Postal entry: a postcard a steward or referee received, judged and entered into the ledger.
+
+The card is checked exactly as the server checks an e-mail (:mod:`corrmail.move_walk`): the
+partner's new moves repeated (002 §4.2.9), the sender's moves in full notation (002 §4.2.2) and
+legal (002 §4.2.10, with the recipient's single-move substitution), the three dates and the
+declared times present (002 §4.3.1, §4.3.3), and the chart :mod:`timekeeping` computes with the
+card added. :func:`check_postcard` writes nothing and says, per rule, what is wrong and what
+follows; :func:`enter_postcard` stores the card (or refuses it as a whole, storing nothing)
+with the outcome in the audit log.
+
+Two kinds of problems are told apart:
+
+* **entry errors** (:class:`PostcardRejected`): the card cannot be entered as typed — a date
+  that is not a date, a card from the player not to move, a game that is over, no dispatch date
+  at all, dates the chart refuses (a reply sent before it was received). Nothing is stored.
+* **findings**: what the card does under the rules. The card was posted and received, so it is
+  kept (002 §4.1.13) together with what follows: a stop of play with 6 penalty days
+  (002 §4.2.11) and the partner's 3-day notice (002 §4.2.9), a single-move substitution, a
+  first omission of a date.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from sqlalchemy.orm import Session
+
+from corrmail import audit
+from corrmail.ledger import LetterInput, append_letter
+from corrmail.mail.content import MoveMention, read_letter
+from corrmail.mail.game_view import GameView, side_of
+from corrmail.models import (
+    Channel,
+    Game,
+    GameResult,
+    GameState,
+    Letter,
+    Penalty,
+    ResultKind,
+    User,
+)
+from corrmail.move_walk import RuleNotice, Walk, check_repetition, color_of, walk_own_moves
+from notation.full import format_full
+from notation.move import Move
+from notation.variants import VariantNode, parse_variants
+from timekeeping import (
+    PENALTY_DAYS,
+    DateFormatError,
+    LetterEntry,
+    Side,
+    TimeChart,
+    compute_chart,
+    parse_player_date,
+)
+
+__all__ = [
+    "NOTICE_DAYS",
+    "Declaration",
+    "Finding",
+    "PostcardCheck",
+    "PostcardEntry",
+    "PostcardRejected",
+    "check_postcard",
+    "enter_postcard",
+]
+
+#: 002 §4.2.9: the recipient points out a faulty letter within 3 days (not his think time).
+NOTICE_DAYS = 3
+
+
+class Declaration(enum.StrEnum):
+    """What the card declares besides moves."""
+
+    NONE = "none"
+    RESIGNS = "resigns"
+    ACCEPTS_DRAW = "accepts_draw"
+
+
+@dataclass(frozen=True)
+class PostcardEntry:
+    """A postcard as written. Dates are the texts on the card (``10.10.26``, ``10.10``), read
+    with :func:`timekeeping.parse_player_date` against the postmark."""
+
+    sender_id: int
+    moves_text: str = ""
+    variants_text: str = ""
+    partner_sent: str = ""
+    received: str = ""
+    sent: str = ""
+    postmark: str = ""
+    registered: bool = False
+    declared_white_days: int | None = None
+    declared_black_days: int | None = None
+    raw_text: str = ""
+    draw_offer: bool = False
+    declaration: Declaration = Declaration.NONE
+    #: The letter this card replaces (002 §4.2.5, §4.2.10): a sender's corrected card.
+    corrects_letter_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One point of the check: the rule, what is wrong, what follows."""
+
+    rule: str
+    problem: str
+    consequence: str = ""
+
+
+class PostcardRejected(ValueError):
+    """The card cannot be entered as typed; nothing was stored."""
+
+    def __init__(self, game_id: int, errors: Sequence[Finding]) -> None:
+        super().__init__(
+            f"game {game_id}: postcard not entered: "
+            + "; ".join(f"{e.rule}: {e.problem}" for e in errors)
+        )
+        self.game_id = game_id
+        self.errors = tuple(errors)
+
+
+@dataclass
+class PostcardCheck:
+    """The verdict on a card, before anything is stored."""
+
+    entry: PostcardEntry
+    errors: list[Finding] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    #: The sender's moves that reach the board, in full notation (substitutions applied).
+    own_moves: str = ""
+    #: Partner's conditional replies applied from an accepted variant (002 §4.2.13).
+    variant_reply: str = ""
+    stops_play: bool = False
+    #: The fault that stops play (002 §4.2.9, §4.2.10), when there is one.
+    stop: Finding | None = None
+    penalty_days: int = 0
+    #: The last day the recipient may point out the fault (002 §4.2.9).
+    notice_due: dt.date | None = None
+    partner_sent: dt.date | None = None
+    received: dt.date | None = None
+    sent: dt.date | None = None
+    postmark: dt.date | None = None
+    chart: TimeChart | None = None
+    result: GameResult | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return not self.errors
+
+
+def check_postcard(game: Game, entry: PostcardEntry, *, today: dt.date) -> PostcardCheck:
+    """Judge ``entry`` against ``game`` as it stands; nothing is written."""
+    check = PostcardCheck(entry)
+    if game.state in (GameState.FINISHED, GameState.ADJUDICATION):
+        check.errors.append(Finding("002 §4.5", f"the game is {game.state}; no letter moves it"))
+        return check
+    if entry.sender_id not in (game.white_id, game.black_id):
+        check.errors.append(Finding("002 §4.1.13", f"participant {entry.sender_id} does not play this game"))
+        return check
+    _read_dates(check, today)
+    if check.errors:
+        return check
+    view = GameView(game)
+    side = side_of(game, entry.sender_id)
+    correcting = entry.corrects_letter_id is not None
+    if game.state is GameState.SUSPENDED and not correcting:
+        check.errors.append(Finding("002 §4.3.6", "play is suspended until the referee decides"))
+        return check
+    if entry.declaration is Declaration.RESIGNS:
+        check.result = GameResult.BLACK_WIN if side is Side.WHITE else GameResult.WHITE_WIN
+        return check
+    if entry.declaration is Declaration.ACCEPTS_DRAW:
+        if not any(read_letter(letter.raw_text).draw_offer
+                   for letter in view.letters_since_own(entry.sender_id)):
+            check.errors.append(Finding("002 §4.2.3", "the partner offered no draw to accept"))
+        else:
+            check.result = GameResult.DRAW
+        return check
+    if not correcting and view.side_to_move is not side:
+        check.errors.append(Finding("002 §4.2.8", "this player is not to move; the partner is"))
+        return check
+    _check_moves(check, view, side, today)
+    if check.errors:
+        return check
+    _check_time(check, view, side)
+    return check
+
+
+def _read_dates(check: PostcardCheck, today: dt.date) -> None:
+    entry = check.entry
+
+    def read(text: str, what: str, reference: dt.date) -> dt.date | None:
+        if not text.strip():
+            return None
+        try:
+            day = parse_player_date(text, reference=reference)
+        except DateFormatError as error:
+            check.errors.append(Finding("002 §4.3.1", f"{what}: {error}"))
+            return None
+        if day > today:
+            check.errors.append(Finding("002 §4.3.1", f"{what}: {day:%d.%m.%Y} is after today"))
+        return day
+
+    check.postmark = read(entry.postmark, "postmark", today)
+    reference = check.postmark or today
+    check.sent = read(entry.sent, "dispatch date", reference)
+    check.received = read(entry.received, "receipt date", reference)
+    check.partner_sent = read(entry.partner_sent, "partner's dispatch date", reference)
+    if check.sent is None and not check.errors:
+        if check.postmark is None:
+            check.errors.append(Finding(
+                "002 §4.3.1", "the card has neither a dispatch date nor a postmark to count from"))
+        else:
+            check.sent = check.postmark
+            check.findings.append(Finding(
+                "002 §4.3.3", "no dispatch date written",
+                f"the postmark {check.postmark:%d.%m.%Y} stands for it; the partner points "
+                "the omission out"))
+
+
+def _mentions(text: str) -> list[MoveMention]:
+    return list(read_letter(text).moves)
+
+
+def _check_moves(check: PostcardCheck, view: GameView, side: Side, today: dt.date) -> None:
+    entry = check.entry
+    replaced = _replaced_letter(view, entry.corrects_letter_id)
+    letters = view.letters if replaced is None else view.letters[: view.letters.index(replaced)]
+    expected = _partner_new_plies(letters, entry.sender_id)
+    played = sum(len(letter.moves_text.split()) for letter in letters)
+    walk = Walk(view.positions[played - len(expected)], played - len(expected))
+    mentions = _mentions(entry.moves_text)
+    if not mentions and not entry.moves_text.strip():
+        check.errors.append(Finding("002 §4.2.3", "the card carries no move"))
+        return
+    consumed = check_repetition(walk, side, expected, mentions)
+    if walk.stop is None:
+        repeated = len(walk.plies)
+        walk.plies.clear()
+        walk.start_index += repeated
+        branches = _variant_branches(view, letters, entry.sender_id, walk)
+        walk_own_moves(walk, side, mentions[consumed:], branches)
+    mine = color_of(side)
+    own = [(p, m) for p, m in walk.plies if p.turn is mine]
+    last_own = max((i for i, (p, _) in enumerate(walk.plies) if p.turn is mine), default=-1)
+    check.own_moves = " ".join(format_full(p, m) for p, m in walk.plies[: last_own + 1])
+    check.variant_reply = " ".join(format_full(p, m) for p, m in walk.plies[last_own + 1 :])
+    for note in walk.notes:
+        check.findings.append(_finding_of(note, stops=False))
+    if walk.stop is not None:
+        stop = _finding_of(walk.stop, stops=walk.penalty)
+        check.findings.append(stop)
+        if walk.penalty:
+            check.stops_play = True
+            check.stop = stop
+            check.penalty_days = PENALTY_DAYS
+            # The card is read the day it is entered; the 3 days run from there.
+            check.notice_due = today + dt.timedelta(days=NOTICE_DAYS)
+    elif not own:
+        check.errors.append(Finding("002 §4.2.3", "the card carries no move of its sender"))
+    if entry.variants_text.strip() and own:
+        after = walk.position
+        offer = parse_variants(after, entry.variants_text, next_move_number=None)
+        for error in offer.errors:
+            check.findings.append(Finding("002 §4.2.7", f"variant unreadable: {error.text}",
+                                          "the variant is not offered; play goes on"))
+        for variant in offer.variants:
+            if variant.cut is not None:
+                check.findings.append(Finding(
+                    "002 §4.2.12", f"variant cut at {variant.cut.text}",
+                    "offered up to that move; no penalty"))
+
+
+def _replaced_letter(view: GameView, letter_id: int | None) -> Letter | None:
+    if letter_id is None:
+        return None
+    for letter in view.letters:
+        if letter.id == letter_id or _originally(letter, letter_id):
+            return letter
+    return None
+
+
+def _originally(letter: Letter, letter_id: int) -> bool:
+    corrected = letter.corrects
+    while corrected is not None:
+        if corrected.id == letter_id:
+            return True
+        corrected = corrected.corrects
+    return False
+
+
+def _partner_new_plies(letters: Sequence[Letter], sender_id: int) -> list[str]:
+    """002 §4.2.3: the partner's plies since the sender's last move, which he must repeat."""
+    plies = [ply for letter in letters for ply in letter.moves_text.split()]
+    count = 0
+    for letter in reversed(letters):
+        if letter.sender_id == sender_id and letter.moves_text.strip():
+            break
+        count += len(letter.moves_text.split())
+    return plies[len(plies) - count:] if count else []
+
+
+def _variant_branches(
+    view: GameView, letters: Sequence[Letter], sender_id: int, walk: Walk
+) -> dict[Move, VariantNode]:
+    for letter in reversed(letters):
+        if letter.sender_id == sender_id and letter.moves_text.strip():
+            return {}
+        if letter.variants_text.strip():
+            return parse_variants(walk.position, letter.variants_text).tree().root
+    return {}
+
+
+_CONSEQUENCE = {
+    True: ("play stops until the sender corrects the card; {days} penalty days to the sender "
+           "(002 §4.2.11); the partner points the fault out within {notice} days (002 §4.2.9)"),
+    False: "play goes on",
+}
+
+
+def _finding_of(notice: RuleNotice, *, stops: bool) -> Finding:
+    problem = {
+        "repetition_missing": f"the partner's move is not repeated; expected {notice.remedy}",
+        "repetition_wrong": f"the partner's move is repeated wrongly: {notice.remedy}",
+        "substituted": f"impossible move; the piece has a single move: {notice.remedy}",
+        "numbering": f"wrong move number: {notice.remedy}",
+        "partner_move_not_forced": f"a partner's move written that is not forced: {notice.remedy}",
+        "impossible:short_notation": f"{notice.remedy} is written in short notation",
+        "illegible": f"{notice.remedy} cannot be read",
+    }.get(notice.problem, f"{notice.remedy}: {notice.problem.replace('_', ' ')}")
+    consequence = _CONSEQUENCE[stops].format(days=PENALTY_DAYS, notice=NOTICE_DAYS)
+    if notice.problem == "substituted":
+        consequence = "the recipient names the move and answers it; no penalty (002 §4.2.10)"
+    elif notice.problem.startswith("impossible") or notice.problem == "illegible":
+        consequence = "the sender replaces the move; his days of thinking and correcting count. " + consequence
+    return Finding(notice.rule, problem, consequence)
+
+
+def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
+    """The chart with this card added: dates missing (002 §4.3.3), refused dates, an overstep."""
+    entry = check.entry
+    assert check.sent is not None
+    opening = not any(letter.sent is not None and letter.moves_text.strip()
+                      for letter in view.letters)
+    if not opening:
+        missing = [name for name, day in (("partner's dispatch (postmark)", check.partner_sent),
+                                          ("receipt", check.received)) if day is None]
+        if missing:
+            check.findings.append(Finding(
+                "002 §4.3.3", f"date(s) not written: {', '.join(missing)}",
+                "the partner points this out; a receipt date is estimated from the average "
+                "transit; the dates must follow in the next letter, a repeated omission costs "
+                f"{PENALTY_DAYS} days"))
+        if entry.declared_white_days is None or entry.declared_black_days is None:
+            check.findings.append(Finding(
+                "002 §4.3.3", "the time used (white/black) is not written",
+                "the partner points this out"))
+    if not check.own_moves:
+        return  # nothing reaches the board: the card does not enter the chart
+    ledger = view.ledger()
+    plies_before = len(view.plies)
+    own_after = sum(1 for index in range(plies_before + len(check.own_moves.split()))
+                    if (index % 2 == 0) == (side is Side.WHITE))
+    previous = [e for e in ledger.letters if e.sender is not side]
+    corrects = (check.partner_sent is not None and bool(previous)
+                and previous[-1].sent != check.partner_sent)
+    candidate = LetterEntry(
+        sender=side, move=max(own_after, 1), sent=check.sent, received=check.received,
+        partner_sent_postmark=check.partner_sent, corrects_partner=corrects,
+        moves_text=check.own_moves,
+    )
+    chart = compute_chart(replace(ledger, letters=(*ledger.letters, candidate)))
+    check.chart = chart
+    number = len(ledger.letters) + 1
+    for error in chart.errors:
+        if error.letter == number:
+            check.errors.append(Finding(error.rule, f"{error.message} ({error.value})"))
+    for note in chart.notes:
+        if note.letter == number:
+            check.findings.append(Finding(note.rule, note.message, "noted in the time chart"))
+    if chart.overstep is not None and chart.overstep.letter == number:
+        check.findings.append(Finding(
+            "002 §4.3.5",
+            f"{chart.overstep.total} days used at move {chart.overstep.move}, "
+            f"more than the {chart.overstep.limit} allowed",
+            "the partner may claim the overstep (002 §4.3.6)"))
+
+
+def enter_postcard(
+    session: Session, game: Game, entry: PostcardEntry, user: User | None, *, today: dt.date
+) -> tuple[PostcardCheck, Letter]:
+    """Check ``entry`` and store it with what follows, in the caller's transaction.
+
+    Raises :class:`PostcardRejected` (nothing stored) when the check has entry errors.
+    """
+    check = check_postcard(game, entry, today=today)
+    if not check.accepted:
+        raise PostcardRejected(game.id, check.errors)
+    letter = append_letter(session, game, LetterInput(
+        sender_id=entry.sender_id,
+        channel=Channel.POST,
+        raw_text=entry.raw_text,
+        moves_text=check.own_moves,
+        variants_text=entry.variants_text.strip() if check.own_moves else "",
+        partner_sent=check.partner_sent,
+        received=check.received,
+        sent=check.sent,
+        postmark_date=check.postmark,
+        registered=entry.registered,
+        declared_white_days=entry.declared_white_days,
+        declared_black_days=entry.declared_black_days,
+        penalty_days=check.penalty_days,
+        corrects_letter_id=entry.corrects_letter_id,
+    ), user)
+    if check.variant_reply:
+        append_letter(session, game, LetterInput(
+            sender_id=game.partner_of(entry.sender_id).id, channel=Channel.POST,
+            raw_text="002 §4.2.13: conditional reply of the accepted variant",
+            moves_text=check.variant_reply, sent=check.sent, received=check.sent,
+            partner_sent=check.sent,
+        ), user)
+    session.expire(game, ["letters"])
+    stop = check.stop
+    if stop is not None:
+        session.add(Penalty(
+            game_id=game.id, participant_id=entry.sender_id, days=check.penalty_days,
+            rule="002 §4.2.11", reason=f"{stop.rule}: {stop.problem}", charged_on=today,
+            letter_id=letter.id, imposed_by_id=user.id if user is not None else None,
+        ))
+        audit.record(session, user=user, action="penalty.charged", entity="game",
+                     entity_id=game.id, tournament_id=game.tournament_id, rule="002 §4.2.11",
+                     summary=f"{check.penalty_days} penalty days: {stop.problem}")
+    if check.result is not None:
+        game.state = GameState.FINISHED
+        game.result = check.result
+        game.result_kind = ResultKind.PLAYED
+        game.result_on = check.sent
+        audit.record(session, user=user, action="game.finished", entity="game", entity_id=game.id,
+                     tournament_id=game.tournament_id, rule="002 §4.5.1",
+                     summary=f"{entry.declaration}: {check.result}")
+    elif game.state is GameState.NOT_STARTED and check.own_moves:
+        game.state = GameState.IN_PLAY
+    elif check.own_moves and GameView(game).position.outcome() is not None:
+        _finish_by_board(session, game, user, check)
+    audit.record(
+        session, user=user, action="letter.postal", entity="letter", entity_id=letter.id,
+        tournament_id=game.tournament_id,
+        rule="002 §4.2.5" if entry.corrects_letter_id else "002 §4.1.13",
+        summary=f"game {game.id}, letter {letter.sequence}: {check.own_moves or entry.declaration}",
+        detail={"findings": [f.__dict__ for f in check.findings],
+                "stops_play": check.stops_play, "penalty_days": check.penalty_days,
+                "notice_due": check.notice_due.isoformat() if check.notice_due else None},
+    )
+    return check, letter
+
+
+def _finish_by_board(session: Session, game: Game, user: User | None, check: PostcardCheck) -> None:
+    outcome = GameView(game).position.outcome()
+    assert outcome is not None
+    if outcome.winner is None:
+        game.result = GameResult.DRAW
+    else:
+        game.result = (GameResult.WHITE_WIN if outcome.winner == color_of(Side.WHITE)
+                       else GameResult.BLACK_WIN)
+    game.state = GameState.FINISHED
+    game.result_kind = ResultKind.PLAYED
+    game.result_on = check.sent
+    audit.record(session, user=user, action="game.finished", entity="game", entity_id=game.id,
+                 tournament_id=game.tournament_id, summary=f"over the board: {game.result}")

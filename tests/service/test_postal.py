@@ -1,0 +1,197 @@
+"""Postal entry (issue 6 §3): a postcard judged per rule, stored with what follows or refused
+whole."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+import pytest
+from sqlalchemy import func, select
+
+from corrmail.db import Database
+from corrmail.ledger import effective_letters
+from corrmail.mail.game_view import GameView
+from corrmail.models import AuditEntry, Game, GameResult, GameState, Letter, Penalty
+from corrmail.postal import Declaration, PostcardCheck, PostcardRejected
+
+from .conftest import first_game
+
+D = dt.date
+Card = Callable[..., PostcardCheck]
+
+
+@pytest.fixture
+def game_id(paired: Callable[..., int], database: Database) -> int:
+    tournament_id = paired()
+    with database.transaction() as session:
+        return first_game(session, tournament_id).id
+
+
+def _letters(database: Database, game_id: int) -> list[Letter]:
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        return list(game.letters)
+
+
+def _opening(card: Card, game_id: int) -> None:
+    card(game_id, "white", D(2026, 9, 3), moves_text="1. c3-d4", sent="01.09.26",
+         postmark="01.09.26", declared_white_days=0, declared_black_days=0)
+
+
+def test_a_correct_card_is_stored_and_moves_the_game(card: Card, game_id: int,
+                                                     database: Database) -> None:
+    _opening(card, game_id)
+    check = card(game_id, "black", D(2026, 9, 12), moves_text="1. c3-d4 f6-g5",
+                 partner_sent="01.09", received="05.09", sent="08.09", postmark="08.09.2026",
+                 declared_white_days=0, declared_black_days=3)
+    assert check.findings == []
+    assert check.own_moves == "f6-g5"
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        assert game.state is GameState.IN_PLAY
+        view = GameView(game)
+        assert view.plies == ["c3-d4", "f6-g5"]
+        assert view.chart().totals.black == 3
+        letter = game.letters[-1]
+        assert (letter.partner_sent, letter.received, letter.sent) == (
+            D(2026, 9, 1), D(2026, 9, 5), D(2026, 9, 8))
+        entry = session.scalars(select(AuditEntry).where(AuditEntry.action == "letter.postal")
+                                .order_by(AuditEntry.id.desc())).first()
+        assert entry is not None and entry.detail["stops_play"] is False
+
+
+def test_short_notation_stops_play_with_six_days(card: Card, game_id: int,
+                                                 database: Database) -> None:
+    """002 §4.2.2: a move in short notation is impossible; §4.2.10/4.2.11 follow."""
+    _opening(card, game_id)
+    check = card(game_id, "black", D(2026, 9, 12), moves_text="1. c3-d4 fg5",
+                 partner_sent="01.09", received="05.09", sent="08.09", postmark="08.09")
+    assert check.stops_play and check.penalty_days == 6
+    assert check.stop is not None and check.stop.rule == "002 §4.2.2"
+    assert "short notation" in check.stop.problem
+    assert "6 penalty days" in check.stop.consequence and "3 days" in check.stop.consequence
+    assert check.notice_due == D(2026, 9, 15)
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        penalty = session.scalars(select(Penalty).where(Penalty.game_id == game_id)).one()
+        assert (penalty.days, penalty.rule) == (6, "002 §4.2.11")
+        # Nothing of the card reached the board: Black is still to move.
+        assert GameView(game).plies == ["c3-d4"]
+        assert GameView(game).chart().totals.black == 6
+
+
+def test_single_move_substitution_is_played_without_penalty(card: Card, game_id: int) -> None:
+    """002 §4.2.10: the piece on a3 has one move, b4: the recipient names it and answers."""
+    check = card(game_id, "white", D(2026, 9, 3), moves_text="1. a3-c5", sent="01.09.26",
+                 postmark="01.09.26")
+    assert check.own_moves == "a3-b4"
+    assert not check.stops_play and check.penalty_days == 0
+    assert [f.rule for f in check.findings] == ["002 §4.2.10"]
+    assert "no penalty" in check.findings[0].consequence
+
+
+def test_impossible_move_the_sender_must_replace(card: Card, game_id: int,
+                                                 database: Database) -> None:
+    check = card(game_id, "white", D(2026, 9, 3), moves_text="1. c3-e5", sent="01.09.26",
+                 postmark="01.09.26")
+    assert check.stop is not None and check.stop.rule == "002 §4.2.10"
+    assert "the sender replaces the move" in check.stop.consequence
+    # The corrected card replaces the faulty one in the archive (002 §4.2.5).
+    faulty = _letters(database, game_id)[-1]
+    card(game_id, "white", D(2026, 9, 6), moves_text="1. c3-d4", sent="04.09.26",
+         postmark="04.09.26", corrects_letter_id=faulty.id)
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        assert [letter.moves_text for letter in effective_letters(game.letters)] == ["c3-d4"]
+        assert len(game.letters) == 2
+
+
+def test_wrong_repetition_of_the_partner_move(card: Card, game_id: int) -> None:
+    """002 §4.2.9: the partner's c3-d4 repeated as c3-b4."""
+    _opening(card, game_id)
+    check = card(game_id, "black", D(2026, 9, 12), moves_text="1. c3-b4 f6-g5",
+                 partner_sent="01.09", received="05.09", sent="08.09", postmark="08.09")
+    assert check.stop is not None and check.stop.rule == "002 §4.2.9"
+    assert "repeated wrongly" in check.stop.problem
+    missing = card(game_id, "black", D(2026, 9, 20), moves_text="1... f6-g5",
+                   partner_sent="01.09", received="05.09", sent="16.09", postmark="16.09")
+    assert missing.stop is not None and "not repeated" in missing.stop.problem
+
+
+def test_missing_dates_are_pointed_out(card: Card, game_id: int) -> None:
+    """002 §4.3.3: dates and times omitted are findings, the card still counts."""
+    _opening(card, game_id)
+    check = card(game_id, "black", D(2026, 9, 12), moves_text="1. c3-d4 f6-g5", sent="08.09",
+                 postmark="08.09")
+    rules = [f.rule for f in check.findings]
+    assert set(rules) == {"002 §4.3.3"}
+    # Ours (dates, time not written) and the chart's (the estimated receipt, a first omission).
+    assert any(f.consequence == "noted in the time chart" for f in check.findings)
+    assert any("receipt" in f.problem for f in check.findings)
+    assert not check.stops_play
+
+
+def test_postmark_stands_in_for_a_missing_dispatch_date(card: Card, game_id: int) -> None:
+    check = card(game_id, "white", D(2026, 9, 3), moves_text="c3-d4", postmark="02.09.26")
+    assert check.sent == D(2026, 9, 2)
+    assert any("no dispatch date" in f.problem for f in check.findings)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"moves_text": "c3-d4", "sent": "31.02.26"}, "dispatch date"),
+        ({"moves_text": "c3-d4", "sent": "yesterday"}, "day first"),
+        ({"moves_text": "c3-d4"}, "neither a dispatch date nor a postmark"),
+        ({"moves_text": "c3-d4", "sent": "01.10.26"}, "after today"),
+        ({"moves_text": "", "sent": "01.09.26"}, "no move"),
+    ],
+)
+def test_entry_errors_store_nothing(card: Card, game_id: int, database: Database,
+                                    fields: dict[str, str], message: str) -> None:
+    with database.transaction() as session:
+        audited = session.scalar(select(func.count()).select_from(AuditEntry))
+    with pytest.raises(PostcardRejected) as raised:
+        card(game_id, "white", D(2026, 9, 3), **fields)
+    assert message in str(raised.value)
+    assert _letters(database, game_id) == []
+    with database.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(AuditEntry)) == audited
+
+
+def test_card_from_the_player_not_to_move_is_refused(card: Card, game_id: int,
+                                                     database: Database) -> None:
+    with pytest.raises(PostcardRejected, match="002 §4.2.8"):
+        card(game_id, "black", D(2026, 9, 3), moves_text="f6-g5", sent="01.09.26")
+    assert _letters(database, game_id) == []
+
+
+def test_reply_sent_before_receipt_is_refused(card: Card, game_id: int,
+                                              database: Database) -> None:
+    _opening(card, game_id)
+    with pytest.raises(PostcardRejected, match="002 §4.3.1"):
+        card(game_id, "black", D(2026, 9, 12), moves_text="1. c3-d4 f6-g5",
+             partner_sent="01.09", received="09.09", sent="08.09", postmark="08.09")
+    assert len(_letters(database, game_id)) == 1
+
+
+def test_resignation_and_draw_by_agreement(card: Card, game_id: int, database: Database) -> None:
+    _opening(card, game_id)
+    with pytest.raises(PostcardRejected, match="no draw"):
+        card(game_id, "black", D(2026, 9, 12), sent="08.09", declaration=Declaration.ACCEPTS_DRAW)
+    card(game_id, "black", D(2026, 9, 12), moves_text="1. c3-d4 f6-g5", partner_sent="01.09",
+         received="05.09", sent="08.09", raw_text="f6-g5. Предлагаю ничью.")
+    check = card(game_id, "white", D(2026, 9, 20), sent="15.09", partner_sent="08.09",
+                 received="12.09", declaration=Declaration.ACCEPTS_DRAW)
+    assert check.result is GameResult.DRAW
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        assert (game.state, game.result) == (GameState.FINISHED, GameResult.DRAW)
+    with pytest.raises(PostcardRejected, match="002 §4.5"):
+        card(game_id, "black", D(2026, 9, 25), sent="22.09", declaration=Declaration.RESIGNS)
