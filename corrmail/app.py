@@ -12,6 +12,7 @@ from corrmail.paths import PACKAGE_DIR, templates_dir
 from corrmail.web import admin, api, auth, cases, format, games, health, i18n, tournaments
 from corrmail.web.bulletins import blueprint as bulletins_blueprint
 from corrmail.web.database import init_database
+from corrmail.web.standings import blueprint as standings_blueprint
 
 csrf = CSRFProtect()
 
@@ -48,6 +49,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         api.blueprint,
         cases.blueprint,
         bulletins_blueprint,
+        standings_blueprint,
     ):
         app.register_blueprint(blueprint)
     # The API authenticates with bearer tokens, not cookies, so CSRF does not apply to it.

@@ -69,14 +69,16 @@ class MissingStartNumber(ValueError):
         self.game_id = game_id
 
 
-def load_tournament(session: Session, code: str) -> TournamentRow:
-    """The tournament with everything the table reads, in four queries whatever its size."""
+def load_tournament(session: Session, code: str, *, with_letters: bool = False) -> TournamentRow:
+    """The tournament with everything the table reads (and, for the PDN, every game's letters)
+    in a fixed number of queries whatever its size."""
+    games = selectinload(TournamentRow.games)
     tournament = session.scalar(
         select(TournamentRow)
         .where(TournamentRow.code == code)
         .options(
             selectinload(TournamentRow.participants).selectinload(Participant.player),
-            selectinload(TournamentRow.games),
+            games.selectinload(Game.letters) if with_letters else games,
         )
     )
     if tournament is None:

@@ -1,0 +1,79 @@
+"""Standings and crosstable pages, and the tournament's exports (CSV, JSON, PDN, print).
+
+Everyone logged in may read them: a table is what the bulletins publish anyway (002 §4.1.9).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, render_template
+from flask_login import login_required
+
+from corrmail.exports import file_stem, format_points, games_pdn, standings_csv, standings_json
+from corrmail.standings import (
+    ADJUDICATED_MARK,
+    TournamentNotFound,
+    TournamentTable,
+    load_tournament,
+    tournament_table,
+)
+from corrmail.web.database import db_session
+from scoring.tiebreaks import TIEBREAKS
+
+blueprint = Blueprint("standings", __name__, url_prefix="/tournaments")
+
+
+def _table(code: str, *, with_letters: bool = False) -> TournamentTable:
+    try:
+        tournament = load_tournament(db_session(), code, with_letters=with_letters)
+    except TournamentNotFound:
+        abort(404)
+    try:
+        return tournament_table(tournament)
+    except ValueError as error:  # players without start numbers, a tiebreak that does not apply
+        abort(409, description=str(error))
+
+
+def _download(body: bytes | str, mimetype: str, name: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers.set("Content-Disposition", "attachment", filename=name)
+    return response
+
+
+@blueprint.get("/<code>/standings")
+@login_required
+def show(code: str) -> str:
+    table = _table(code)
+    return render_template("standings/show.html", table=table, tiebreaks=TIEBREAKS,
+                           mark=ADJUDICATED_MARK, points=format_points)
+
+
+@blueprint.get("/<code>/crosstable/print")
+@login_required
+def printable(code: str) -> str:
+    table = _table(code)
+    return render_template("standings/print.html", table=table, tiebreaks=TIEBREAKS,
+                           mark=ADJUDICATED_MARK, points=format_points)
+
+
+@blueprint.get("/<code>/standings.csv")
+@login_required
+def csv(code: str) -> Response:
+    table = _table(code)
+    return _download(standings_csv(table), "text/csv; charset=utf-8",
+                     f"{file_stem(code)}-standings.csv")
+
+
+@blueprint.get("/<code>/standings.json")
+@login_required
+def json(code: str) -> Response:
+    table = _table(code)
+    return _download(standings_json(table), "application/json",
+                     f"{file_stem(code)}-standings.json")
+
+
+@blueprint.get("/<code>/games.pdn")
+@login_required
+def pdn(code: str) -> Response:
+    table = _table(code, with_letters=True)
+    return _download(games_pdn(table.tournament), "application/x-draughts-pdn; charset=utf-8",
+                     f"{file_stem(code)}.pdn")

@@ -1,0 +1,121 @@
+"""The standings page, the printable crosstable and the exports (CSV, JSON, PDN, text)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from corrmail.db import Database
+from corrmail.demo import DEMO_CODE
+from corrmail.exports import export_files, format_points, games_pdn, standings_text
+from corrmail.models import Tournament
+from corrmail.standings import load_tournament, tournament_table
+from notation.pdn import read_pdn
+from tests.standings.conftest import CYRILLIC_NAME
+
+CODE = "КР-1"
+
+
+@pytest.fixture
+def db_url(sqlite_url: str) -> str:
+    """SQLite only: these tests are about formats; the adapter's query runs on both backends."""
+    return sqlite_url
+
+
+def test_page_shows_places_marks_and_tiebreaks(
+    player_client: FlaskClient, results_tournament: Tournament
+) -> None:
+    page = player_client.get(f"/tournaments/{CODE}/standings").get_data(as_text=True)
+    assert CYRILLIC_NAME in page
+    assert "sonneborn_berger" in page and "wins" in page
+    assert '<td class="place">1</td>' in page
+    assert "+</span>" in page and "−</span>" in page
+    assert '<span class="result adjudicated" title="' in page and "½<sup>*</sup>" in page
+    assert page.index("sonneborn_berger") < page.index(">wins<")
+
+
+def test_printable_crosstable_is_a_page_of_its_own(
+    player_client: FlaskClient, results_tournament: Tournament
+) -> None:
+    response = player_client.get(f"/tournaments/{CODE}/crosstable/print")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "@page" in page and "site" not in page  # no navigation header on paper
+    assert CYRILLIC_NAME in page
+
+
+def test_csv_opens_in_excel_with_cyrillic(
+    player_client: FlaskClient, results_tournament: Tournament
+) -> None:
+    response = player_client.get(f"/tournaments/{CODE}/standings.csv")
+    assert response.status_code == 200
+    assert response.data.startswith(b"\xef\xbb\xbf")  # the BOM Excel needs to read UTF-8
+    assert "attachment" in response.headers["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig")), delimiter=";"))
+    assert rows[0][:5] == ["place", "start_no", "name", "club", "rating"]
+    assert rows[0][-2:] == ["sonneborn_berger", "wins"]
+    first = rows[1]
+    assert first[:4] == ["1", "1", CYRILLIC_NAME, "Казань"]
+    assert first[rows[0].index("points")] == "1,5"  # decimal comma for a Russian Excel
+    forfeit_winner = next(row for row in rows[1:] if row[1] == "4")
+    assert forfeit_winner[rows[0].index("3")] == "+"
+
+
+def test_json_export_is_the_table(
+    player_client: FlaskClient, database: Database, results_tournament: Tournament
+) -> None:
+    response = player_client.get(f"/tournaments/{CODE}/standings.json")
+    data = json.loads(response.data)
+    with database.session() as session:
+        expected = tournament_table(load_tournament(session, CODE)).as_dict()
+    assert data == json.loads(json.dumps(expected))
+    assert data["tiebreaks"] == ["sonneborn_berger", "wins"]
+    assert data["standings"][0]["name"] == CYRILLIC_NAME
+
+
+def test_pdn_holds_every_game_with_its_moves(
+    player_client: FlaskClient, demo_tournament: Tournament
+) -> None:
+    response = player_client.get(f"/tournaments/{DEMO_CODE}/games.pdn")
+    assert response.status_code == 200
+    games = read_pdn(response.get_data(as_text=True))
+    assert len(games) == 15
+    assert all(not game.errors for game in games)
+    assert sum(len(game.moves) for game in games) > 0
+    assert {game.result for game in games} >= {"1-0", "*"}
+    assert games[0].headers["Event"].startswith(DEMO_CODE)
+
+
+def test_unknown_tournament_is_404_and_anonymous_users_log_in(
+    client: FlaskClient, player_client: FlaskClient, results_tournament: Tournament
+) -> None:
+    assert player_client.get("/tournaments/NONE/standings").status_code == 404
+    assert player_client.get("/tournaments/NONE/games.pdn").status_code == 404
+    assert client.get(f"/tournaments/{CODE}/standings").status_code == 302
+
+
+def test_text_and_files_export(
+    database: Database, demo_tournament: Tournament, tmp_path: Path
+) -> None:
+    with database.session() as session:
+        table = tournament_table(load_tournament(session, DEMO_CODE, with_letters=True))
+        text = standings_text(table)
+        files = export_files(table, tmp_path / "out")
+        pdn = games_pdn(table.tournament)
+    assert text.splitlines()[0].startswith(DEMO_CODE)
+    assert "adjudicated" in text.splitlines()[-1]
+    assert sorted(path.name for path in files) == sorted([
+        f"{DEMO_CODE}-standings.csv", f"{DEMO_CODE}-standings.json",
+        f"{DEMO_CODE}-crosstable.txt", f"{DEMO_CODE}.pdn",
+    ])
+    assert files.pdn.read_text(encoding="utf-8") == pdn
+
+
+def test_points_are_printed_without_trailing_zeros() -> None:
+    assert [format_points(v) for v in (6.0, 6.5, 12.25, None)] == ["6", "6.5", "12.25", ""]
+    assert format_points(6.5, ",") == "6,5"
