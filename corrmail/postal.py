@@ -95,7 +95,6 @@ class PostcardEntry:
     declared_white_days: int | None = None
     declared_black_days: int | None = None
     raw_text: str = ""
-    draw_offer: bool = False
     declaration: Declaration = Declaration.NONE
     #: The letter this card replaces (002 §4.2.5, §4.2.10): a sender's corrected card.
     corrects_letter_id: int | None = None

@@ -2,17 +2,34 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+import datetime as dt
+from urllib.parse import quote
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
+from markupsafe import Markup
+from sqlalchemy import select
 from werkzeug.wrappers.response import Response
 
 from corrmail.audit import record
+from corrmail.clock import today
+from corrmail.game_page import (
+    board_at,
+    breaks_in_force,
+    chart_plot,
+    game_clock,
+    game_pdn,
+    move_rows,
+)
 from corrmail.ledger import LedgerError, append_letter, effective_letters, to_move
-from corrmail.models import Game
+from corrmail.mail.game_view import GameView, UnsupportedGameType
+from corrmail.models import Case, Game, Role
+from corrmail.postal import Finding, PostcardCheck, PostcardRejected, check_postcard, enter_postcard
 from corrmail.web.access import can_view_game, is_official_of
-from corrmail.web.database import db_session
+from corrmail.web.database import db_session, settings
 from corrmail.web.letter_forms import LetterForm
+from corrmail.web.postal_forms import PostcardForm
 
 blueprint = Blueprint("games", __name__, url_prefix="/games")
 
@@ -30,6 +47,21 @@ def show(game_id: int) -> str:
         letter.corrects_letter_id: letter for letter in letters if letter.corrects_letter_id
     }
     moves = [letter for letter in effective_letters(letters) if letter.moves_text.strip()]
+    on = _today(game)
+    view = GameView(game)
+    board: dict[str, object] = {}
+    try:
+        clock = game_clock(view, on)
+        rows = move_rows(view)
+        svg, shown = board_at(view, request.args.get("ply", type=int))
+    except (UnsupportedGameType, ValueError) as error:
+        board = {"problem": str(error)}
+    else:
+        board = {"clock": clock, "rows": rows, "svg": Markup(_svg_body(svg)), "shown": shown,
+                 "plies": len(view.plies), "plot": chart_plot(clock.chart)}
+    open_cases = db_session().scalars(
+        select(Case).where(Case.game_id == game.id, Case.closed_at.is_(None)).order_by(Case.id)
+    ).all()
     return render_template(
         "games/show.html",
         game=game,
@@ -38,7 +70,96 @@ def show(game_id: int) -> str:
         moves=moves,
         to_move=to_move(game),
         may_enter=is_official_of(current_user, game.tournament_id),
+        today=on,
+        breaks=breaks_in_force(game, on),
+        open_cases=open_cases,
+        **board,
     )
+
+
+@blueprint.get("/<int:game_id>/game.pdn")
+@login_required
+def pdn(game_id: int) -> Response:
+    game = _viewable(game_id)
+    try:
+        text = game_pdn(GameView(game))
+    except (UnsupportedGameType, ValueError) as error:
+        abort(409, str(error))
+    filename = f"{game.tournament.code}-{game.round}-{game.id}.pdn"
+    return Response(text, mimetype="application/x-pdn; charset=utf-8", headers={
+        "Content-Disposition": f"attachment; filename*=UTF-8''{quote(filename)}"})
+
+
+@blueprint.route("/<int:game_id>/postcards/new", methods=["GET", "POST"])
+@login_required
+def add_postcard(game_id: int) -> str | Response:
+    """A postcard as received: checked per rule (Check), then entered (Enter) with what follows;
+    refused whole, nothing stored, when it cannot be entered (issue 6 §3)."""
+    session = db_session()
+    game = session.get(Game, game_id)
+    if game is None:
+        abort(404)
+    if not _may_enter_postcards(game):
+        abort(403)
+    form = PostcardForm()
+    form.offer(game, list(game.letters))
+    check: PostcardCheck | None = None
+    status = 200
+    if form.validate_on_submit():
+        entry = form.entry()
+        on = _today(game)
+        if request.form.get("action") == "enter":
+            try:
+                check, letter = enter_postcard(session, game, entry, current_user, today=on)
+            except PostcardRejected as rejected:
+                session.rollback()
+                check = PostcardCheck(entry, errors=list(rejected.errors))
+                status = 422
+            except LedgerError as error:
+                session.rollback()
+                check = PostcardCheck(entry)
+                check.errors.append(Finding("002 §4.1.13", str(error)))
+                status = 409
+            else:
+                session.commit()
+                flash(_("Postcard entered as letter %(n)s.", n=letter.sequence), "info")
+                return redirect(url_for("games.show", game_id=game.id))
+        else:
+            check = check_postcard(game, entry, today=on)
+            status = 200 if check.accepted else 422
+    elif request.method == "POST":
+        status = 422
+    page = render_template("games/postcard_form.html", game=game, form=form, check=check)
+    return page, status  # type: ignore[return-value]
+
+
+def _may_enter_postcards(game: Game) -> bool:
+    """Stewards and referees of the tournament, and organizers (issue 6 §9)."""
+    if current_user.has_role(Role.ORGANIZER):
+        return True
+    if not (current_user.has_role(Role.STEWARD) or current_user.has_role(Role.REFEREE)):
+        return False
+    return is_official_of(current_user, game.tournament_id)
+
+
+def _viewable(game_id: int) -> Game:
+    game = db_session().get(Game, game_id)
+    if game is None:
+        abort(404)
+    if not can_view_game(current_user, game):
+        abort(403)
+    return game
+
+
+def _today(game: Game) -> dt.date:
+    return today(settings().today, game.tournament.time_zone)
+
+
+def _svg_body(svg: str) -> str:
+    """The diagram without its XML declaration, to be placed inline in the page."""
+    return svg[svg.index("<svg"):] if "<svg" in svg else svg
+
+
 
 
 @blueprint.route("/<int:game_id>/letters/new", methods=["GET", "POST"])

@@ -1,0 +1,69 @@
+"""The form a steward fills in from a received postcard (issue 6 §3, 002 §4.2.3, §4.3.1).
+
+Dates are typed as they are written on the card (``10.10.26``, ``10.10``) and read by
+:func:`timekeeping.parse_player_date`, so what the player wrote is what gets judged.
+"""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, Length, NumberRange, Optional
+
+from corrmail.models import Game, Letter
+from corrmail.postal import Declaration, PostcardEntry
+
+DATE_HINT = _l("as written: 10.10.26, 10.10 or 2026-10-10")
+
+
+class PostcardForm(FlaskForm):
+    sender = SelectField(_l("From"), coerce=int, validators=[DataRequired()])
+    corrects = SelectField(_l("Corrects letter"), coerce=int, default=0)
+    moves_text = StringField(_l("Moves, as written"), validators=[Length(max=500)])
+    variants_text = TextAreaField(_l("Variants, as written"), validators=[Length(max=2000)])
+    partner_sent = StringField(_l("Partner sent"), validators=[Length(max=20)])
+    received = StringField(_l("Received"), validators=[Length(max=20)])
+    sent = StringField(_l("Sent"), validators=[Length(max=20)])
+    postmark = StringField(_l("Postmark"), validators=[Length(max=20)])
+    registered = BooleanField(_l("Registered"))
+    declared_white_days = IntegerField(
+        _l("Time declared, White"), validators=[Optional(), NumberRange(0, 10_000)]
+    )
+    declared_black_days = IntegerField(
+        _l("Time declared, Black"), validators=[Optional(), NumberRange(0, 10_000)]
+    )
+    declaration = SelectField(_l("Declares"), choices=[
+        SelectChoice(Declaration.NONE.value, "—"),
+        SelectChoice(Declaration.RESIGNS.value, _l("resigns")),
+        SelectChoice(Declaration.ACCEPTS_DRAW.value, _l("accepts the draw offered")),
+    ])
+    raw_text = TextAreaField(_l("Text of the letter"), validators=[Length(max=20_000)])
+
+    def offer(self, game: Game, letters: list[Letter]) -> None:
+        self.sender.choices = [
+            SelectChoice(str(game.white_id), f"{_l('White')}: {game.white.player.name}"),
+            SelectChoice(str(game.black_id), f"{_l('Black')}: {game.black.player.name}"),
+        ]
+        self.corrects.choices = [SelectChoice("0", "—")] + [
+            SelectChoice(str(letter.id), f"{letter.sequence}: {letter.moves_text or '…'}")
+            for letter in letters
+        ]
+
+    def entry(self) -> PostcardEntry:
+        return PostcardEntry(
+            sender_id=self.sender.data,
+            moves_text=(self.moves_text.data or "").strip(),
+            variants_text=(self.variants_text.data or "").strip(),
+            partner_sent=self.partner_sent.data or "",
+            received=self.received.data or "",
+            sent=self.sent.data or "",
+            postmark=self.postmark.data or "",
+            registered=bool(self.registered.data),
+            declared_white_days=self.declared_white_days.data,
+            declared_black_days=self.declared_black_days.data,
+            raw_text=(self.raw_text.data or "").strip(),
+            declaration=Declaration(self.declaration.data),
+            corrects_letter_id=self.corrects.data or None,
+        )

@@ -1,0 +1,111 @@
+"""The game page (issue 6 §4) and postal entry through the web (issue 6 §3)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+import pytest
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from corrmail.config import Settings
+from corrmail.db import Database
+from corrmail.models import Game, Letter, Role, TournamentOfficial, User
+
+from .conftest import first_game
+
+TODAY = dt.date(2026, 9, 20)
+
+
+@pytest.fixture
+def settings(db_url: str) -> Settings:
+    return Settings(database_url=db_url, secret_key="test-secret", csrf_enabled=False,
+                    testing=True, today=TODAY)
+
+
+@pytest.fixture
+def game_id(paired: Callable[..., int], database: Database) -> int:
+    tournament_id = paired()
+    with database.transaction() as session:
+        return first_game(session, tournament_id).id
+
+
+@pytest.fixture
+def steward(login: Callable[..., FlaskClient], database: Database, game_id: int) -> FlaskClient:
+    client = login(Role.STEWARD, login="steward1")
+    with database.transaction() as session:
+        user = session.scalar(select(User).where(User.login == "steward1"))
+        game = session.get(Game, game_id)
+        assert user is not None and game is not None
+        session.add(TournamentOfficial(tournament_id=game.tournament_id, user_id=user.id,
+                                       role=Role.STEWARD))
+    return client
+
+
+def _form(database: Database, game_id: int, sender: str, **fields: str) -> dict[str, str]:
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        sender_id = game.white_id if sender == "white" else game.black_id
+    return {"sender": str(sender_id), "corrects": "0", "declaration": "none", **fields}
+
+
+def _count(database: Database) -> int:
+    with database.transaction() as session:
+        return session.scalar(select(func.count()).select_from(Letter)) or 0
+
+
+def test_check_shows_short_notation_and_stores_nothing(steward: FlaskClient, database: Database,
+                                                       game_id: int) -> None:
+    data = _form(database, game_id, "white", moves_text="1. cd4", sent="01.09.26", action="check")
+    page = steward.post(f"/games/{game_id}/postcards/new", data=data)
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert "002 §4.2.2" in text and "short notation" in text and "6 penalty days" in text
+    assert _count(database) == 0
+
+
+def test_enter_stores_and_the_page_shows_board_chart_and_plot(
+        steward: FlaskClient, database: Database, game_id: int) -> None:
+    data = _form(database, game_id, "white", moves_text="1. c3-d4", sent="01.09.26",
+                 postmark="01.09.26", action="enter")
+    response = steward.post(f"/games/{game_id}/postcards/new", data=data)
+    assert response.status_code == 302
+    data = _form(database, game_id, "black", moves_text="1. c3-d4 f6-g5", partner_sent="01.09",
+                 received="05.09", sent="08.09", postmark="08.09", declared_white_days="0",
+                 declared_black_days="3", action="enter")
+    assert steward.post(f"/games/{game_id}/postcards/new", data=data).status_code == 302
+    page = steward.get(f"/games/{game_id}").get_data(as_text=True)
+    assert 'class="chart-plot"' in page and 'class="time-chart"' in page
+    assert "c3-d4" in page and "cd4" in page  # full and short notation
+    assert "<svg" in page and "after ply 2 of 2" in page
+    assert "Days left before an overstep" in page
+    first = steward.get(f"/games/{game_id}?ply=1").get_data(as_text=True)
+    assert "after ply 1 of 2" in first
+    pdn = steward.get(f"/games/{game_id}/game.pdn")
+    assert pdn.status_code == 200 and "1. c3-d4 f6-g5" in pdn.get_data(as_text=True)
+
+
+def test_enter_refused_shows_errors_and_stores_nothing(steward: FlaskClient, database: Database,
+                                                       game_id: int) -> None:
+    data = _form(database, game_id, "white", moves_text="1. c3-d4", sent="31.02.26",
+                 action="enter")
+    response = steward.post(f"/games/{game_id}/postcards/new", data=data)
+    assert response.status_code == 422
+    assert "Not entered" in response.get_data(as_text=True)
+    assert _count(database) == 0
+
+
+def test_steward_of_another_tournament_and_players_may_not_enter(
+        login: Callable[..., FlaskClient], game_id: int, database: Database) -> None:
+    outsider = login(Role.STEWARD)
+    assert outsider.get(f"/games/{game_id}/postcards/new").status_code == 403
+    referee = login(Role.REFEREE)
+    assert referee.get(f"/games/{game_id}/postcards/new").status_code == 403
+    assert referee.get(f"/games/{game_id}/game.pdn").status_code == 403
+    data = _form(database, game_id, "white", moves_text="c3-d4", sent="01.09.26", action="enter")
+    assert outsider.post(f"/games/{game_id}/postcards/new", data=data).status_code == 403
+    assert _count(database) == 0
+
+
