@@ -112,6 +112,8 @@ class Inbox:
             )
         except (OperationalError, DBAPIError) as error:
             raise TemporaryFailure(f"cannot store the message: {error}") from error
+        if not duplicate and status is InboundStatus.REFUSED:  # oversize: refused on arrival
+            return self._refuse_oversize(inbound_id, raw, len(raw))
         if duplicate and status is not InboundStatus.STORED:
             with self.database.session() as session:
                 row = session.get(InboundRow, inbound_id)
@@ -171,6 +173,27 @@ class Inbox:
             existing = session.execute(select(InboundRow.id, InboundRow.status).where(same)).first()
             assert existing is not None, "a conflicting insert implies an existing row"
             return existing.id, True, existing.status
+
+    def _refuse_oversize(self, inbound_id: int, raw: bytes, size: int) -> Receipt:
+        """Tell the sender (From of the kept head) that the message was too large."""
+        detail = str(OversizeMessage(size, self.max_bytes))
+        head = BytesParser(policy=policy.default).parsebytes(
+            raw[:OVERSIZE_EVIDENCE_BYTES], headersonly=True
+        )
+        addresses = [address for _, address in getaddresses([str(head.get("From", ""))]) if address]
+        if addresses:
+            try:
+                with self.database.transaction() as session:
+                    self.writer.post(
+                        session, kind="refusal", to=addresses[0], template="refusal",
+                        context={"reason": "oversize", "subject": str(head.get("Subject", "")),
+                                 "limit_mib": self.max_bytes // (1024 * 1024)},
+                        in_reply_to=str(head.get("Message-ID", "")) or None,
+                    )
+            except (OperationalError, DBAPIError) as error:
+                # Stored and refused already; the sender's MTA should not deliver it again.
+                log.warning("could not queue the oversize refusal: %s", error)
+        return Receipt(inbound_id, False, InboundStatus.REFUSED, "oversize", detail)
 
     def _mark_failed(self, inbound_id: int, detail: str) -> None:
         with self.database.transaction() as session:

@@ -99,6 +99,9 @@ def test_oversize_is_refused_but_kept_as_evidence(email_game) -> None:  # type: 
     big = "1. c3-d4\n" + "x" * (email_game.writer.settings.max_message_bytes + 10)
     receipt = email_game.send("white", big, D)
     assert receipt.outcome == "oversize" and receipt.status is InboundStatus.REFUSED
+    assert not receipt.duplicate
+    [refusal] = email_game.outbox(to=email_game.white_email, kind="refusal")
+    assert "слишком велико (больше 10 МиБ)" in refusal.body_text
     with email_game.database.session() as session:
         row = session.scalars(select(InboundMessage)).one()
         assert len(row.raw) == 64 * 1024
