@@ -98,10 +98,17 @@ class LegalPairs:
         return not self.may_white[player] and not self.may_black[player]
 
     def counts(self, players: Iterable[int]) -> ColourCounts:
-        counts = ColourCounts()
+        size = must_white = must_black = stuck = 0
+        may_white, may_black = self.may_white, self.may_black
         for player in players:
-            counts = counts.shifted(1, self.must(player), self.stuck(player))
-        return counts
+            size += 1
+            white, black = may_white[player], may_black[player]
+            if white != black:
+                must_white += white
+                must_black += black
+            elif not white:
+                stuck += 1
+        return ColourCounts(size, must_white, must_black, stuck)
 
     def colours_allowed(self, white: int, black: int) -> bool:
         return self.may_white[white] and self.may_black[black]
