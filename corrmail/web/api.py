@@ -1,4 +1,13 @@
-"""JSON API under /api/v1, authenticated by bearer tokens (`corrmail.api_tokens`)."""
+"""JSON API under /api/v1, authenticated by bearer tokens (`corrmail.api_tokens`).
+
+Read-only, for a federation website's live tables and the officials' own tools (docs/api.md,
+docs/openapi.yaml). A token acts as its user, with the user's roles and tournaments:
+
+* an organizer sees every tournament;
+* a referee or steward sees the tournaments he serves (`TournamentOfficial`);
+* a player sees the tournaments he plays in; in them, the pairings, results and standings
+  (what the bulletins publish, 002 §4.1.9), but the moves and letters of his own games only.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +17,15 @@ from typing import Any, ParamSpec, TypeVar
 
 from flask import Blueprint, abort, g, jsonify, request
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers.response import Response
 
 from corrmail.api_tokens import authenticate
-from corrmail.ledger import to_move
-from corrmail.models import Game, Participant, Tournament
+from corrmail.ledger import effective_letters, to_move
+from corrmail.models import Game, Letter, Participant, Role, Tournament, TournamentOfficial, User
+from corrmail.standings import TournamentNotFound, load_tournament, tournament_table
+from corrmail.web.access import can_view_game, is_official_of
 from corrmail.web.database import db_session
 
 P = ParamSpec("P")
@@ -40,9 +53,48 @@ def unauthorized(error: Exception) -> tuple[Response, int, dict[str, str]]:
     return jsonify(error="a valid bearer token is required"), 401, {"WWW-Authenticate": "Bearer"}
 
 
+@blueprint.errorhandler(403)
 @blueprint.errorhandler(404)
-def not_found(error: Exception) -> tuple[Response, int]:
-    return jsonify(error="not found"), 404
+@blueprint.errorhandler(409)
+def refused(error: HTTPException) -> tuple[Response, int]:
+    messages = {403: "this token's user may not see it", 404: "not found"}
+    code = error.code or 500
+    return jsonify(error=messages.get(code, error.description)), code
+
+
+def _user() -> User:
+    user: User = g.api_user
+    return user
+
+
+def _plays_in(user: User, tournament_id: int) -> bool:
+    if user.player_id is None:
+        return False
+    return db_session().scalar(
+        select(Participant.id).where(
+            Participant.tournament_id == tournament_id, Participant.player_id == user.player_id
+        )
+    ) is not None
+
+
+def _visible_tournament(code: str) -> Tournament:
+    try:
+        tournament = load_tournament(db_session(), code)
+    except TournamentNotFound:
+        abort(404)
+    user = _user()
+    if not (is_official_of(user, tournament.id) or _plays_in(user, tournament.id)):
+        abort(403)
+    return tournament
+
+
+def _visible_game(game_id: int) -> Game:
+    game = db_session().get(Game, game_id, options=[selectinload(Game.letters)])
+    if game is None:
+        abort(404)
+    if not can_view_game(_user(), game):
+        abort(403)
+    return game
 
 
 def _tournament_summary(tournament: Tournament) -> dict[str, Any]:
@@ -83,31 +135,103 @@ def _game(game: Game) -> dict[str, Any]:
     mover = to_move(game)
     return {
         "id": game.id,
+        "tournament": game.tournament.code,
         "round": game.round,
         "white": game.white.start_number,
         "black": game.black.start_number,
         "state": game.state.value,
         "result": game.result.value if game.result else None,
         "result_kind": game.result_kind.value if game.result_kind else None,
+        "result_rule": game.result_rule,
+        "result_on": game.result_on.isoformat() if game.result_on else None,
         "to_move": mover.start_number if mover is not None else None,
+    }
+
+
+def _date(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _letter(letter: Letter) -> dict[str, Any]:
+    return {
+        "id": letter.id,
+        "sequence": letter.sequence,
+        "sender": letter.sender.start_number if letter.sender is not None else None,
+        "channel": letter.channel.value,
+        "raw_text": letter.raw_text,
+        "partner_sent": _date(letter.partner_sent),
+        "received": _date(letter.received),
+        "sent": _date(letter.sent),
+        "postmark_date": _date(letter.postmark_date),
+        "registered": letter.registered,
+        "declared_days": {"white": letter.declared_white_days, "black": letter.declared_black_days},
+        "moves": letter.moves_text.split(),
+        "variants": letter.variants_text,
+        "penalty_days": letter.penalty_days,
+        "corrects": letter.corrects_letter_id,
+        "entered_by": letter.entered_by.login if letter.entered_by is not None else None,
+        "entered_at": letter.entered_at.isoformat(),
     }
 
 
 @blueprint.get("/tournaments")
 @token_required
 def tournaments() -> Response:
-    rows = db_session().scalars(select(Tournament).order_by(Tournament.start_date.desc()))
+    user = _user()
+    query = select(Tournament).order_by(Tournament.start_date.desc(), Tournament.code)
+    if not user.has_role(Role.ORGANIZER):
+        served = select(TournamentOfficial.tournament_id).where(TournamentOfficial.user_id == user.id)
+        played = select(Participant.tournament_id).where(Participant.player_id == user.player_id)
+        query = query.where(Tournament.id.in_(served) | Tournament.id.in_(played))
+    rows = db_session().scalars(query)
     return jsonify(tournaments=[_tournament_summary(row) for row in rows])
 
 
 @blueprint.get("/tournaments/<code>")
 @token_required
 def tournament(code: str) -> Response:
-    row = db_session().scalar(select(Tournament).where(Tournament.code == code))
-    if row is None:
-        abort(404)
+    row = _visible_tournament(code)
     return jsonify(
         tournament=_tournament_summary(row),
         participants=[_participant(p) for p in row.participants],
         games=[_game(game) for game in row.games],
     )
+
+
+@blueprint.get("/tournaments/<code>/games")
+@token_required
+def tournament_games(code: str) -> Response:
+    row = _visible_tournament(code)
+    return jsonify(games=[_game(game) for game in row.games])
+
+
+@blueprint.get("/tournaments/<code>/standings")
+@token_required
+def standings(code: str) -> Response:
+    row = _visible_tournament(code)
+    try:
+        table = tournament_table(row)
+    except ValueError as error:  # players without start numbers, a tiebreak that does not apply
+        abort(409, description=str(error))
+    return jsonify(table.as_dict())
+
+
+@blueprint.get("/games/<int:game_id>")
+@token_required
+def game(game_id: int) -> Response:
+    row = _visible_game(game_id)
+    letters = effective_letters(row.letters)
+    return jsonify(
+        game=_game(row),
+        white=_participant(row.white),
+        black=_participant(row.black),
+        moves=[ply for letter in letters for ply in letter.moves_text.split()],
+    )
+
+
+@blueprint.get("/games/<int:game_id>/letters")
+@token_required
+def game_letters(game_id: int) -> Response:
+    """Every letter as received, corrections included (002 §4.1.13, §4.2.5)."""
+    row = _visible_game(game_id)
+    return jsonify(letters=[_letter(letter) for letter in row.letters])
