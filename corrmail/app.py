@@ -11,6 +11,7 @@ from corrmail.db import Database
 from corrmail.paths import PACKAGE_DIR, templates_dir
 from corrmail.web import admin, api, auth, cases, format, games, health, i18n, tournaments
 from corrmail.web.bulletins import blueprint as bulletins_blueprint
+from corrmail.web.dashboard import blueprint as dashboard_blueprint
 from corrmail.web.database import init_database
 from corrmail.web.standings import blueprint as standings_blueprint
 
@@ -50,6 +51,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         cases.blueprint,
         bulletins_blueprint,
         standings_blueprint,
+        dashboard_blueprint,
     ):
         app.register_blueprint(blueprint)
     # The API authenticates with bearer tokens, not cookies, so CSRF does not apply to it.

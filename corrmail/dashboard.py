@@ -1,0 +1,152 @@
+"""The directors' dashboard (issue 6 §5): every game of a tournament with its clock at a glance.
+
+A fixed handful of queries for the whole tournament — games with players, breaks and letters
+eagerly loaded, then penalties and open cases in one query each — so a 500-game tournament is
+one page load, never a query per game. The clock of each game is :mod:`timekeeping`'s
+(:func:`corrmail.game_page.game_clock`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from corrmail.game_page import GameClock, game_clock
+from corrmail.mail.game_view import GameView, UnsupportedGameType
+from corrmail.models import Case, CaseType, Game, GameState, Participant, Tournament
+from corrmail.models import Penalty as PenaltyRow
+
+__all__ = ["DashboardFilter", "DashboardRow", "DashboardSort", "dashboard_rows"]
+
+
+class DashboardFilter(enum.StrEnum):
+    ALL = "all"
+    OPEN = "open"
+    NEAR_OVERSTEP = "near_overstep"
+    REPEAT_OVERDUE = "repeat_overdue"
+    RECORD_MISSING = "record_missing"
+    CASES = "cases"
+    FINISHED = "finished"
+
+
+class DashboardSort(enum.StrEnum):
+    ROUND = "round"
+    DAYS_LEFT = "days_left"
+    DAYS_USED = "days_used"
+    PLAYER = "player"
+
+
+@dataclass
+class _PrefetchedView(GameView):
+    """A game view whose penalties were loaded with every other game's."""
+
+    penalties: list[PenaltyRow] = field(default_factory=list)
+
+    def game_penalties(self) -> list[PenaltyRow]:
+        return self.penalties
+
+
+@dataclass(frozen=True)
+class DashboardRow:
+    game: Game
+    clock: GameClock | None
+    to_move: Participant | None
+    open_cases: tuple[Case, ...]
+    #: 002 §4.5.1: the 15 days for the game record have passed without it.
+    record_missing: bool
+    problem: str = ""
+
+    @property
+    def days_left(self) -> int | None:
+        return self.clock.days_left if self.clock else None
+
+    @property
+    def most_used(self) -> int:
+        return max(self.clock.white_used, self.clock.black_used) if self.clock else 0
+
+    @property
+    def in_adjudication(self) -> bool:
+        return self.game.state is GameState.ADJUDICATION or any(
+            case.case_type is CaseType.ADJUDICATION for case in self.open_cases)
+
+    def matches(self, wanted: DashboardFilter) -> bool:
+        clock = self.clock
+        return {
+            DashboardFilter.ALL: True,
+            DashboardFilter.OPEN: self.game.state is not GameState.FINISHED,
+            DashboardFilter.NEAR_OVERSTEP: bool(clock and clock.near_overstep),
+            DashboardFilter.REPEAT_OVERDUE: bool(clock and clock.repeat_overdue),
+            DashboardFilter.RECORD_MISSING: self.record_missing,
+            DashboardFilter.CASES: bool(self.open_cases),
+            DashboardFilter.FINISHED: self.game.state is GameState.FINISHED,
+        }[wanted]
+
+
+def _load_games(session: Session, tournament: Tournament) -> Sequence[Game]:
+    participant = (selectinload(Participant.player), selectinload(Participant.breaks))
+    return session.scalars(
+        select(Game).where(Game.tournament_id == tournament.id)
+        .options(
+            selectinload(Game.white).options(*participant),
+            selectinload(Game.black).options(*participant),
+            selectinload(Game.letters),
+        )
+        .order_by(Game.round, Game.board, Game.id)
+    ).all()
+
+
+def dashboard_rows(
+    session: Session,
+    tournament: Tournament,
+    today: dt.date,
+    *,
+    wanted: DashboardFilter = DashboardFilter.ALL,
+    sort: DashboardSort = DashboardSort.ROUND,
+) -> list[DashboardRow]:
+    games = _load_games(session, tournament)
+    penalties: dict[int, list[PenaltyRow]] = defaultdict(list)
+    for penalty in session.scalars(
+        select(PenaltyRow).join(Game, Game.id == PenaltyRow.game_id)
+        .where(Game.tournament_id == tournament.id).order_by(PenaltyRow.id)
+    ):
+        penalties[penalty.game_id].append(penalty)
+    cases: dict[int, list[Case]] = defaultdict(list)
+    for case in session.scalars(
+        select(Case).where(Case.tournament_id == tournament.id, Case.closed_at.is_(None),
+                           Case.game_id.is_not(None)).order_by(Case.id)
+    ):
+        assert case.game_id is not None
+        cases[case.game_id].append(case)
+    rows = [_row(game, penalties[game.id], cases[game.id], today) for game in games]
+    rows = [row for row in rows if row.matches(wanted)]
+    return sorted(rows, key=_SORT_KEYS[sort])
+
+
+def _row(game: Game, penalties: list[PenaltyRow], cases: list[Case], today: dt.date) -> DashboardRow:
+    record_missing = any(
+        case.case_type is CaseType.GAME_RECORD and case.deadline is not None
+        and case.deadline < today for case in cases)
+    try:
+        clock = game_clock(_PrefetchedView(game, penalties), today)
+    except (UnsupportedGameType, ValueError) as error:
+        return DashboardRow(game, None, None, tuple(cases), record_missing, str(error))
+    to_move = None
+    if clock.to_move is not None:
+        to_move = game.white if clock.to_move.value == "white" else game.black
+    return DashboardRow(game, clock, to_move, tuple(cases), record_missing)
+
+
+_NEVER = 10**9
+_SORT_KEYS = {
+    DashboardSort.ROUND: lambda row: (row.game.round, row.game.board or 0, row.game.id),
+    DashboardSort.DAYS_LEFT: lambda row: (
+        row.days_left if row.days_left is not None else _NEVER, row.game.id),
+    DashboardSort.DAYS_USED: lambda row: (-row.most_used, row.game.id),
+    DashboardSort.PLAYER: lambda row: (row.game.white.player.name, row.game.black.player.name),
+}
