@@ -12,6 +12,9 @@ feasibility check rebuilds the maximum matching from scratch), run on the 1,000-
 only.  The external anchor is bbpPairings (C++, FIDE Dutch): about 40 s CPU for one round of
 1,000 players on this kind of machine, as quoted in issue 5 (not runnable here: no binary).
 
+The pathological fields stress the colour limits: most players must have black, so many pairs
+are impossible and the matching has to work hard.
+
 The soak pairs ``--soak`` generated events (8-200 players, 5-11 rounds, every program,
 withdrawals and absences) and re-checks every round against the absolute criteria.
 """
@@ -26,14 +29,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scoring.model import Colour  # noqa: E402
 from scoring.pairing import matching  # noqa: E402
+from scoring.pairing import pool as pool_module  # noqa: E402
 from scoring.pairing.checker import check_tournament  # noqa: E402
 from scoring.pairing.engine import pair_round  # noqa: E402
 from scoring.pairing.generate import generate_event  # noqa: E402
 from scoring.pairing.history import entrants_before  # noqa: E402
-from scoring.pairing.model import PairingSystem  # noqa: E402
+from scoring.pairing.model import Entrant, PairingSystem  # noqa: E402
 
 BBPPAIRINGS_1000_SECONDS = 40.0
+W, B = Colour.WHITE, Colour.BLACK
 
 
 class _FromScratchMatcher(matching.Matcher):
@@ -59,12 +65,33 @@ def time_round(players: int, system: str, seed: int) -> tuple[float, int]:
 
 def time_peer(players: int, system: str, seed: int) -> float:
     original = matching.Matcher
-    engine_module = sys.modules["scoring.pairing.engine"]
-    engine_module.Matcher = _FromScratchMatcher  # type: ignore[attr-defined]
+    pool_module.Matcher = _FromScratchMatcher  # type: ignore[misc]
     try:
         return time_round(players, system, seed)[0]
     finally:
-        engine_module.Matcher = original  # type: ignore[attr-defined]
+        pool_module.Matcher = original  # type: ignore[misc]
+
+
+def time_pathological(players: int, share: float, seed: int) -> tuple[float, int]:
+    """A field where ``share`` of the players had black, white, white (must have black under
+    002's "two running") and the rest mixed histories; their old opponents have withdrawn."""
+    rng = random.Random(seed)
+    entrants: list[Entrant] = []
+    spare = players + 1
+    mixed = [(W, B, W), (B, W, B), (W, B, B)]
+    for start_no in range(1, players + 1):
+        colours = (B, W, W) if rng.random() < share else rng.choice(mixed)
+        opponents = tuple(range(spare, spare + 3))
+        spare += 3
+        entrants.append(Entrant(start_no, float(rng.randint(0, 3)), 0, opponents, colours))
+        entrants += [
+            Entrant(o, 0.0, 0, (start_no,), (c.opposite,), withdrawn=True)
+            for o, c in zip(opponents, colours, strict=True)
+        ]
+    start = time.process_time()
+    draw = pair_round(entrants, 4, "coefficients", seed)
+    thirds = sum(1 for note in draw.notes if "third game running" in note)
+    return time.process_time() - start, thirds
 
 
 def soak(count: int, seed: int) -> None:
@@ -119,6 +146,13 @@ def main() -> None:
         print(
             f"peer (same engine, matching rebuilt for every check), 1000 players, {system}: "
             f"{peer:.3f} s vs ours {ours:.3f} s: incremental is x{peer / ours:,.1f} faster"
+        )
+    print("pathological colours (round 4, coefficients), CPU seconds:")
+    for players, share in ((2000, 0.7), (2000, 1.0)):
+        elapsed, thirds = time_pathological(players, share, args.seed)
+        print(
+            f"  {players:6d} players, {share:.0%} must have black: {elapsed:7.3f} s "
+            f"({thirds} allowed a third colour running)"
         )
     if args.soak:
         soak(args.soak, args.seed)
