@@ -169,17 +169,13 @@ class _Round:
         self.rank = {n: i for i, n in enumerate(self.ranking)}
 
     def _score_groups(self, playing: Sequence[Entrant]) -> list[list[int]]:
-        by_score: dict[float, list[Entrant]] = {}
-        for entrant in playing:
-            by_score.setdefault(entrant.score, []).append(entrant)
+        """Score groups, highest first, each in the program's pairing order."""
         return [
             [
                 e.start_no
-                for e in group_order(
-                    self.program, by_score[score], self.round_no, self.scores, self.lot
-                )
+                for e in group_order(self.program, group, self.round_no, self.scores, self.lot)
             ]
-            for score in sorted(by_score, reverse=True)
+            for group in _by_score(playing)
         ]
 
     def _classification(self, playing: Sequence[Entrant]) -> list[int]:
@@ -187,19 +183,11 @@ class _Round:
         blind draw has no classification: its lots stand in, ``000 §3.18.4``)."""
         if self.program is PairingSystem.RANDOM:
             return [n for group in self.groups for n in group]
-        by_score: dict[float, list[Entrant]] = {}
-        for entrant in playing:
-            by_score.setdefault(entrant.score, []).append(entrant)
         return [
             e.start_no
-            for score in sorted(by_score, reverse=True)
+            for group in _by_score(playing)
             for e in group_order(
-                self.program,
-                by_score[score],
-                self.round_no,
-                self.scores,
-                self.lot,
-                for_pairing=False,
+                self.program, group, self.round_no, self.scores, self.lot, for_pairing=False
             )
         ]
 
@@ -213,8 +201,8 @@ class _Round:
                 "without play (000 §3.18.2, 002 note a)"
             )
         players = [n for n in self.ranking if n != bye]
-        field, matcher = self._colour_limits(players)
-        pairs = self._pair_groups(field, matcher, bye)
+        field, pool = self._colour_limits(players)
+        pairs = self._pair_groups(field, pool, bye)
         draw_pairs = tuple(self._colours(field, a, b) for a, b in pairs)
         floats = self._floats(field, pairs)
         for pair in draw_pairs:
@@ -432,6 +420,13 @@ class _Round:
                     + (", forced: not counted (002)" if drift.forced else f" ({self.program.rule})")
                 )
         return floats
+
+
+def _by_score(playing: Sequence[Entrant]) -> list[list[Entrant]]:
+    by_score: dict[float, list[Entrant]] = {}
+    for entrant in playing:
+        by_score.setdefault(entrant.score, []).append(entrant)
+    return [by_score[score] for score in sorted(by_score, reverse=True)]
 
 
 def _points(score: float) -> str:

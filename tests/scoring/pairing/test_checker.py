@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from scoring.pairing.checker import check_round, check_tournament, compare_round
+from scoring.pairing.checker import Violation, check_round, check_tournament, compare_round
 from scoring.pairing.generate import generate_event
 
 from .conftest import EventFactory
 
 
-def rules(violations: list) -> list[str]:  # type: ignore[type-arg]
+def rules(violations: list[Violation]) -> list[str]:
     return [v.message for v in violations]
 
 
