@@ -50,7 +50,8 @@ def _stop_on_signals() -> threading.Event:
 @click.option("--lease", "lease_seconds", default=300, show_default=True, type=click.IntRange(1),
               help="Seconds a claimed letter stays with this worker.")
 @click.option("--schedule/--no-schedule", default=True, show_default=True,
-              help="Also write the calendar's letters (repeats, first-move queries, digests).")
+              help=("Also write the calendar's letters (repeats, first-move queries, digests, "
+                    "scheduled bulletins)."))
 def mailer(once: bool, batch_size: int, connections: int, interval: float,
            lease_seconds: int, schedule: bool) -> None:
     """Send the outbox through CORRMAIL_SMTP_* (captured when no relay is configured).
@@ -61,7 +62,7 @@ def mailer(once: bool, batch_size: int, connections: int, interval: float,
     if schedule:
         report = service.run_schedule()
         click.echo(f"calendar: {report.repeats} repeats, {report.first_move_queries} first-move "
-                   f"queries, {report.digests} digests")
+                   f"queries, {report.digests} digests, {report.bulletins} bulletins")
     worker = service.mailer(batch_size=batch_size, connections=connections,
                             lease=dt.timedelta(seconds=lease_seconds))
     mode = "captured" if worker.captured_mode else f"smtp {service.mail.smtp.host}"  # type: ignore[union-attr]

@@ -58,6 +58,8 @@ class ScheduleReport:
     digests: int = 0
     start_sheets: int = 0
     end_of_play: int = 0
+    #: Scheduled bulletins issued and sent (002 §4.1.8), filled in by ``MailService.run_schedule``.
+    bulletins: int = 0
     skipped: list[str] = field(default_factory=list)
 
 

@@ -10,6 +10,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from corrmail.bulletins.schedule import run_due
+from corrmail.clock import today
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.mail.inbox import Inbox
@@ -57,10 +59,18 @@ class MailService:
         return Mailer(self.database, self.transport_factory(), **options)  # type: ignore[arg-type]
 
     def run_schedule(self) -> ScheduleReport:
-        """Repeats, first-move queries and digests due now (``CORRMAIL_TODAY`` replays a day)."""
+        """Repeats, first-move queries, digests and scheduled bulletins due now
+        (``CORRMAIL_TODAY`` replays a day).
+
+        The bulletins are the steward's periodic information (002 §4.1.8): ``run_due`` moves each
+        schedule on as it issues, so a second pass the same day issues nothing again.
+        """
         with self.database.transaction() as session:
             now: dt.datetime | dt.date = self.settings.today or utcnow()
-            return Schedule(self.writer()).run(session, now)
+            writer = self.writer()
+            report = Schedule(writer).run(session, now)
+            report.bulletins = len(run_due(session, writer, today(self.settings.today)))
+            return report
 
     def close(self) -> None:
         self.database.dispose()
