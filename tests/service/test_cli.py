@@ -1,0 +1,155 @@
+"""``corrmail tournament create|import-players|pair``, ``letter add`` and ``sweep`` (issue 6 §8)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from sqlalchemy import func, select
+
+from corrmail.cli import main
+from corrmail.db import Database
+from corrmail.models import (
+    AuditEntry,
+    Case,
+    CaseType,
+    Game,
+    Letter,
+    OutboxMessage,
+    Participant,
+    Tournament,
+    TournamentChannel,
+)
+from corrmail.postal import PostcardCheck
+
+from .conftest import first_game
+
+SPEC = {
+    "code": "ЗКР-77", "title": "Кубок", "game_type": "russian", "system": "round_robin_double",
+    "channel": "post", "start_date": "2026-09-01", "end_date": "2027-12-31",
+    "tiebreak_order": [], "time_zone": "Europe/Moscow",
+}
+
+
+@pytest.fixture
+def run(db_url: str) -> Callable[..., Result]:
+    def invoke(*args: str) -> Result:
+        env = {"CORRMAIL_DATABASE_URL": db_url, "CORRMAIL_SECRET_KEY": "x", "CORRMAIL_TODAY": ""}
+        return CliRunner().invoke(main, list(args), env=env, catch_exceptions=False)
+
+    return invoke
+
+
+def test_create_import_pair_and_enter_a_card(run: Callable[..., Result], tmp_path: Path,
+                                             database: Database) -> None:
+    spec = tmp_path / "t.json"
+    spec.write_text(json.dumps(SPEC, ensure_ascii=False), encoding="utf-8")
+    created = run("tournament", "create", "--file", str(spec))
+    assert created.exit_code == 0, created.output
+    again = run("tournament", "create", "--file", str(spec))
+    assert again.exit_code == 1 and "taken" in again.output
+    players = tmp_path / "players.csv"
+    players.write_bytes("ФИО;Адрес\nИванов И.И.;Москва\nПетров П.П.;Тула\nСидоров С.С.;Орёл\n"
+                        .encode("cp1251"))
+    imported = run("tournament", "import-players", "ЗКР-77", str(players))
+    assert imported.exit_code == 0, imported.output
+    assert "3 player(s)" in imported.output
+    paired = run("tournament", "pair", "ЗКР-77")
+    assert paired.exit_code == 0 and "6 game(s)" in paired.output, paired.output
+    with database.transaction() as session:
+        tournament = session.scalar(select(Tournament).where(Tournament.code == "ЗКР-77"))
+        assert tournament is not None
+        game_id = next(g.id for g in tournament.games if g.white_id and g.black_id)
+    checked = run("letter", "add", str(game_id), "--from", "white", "--moves", "1. cd4",
+                  "--sent", "01.09.26", "--check", "--today", "2026-09-03")
+    assert checked.exit_code == 0 and "002 §4.2.2" in checked.output
+    refused = run("letter", "add", str(game_id), "--from", "white", "--moves", "1. c3-d4",
+                  "--sent", "31.09.26", "--today", "2026-09-03")
+    assert refused.exit_code == 1 and "nothing stored" in refused.output
+    entered = run("letter", "add", str(game_id), "--from", "white", "--moves", "1. c3-d4",
+                  "--sent", "01.09.26", "--time", "0/0", "--today", "2026-09-03")
+    assert entered.exit_code == 0 and "letter 1 entered" in entered.output, entered.output
+    with database.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(Letter)) == 1
+        actions = set(session.scalars(select(AuditEntry.action)))
+        assert {"tournament.create", "participant.import", "letter.postal"} <= actions
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"colour": "red"}, "unknown key(s): colour"),
+        ({"system": "knockout"}, "system:"),
+        ({"start_date": "01.09.2026"}, "start_date:"),
+        ({"end_date": "2026-08-01"}, "end of play"),
+    ],
+)
+def test_create_refuses_bad_files(run: Callable[..., Result], tmp_path: Path,
+                                  database: Database, change: dict[str, str], message: str) -> None:
+    spec = tmp_path / "t.json"
+    spec.write_text(json.dumps({**SPEC, **change}), encoding="utf-8")
+    result = run("tournament", "create", "--file", str(spec))
+    assert result.exit_code == 1 and message in result.output
+    with database.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(Tournament)) == 0
+
+
+def test_import_with_a_bad_row_imports_nothing(run: Callable[..., Result], tmp_path: Path,
+                                               make_tournament: Callable[..., Tournament],
+                                               database: Database) -> None:
+    tournament = make_tournament(players=0, code="CSV-1")
+    players = tmp_path / "players.csv"
+    players.write_text("name,address,rating\nA,Town,1500\nB,Town,high\n", encoding="utf-8")
+    result = run("tournament", "import-players", "CSV-1", str(players))
+    assert result.exit_code == 1 and "line 3" in result.output
+    with database.transaction() as session:
+        count = select(func.count()).select_from(Participant).where(
+            Participant.tournament_id == tournament.id)
+        assert session.scalar(count) == 0
+
+
+def _state(database: Database) -> tuple[int, int, int]:
+    with database.transaction() as session:
+        return (session.scalar(select(func.count()).select_from(OutboxMessage)) or 0,
+                session.scalar(select(func.count()).select_from(Case)) or 0,
+                session.scalar(select(func.count()).select_from(Letter)) or 0)
+
+
+def test_sweep_repeats_and_opens_adjudication_once(
+        run: Callable[..., Result], paired: Callable[..., int], database: Database,
+        card: Callable[..., PostcardCheck]) -> None:
+    """Run twice on the same day: the second run sends and opens nothing (idempotent)."""
+    email_id = paired(players=2, channel=TournamentChannel.EMAIL, end_date=dt.date(2027, 8, 31))
+    ending_id = paired(players=2, end_date=dt.date(2026, 10, 1))
+    with database.transaction() as session:
+        email_game, ending_game = first_game(session, email_id).id, first_game(session, ending_id).id
+    card(email_game, "white", dt.date(2026, 9, 2), moves_text="1. c3-d4", sent="01.09.26")
+    card(ending_game, "white", dt.date(2026, 9, 2), moves_text="1. c3-d4", sent="01.09.26")
+    first = run("sweep", "--today", "2026-10-05")
+    assert first.exit_code == 0, first.output
+    assert "1 repeat(s)" in first.output
+    assert "adjudications opened: 1" in first.output
+    after_first = _state(database)
+    second = run("sweep", "--today", "2026-10-05")
+    assert second.exit_code == 0, second.output
+    assert _state(database) == after_first
+    assert "0 repeat(s)" in second.output
+    with database.transaction() as session:
+        cases = session.scalars(select(Case.case_type).where(Case.game_id == ending_game)).all()
+        assert cases == [CaseType.ADJUDICATION]
+        game = session.get(Game, ending_game)
+        assert game is not None and game.state.value == "adjudication"
+    # Black has let 50 days pass by 2 November: the server opens the claim in the e-mail game.
+    later = run("sweep", "--today", "2026-11-02")
+    assert "oversteps detected: 1" in later.output and "overstepped (002 §4.3.5)" in later.output
+    with database.transaction() as session:
+        claims = session.scalars(select(Case.case_type).where(Case.game_id == email_game)).all()
+        assert claims == [CaseType.OVERSTEP_CLAIM]
+    assert run("sweep", "--today", "2026-11-02").exit_code == 0
+    with database.transaction() as session:
+        claims = session.scalars(select(Case.case_type).where(Case.game_id == email_game)).all()
+        assert claims == [CaseType.OVERSTEP_CLAIM]
