@@ -9,10 +9,25 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import func, select
 from werkzeug.routing import Rule
 
-from corrmail.demo import DEMO_CODE
-from corrmail.models import Role, Tournament
+from corrmail.db import Database
+from corrmail.demo import DEMO_CODE, DEMO_PASSWORD
+from corrmail.models import (
+    AuditEntry,
+    Case,
+    Game,
+    Letter,
+    OutboxMessage,
+    Participant,
+    Penalty,
+    Player,
+    Role,
+    Tournament,
+    TournamentOfficial,
+    User,
+)
 
 ROLES: list[Role | None] = [None, *Role]
 
@@ -73,3 +88,101 @@ def test_organizer_routes_refuse_other_roles(
     client = login(role)
     for path in ("/tournaments/new", f"/tournaments/{DEMO_CODE}/edit", "/admin/outbox"):
         assert client.get(path).status_code == 403, path
+
+
+# --- server-side checks on every route (issue 6 §9) -------------------------------------------
+
+#: Routes anyone may call: probes, the login form, the language switch, static files, the root.
+PUBLIC = {"health.healthz", "health.readyz", "auth.login", "i18n.choose_locale", "static", "index"}
+#: POST routes that change only the caller's own session.
+OWN_SESSION = {"auth.logout", "i18n.choose_locale", "auth.login"}
+
+
+def _tables(database: Database) -> dict[str, int]:
+    """Row counts of every table a state change touches."""
+    with database.transaction() as session:
+        return {
+            model.__name__: session.scalar(select(func.count()).select_from(model)) or 0
+            for model in (AuditEntry, Case, Game, Letter, OutboxMessage, Participant, Penalty,
+                          Tournament)
+        }
+
+
+def _all_paths(app: Flask, codes: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """(endpoint, method, path) for every rule and method, with demo arguments."""
+    out = []
+    for rule in app.url_map.iter_rules():
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            for path in sorted({_path(rule, code) for code in codes} - {None}):
+                assert path is not None
+                out.append((rule.endpoint, method, path))
+    return out
+
+
+def test_anonymous_is_sent_to_login_everywhere(
+    app: Flask, database: Database, demo_tournament: Tournament
+) -> None:
+    client = app.test_client()
+    before = _tables(database)
+    for endpoint, method, path in _all_paths(app, (DEMO_CODE,)):
+        if endpoint in PUBLIC:
+            continue
+        response = client.open(path, method=method, data={})
+        if endpoint.startswith("api."):
+            assert response.status_code == 401, (method, path)
+        else:
+            assert response.status_code == 302, (method, path, response.status_code)
+            assert "/login" in response.headers["Location"], (method, path)
+    assert _tables(database) == before
+
+
+@pytest.mark.parametrize("role", [Role.PLAYER, Role.STEWARD, Role.REFEREE])
+def test_outsiders_change_nothing_by_any_post(
+    app: Flask, database: Database, demo_tournament: Tournament,
+    login: Callable[..., FlaskClient], role: Role,
+) -> None:
+    """A steward or referee not serving the demo tournament, or a player not in it, is refused
+    every state change there (the organizer's routes included), and no row changes."""
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    client = login(role)
+    before = _tables(database)
+    accepted = []
+    for endpoint, method, path in _all_paths(app, (DEMO_CODE,)):
+        if method != "POST" or endpoint in OWN_SESSION or endpoint.startswith("api."):
+            continue
+        status = client.post(path, data={}).status_code
+        if status not in (400, 403, 404, 405, 422):
+            accepted.append((path, status))
+    assert accepted == []
+    assert _tables(database) == before
+
+
+def test_game_pages_of_the_service(
+    app: Flask, database: Database, demo_tournament: Tournament,
+    login: Callable[..., FlaskClient],
+) -> None:
+    """Players see their own games only; postcards, the dashboard: officials of the tournament."""
+    with database.transaction() as session:
+        games = session.scalars(select(Game).where(Game.tournament_id == demo_tournament.id)
+                                .order_by(Game.id)).all()
+        player = session.scalars(select(Player).join(Participant)
+                                 .where(Participant.id == games[0].white_id)).one()
+        own = [g.id for g in games if player.id in (g.white.player_id, g.black.player_id)]
+        other = next(g.id for g in games if g.id not in own)
+        player_login = session.scalars(select(User.login).where(User.player_id == player.id)).one()
+    player_client = app.test_client()
+    signed_in = player_client.post("/login", data={"login": player_login, "password": DEMO_PASSWORD})
+    assert signed_in.status_code == 302
+    assert player_client.get(f"/games/{own[0]}").status_code == 200
+    assert player_client.get(f"/games/{own[0]}/game.pdn").status_code == 200
+    assert player_client.get(f"/games/{other}").status_code == 403
+    assert player_client.get(f"/games/{own[0]}/postcards/new").status_code == 403
+    assert player_client.get(f"/dashboard/{DEMO_CODE}").status_code == 403
+    steward = login(Role.STEWARD, login="serving")
+    with database.transaction() as session:
+        user = session.scalars(select(User).where(User.login == "serving")).one()
+        session.add(TournamentOfficial(tournament_id=demo_tournament.id, user_id=user.id,
+                                       role=Role.STEWARD))
+    assert steward.get(f"/games/{other}/postcards/new").status_code == 200
+    assert steward.get(f"/dashboard/{DEMO_CODE}").status_code == 200
+    assert login(Role.STEWARD).get(f"/games/{other}/postcards/new").status_code == 403
