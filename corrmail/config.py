@@ -30,6 +30,8 @@ class Settings:
     default_locale: str = "ru"
     csrf_enabled: bool = True
     testing: bool = False
+    # Served over HTTPS: session cookies get the Secure flag (corrmail.ops.headers).
+    cookie_secure: bool = False
     extra: Mapping[str, object] = field(default_factory=dict)
 
     @classmethod
@@ -41,6 +43,7 @@ class Settings:
             smtp_host=env.get("CORRMAIL_SMTP_HOST", "").strip() or None,
             today=_date_from_env(env, "CORRMAIL_TODAY"),
             default_locale=env.get("CORRMAIL_LOCALE", "ru"),
+            cookie_secure=env.get("CORRMAIL_COOKIE_SECURE", "").strip().lower() in ("1", "true", "yes", "on"),
         )
 
 

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from werkzeug.wrappers.response import Response
 
 from corrmail.models import Role, User
+from corrmail.ops.security import login_throttle
 from corrmail.web.database import db_session
 from corrmail.web.forms import LoginForm, LogoutForm
 
@@ -72,10 +73,16 @@ def _safe_next(target: str | None) -> str:
 def login() -> str | Response:
     form = LoginForm()
     if form.validate_on_submit():
-        user = db_session().scalar(select(User).where(User.login == form.login.data.strip()))
+        throttle, name = login_throttle(), form.login.data.strip()
+        if throttle.refused(db_session(), name, request.remote_addr):
+            flash(_("Too many failed logins. Try again in 15 minutes."), "error")
+            return render_template("auth/login.html", form=form), 429  # type: ignore[return-value]
+        user = db_session().scalar(select(User).where(User.login == name))
         if user is not None and user.active and user.check_password(form.password.data):
             login_user(user, remember=form.remember.data)
             return redirect(_safe_next(request.args.get("next")))
+        throttle.record_failure(db_session(), name, user, request.remote_addr)
+        db_session().commit()
         flash(_("Wrong login or password."), "error")
     status = 401 if form.is_submitted() else 200
     return render_template("auth/login.html", form=form), status  # type: ignore[return-value]
