@@ -52,8 +52,7 @@ from corrmail.models import (
 )
 from corrmail.models.bulletins import BulletinIssue, BulletinKind
 from corrmail.referee.results import outcome_of
-from notation.letters import LegalMove, play_moves
-from notation.position import Position
+from notation.letters import LegalMove
 from notation.short import format_short
 from notation.svg import board_svg
 from scoring.crosstable import crosstable
@@ -217,12 +216,11 @@ def build_player_sheet(session: Session, participant: Participant, as_of: dt.dat
 
 def short_record(view: AsOfGameView) -> tuple[str, int, str | None]:
     """The game's moves in short notation (002 §4.5.1), its length in moves and a diagram of the
-    last position (``None`` when `notation` cannot read this game type)."""
+    last position (``None`` when `notation` cannot replay the game)."""
     try:
-        board_type = view.board_type
-    except UnsupportedGameType:
+        played = view.played
+    except ValueError:  # no rules engine, or a rule option `notation` refuses: as written
         return " ".join(view.plies), _full_moves(len(view.plies)), None
-    played = play_moves(board_type, view.plies)
     parts: list[str] = []
     for index, (position, reading) in enumerate(zip(played.positions, played.readings, strict=False)):
         if not isinstance(reading, LegalMove):
@@ -231,11 +229,9 @@ def short_record(view: AsOfGameView) -> tuple[str, int, str | None]:
         parts.append(f"{index // 2 + 1}.{text}" if index % 2 == 0 else text)
     last = played.position
     moves = played.moves
-    diagram = None
-    if isinstance(last, Position):
-        game = view.game
-        diagram = board_svg(last, last_move=moves[-1] if moves else None, square_size=26,
-                            title=f"{game.white.player.name} — {game.black.player.name}")
+    game = view.game
+    diagram = board_svg(last, last_move=moves[-1] if moves else None, square_size=26,
+                        title=f"{game.white.player.name} — {game.black.player.name}")
     return " ".join(parts), _full_moves(len(parts)), diagram
 
 

@@ -65,7 +65,6 @@ from notation.letters import (
     read_move,
 )
 from notation.move import Move
-from notation.position import Position
 from notation.svg import board_svg
 from notation.variants import VariantNode, parse_variants
 from timekeeping import (
@@ -613,9 +612,7 @@ class _Context:
 
 
 def _diagram(position: GamePosition, last_move: Move | None, filename: str) -> tuple[Attachment, ...]:
-    """The board diagram of the position; column draughts have no SVG renderer yet."""
-    if not isinstance(position, Position):
-        return ()
+    """The board diagram of the position, for every game type (column stacks included)."""
     svg = board_svg(position, last_move=last_move)
     return (Attachment(filename, svg.encode(), "image/svg+xml"),)
 

@@ -17,8 +17,8 @@ from sqlalchemy.orm import object_session
 from corrmail.ledger import effective_letters
 from corrmail.models import Game, Letter, Participant
 from corrmail.models import Penalty as PenaltyRow
-from notation.game_position import GamePosition
-from notation.letters import play_moves
+from notation.game_position import GamePosition, initial_position
+from notation.letters import PlayedGame, play_moves
 from notation.rules import Color
 from notation.rules import GameType as BoardType
 from notation.variants import VariantOffer, parse_variants
@@ -80,8 +80,19 @@ class GameView:
         return [ply for letter in self.letters for ply in letter.moves_text.split()]
 
     @cached_property
+    def start(self) -> GamePosition:
+        """The initial position under the tournament's rule options (column draughts); a bad
+        option raises `notation.columns.RuleOptionError` (a ``ValueError``)."""
+        return initial_position(self.board_type, self.game.tournament.rule_options or None)
+
+    @cached_property
+    def played(self) -> PlayedGame:
+        """The ledger's plies replayed from :attr:`start`, with each reading."""
+        return play_moves(self.board_type, self.plies, start=self.start)
+
+    @cached_property
     def positions(self) -> tuple[GamePosition, ...]:
-        played = play_moves(self.board_type, self.plies)
+        played = self.played
         if not played.complete:
             raise ValueError(f"the ledger of game {self.game.id} holds an illegal move")
         return played.positions

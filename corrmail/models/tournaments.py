@@ -6,7 +6,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from sqlalchemy import ForeignKey, Numeric, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Numeric, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from corrmail.models.base import Base, utcnow
@@ -34,6 +34,9 @@ class Tournament(Base):
     code: Mapped[str] = mapped_column(String(40), unique=True)  # шифр турнира
     title: Mapped[str] = mapped_column(String(300))
     game_type: Mapped[GameType] = mapped_column(enum_column(GameType))
+    # Column draughts' rule options (`notation.columns.rule_option_choices()`, e.g.
+    # {"rejump": "allowed"}); None plays the rules' defaults. Other game types have none.
+    rule_options: Mapped[dict[str, str] | None] = mapped_column(JSON)
     system: Mapped[TournamentSystem] = mapped_column(enum_column(TournamentSystem))
     # Swiss pairing system of 000 §3.14–3.18 (a name chosen by the scoring package); None otherwise.
     pairing_system: Mapped[str | None] = mapped_column(String(40))

@@ -16,7 +16,6 @@ from corrmail.mail.game_view import GameView, UnsupportedGameType
 from corrmail.models import Game
 from corrmail.referee.results import outcome_of
 from notation.letters import LegalMove, read_move
-from notation.position import Position
 from notation.short import format_short
 from notation.svg import board_svg
 from timekeeping import TimeChart
@@ -36,12 +35,11 @@ class GameEvidence:
 
 
 def board_diagram(game: Game) -> str | None:
-    """The current position as SVG, or ``None`` when `notation` cannot draw this game type."""
+    """The current position as SVG (every game type, column stacks included), or ``None`` when
+    the game's ledger cannot be replayed."""
     try:
         position = GameView(game).position
     except (UnsupportedGameType, ValueError):
-        return None
-    if not isinstance(position, Position):
         return None
     return board_svg(position, title=f"{game.white.player.name} — {game.black.player.name}")
 
