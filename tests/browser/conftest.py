@@ -1,0 +1,3 @@
+from tests.browser.fixtures import browser_page, chromium, db_url, live_server
+
+__all__ = ["browser_page", "chromium", "db_url", "live_server"]
