@@ -18,6 +18,7 @@ Run: .venv/bin/python benchmarks/bench_service.py [--players 1000] [--games 1000
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import os
 import platform
@@ -98,7 +99,9 @@ def main() -> None:
         app = create_app(Settings(database_url=url, secret_key="bench", csrf_enabled=False))
         client = app.test_client()
         client.post("/login", data={"login": "director", "password": PASSWORD})
-        finished, running = federation.finished_codes[-1], federation.running_codes[-1]
+        # The last tournament may be cut short by --games; the one before it is whole.
+        finished = federation.finished_codes[-1]
+        running = federation.running_codes[-2 if len(federation.running_codes) > 1 else -1]
 
         database = Database(url)
 
@@ -112,8 +115,10 @@ def main() -> None:
             scoring = scoring_tournament(load_tournament(session, finished))
 
         def scoring_only() -> None:
-            rows = standings(scoring, tiebreaks=["sonneborn_berger", "wins"])
-            crosstable(scoring, order=[row.start_no for row in rows])
+            # A fresh copy each run: a Tournament caches its derived views.
+            fresh = dataclasses.replace(scoring)
+            rows = standings(fresh, tiebreaks=["sonneborn_berger", "wins"])
+            crosstable(fresh, order=[row.start_no for row in rows])
 
         peer = best_seconds(scoring_only, args.runs)
         loaded = best_seconds(engines_alone, args.runs)
