@@ -33,11 +33,13 @@ from corrmail.ledger import LetterInput, append_letter
 from corrmail.mail.content import MoveMention, read_letter
 from corrmail.mail.game_view import GameView, side_of
 from corrmail.models import (
+    Break,
     Channel,
     Game,
     GameResult,
     GameState,
     Letter,
+    Participant,
     Penalty,
     ResultKind,
     User,
@@ -52,12 +54,15 @@ from timekeeping import (
     LetterEntry,
     Side,
     TimeChart,
+    check_break_limits,
     compute_chart,
     parse_player_date,
 )
+from timekeeping import Break as BreakSpan
 
 __all__ = [
     "NOTICE_DAYS",
+    "BreakRefused",
     "Declaration",
     "Finding",
     "PostcardCheck",
@@ -65,6 +70,8 @@ __all__ = [
     "PostcardRejected",
     "check_postcard",
     "enter_postcard",
+    "record_break_notice",
+    "record_start_sheet_receipt",
 ]
 
 #: 002 §4.2.9: the recipient points out a faulty letter within 3 days (not his think time).
@@ -374,11 +381,14 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
     chart = compute_chart(replace(ledger, letters=(*ledger.letters, candidate)))
     check.chart = chart
     number = len(ledger.letters) + 1
+    # What the card adds to the chart: a note may concern the letter it answers (a postmark
+    # correction of 002 §4.3.1 is noted on the corrected letter).
+    before = compute_chart(ledger)
     for error in chart.errors:
-        if error.letter == number:
+        if error not in before.errors:
             check.errors.append(Finding(error.rule, f"{error.message} ({error.value})"))
     for note in chart.notes:
-        if note.letter == number:
+        if note not in before.notes:
             check.findings.append(Finding(note.rule, note.message, "noted in the time chart"))
     if chart.overstep is not None and chart.overstep.letter == number:
         check.findings.append(Finding(
@@ -469,3 +479,59 @@ def _finish_by_board(session: Session, game: Game, user: User | None, check: Pos
     game.result_on = check.sent
     audit.record(session, user=user, action="game.finished", entity="game", entity_id=game.id,
                  tournament_id=game.tournament_id, summary=f"over the board: {game.result}")
+
+
+# -- other things the post brings ----------------------------------------------------------------
+
+
+def record_start_sheet_receipt(
+    session: Session, participant: Participant, received: dt.date, user: User | None
+) -> None:
+    """The day ``participant``'s start sheet arrived; after the start date it moves his start to
+    the next day in every game (002 §4.3.2, counted by :mod:`timekeeping`)."""
+    participant.start_sheet_received = received
+    audit.record(session, user=user, action="participant.start_sheet_received",
+                 entity="participant", entity_id=participant.id,
+                 tournament_id=participant.tournament_id, rule="002 §4.3.2",
+                 summary=f"{participant.player.name}: start sheet received {received:%d.%m.%Y}")
+
+
+class BreakRefused(ValueError):
+    """A break the rules do not allow (002 §4.4.1, §4.4.3); nothing was stored."""
+
+    def __init__(self, participant_id: int, reasons: Sequence[str]) -> None:
+        super().__init__(f"participant {participant_id}: break refused: " + "; ".join(reasons))
+        self.participant_id = participant_id
+        self.reasons = tuple(reasons)
+
+
+def record_break_notice(
+    session: Session, participant: Participant, first_day: dt.date, last_day: dt.date,
+    notice_postmark: dt.date, user: User | None,
+) -> Break:
+    """A registered notice «беру перерыв с … по …» received by post (002 §4.4.2, §4.4.3).
+
+    The limits of 002 §4.4.1 are :func:`timekeeping.check_break_limits`'s: a second break in a
+    year is refused; one over 30 days stands for its first 30 (timekeeping's reading).
+    """
+    side = Side.WHITE  # the limits are per player; the side is only a label here
+    existing = [BreakSpan(side, item.start_date, item.end_date) for item in participant.breaks]
+    new = BreakSpan(side, first_day, last_day)
+    standing, violations = check_break_limits([*existing, new])
+    stored = next((span for span in standing if span.first_day == first_day
+                   and span not in existing), None)
+    if stored is None:
+        raise BreakRefused(participant.id, [f"{v.rule}: {v.message}" for v in violations])
+    row = Break(participant_id=participant.id, start_date=stored.first_day,
+                end_date=stored.last_day, announced_on=notice_postmark,
+                entered_by_id=user.id if user is not None else None)
+    session.add(row)
+    session.flush()
+    session.expire(participant, ["breaks"])
+    audit.record(session, user=user, action="break.recorded", entity="participant",
+                 entity_id=participant.id, tournament_id=participant.tournament_id,
+                 rule="002 §4.4.2",
+                 summary=f"{participant.player.name}: break {stored.first_day:%d.%m.%Y}–"
+                         f"{stored.last_day:%d.%m.%Y}",
+                 detail={"violations": [str(v) for v in violations]})
+    return row
