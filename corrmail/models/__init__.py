@@ -23,6 +23,16 @@ from corrmail.models.games import Game, Letter, Penalty
 from corrmail.models.ledger_guard import AppendOnlyViolation
 from corrmail.models.mail import InboundMessage, OutboxMessage
 from corrmail.models.people import ApiToken, Player, User, UserRole
+from corrmail.models.rounds import (
+    PairedRound,
+    RoundRules,
+    Team,
+    TeamBoard,
+    TeamPairing,
+    TeamSchedule,
+    UnpairedEntry,
+    UnpairedKind,
+)
 from corrmail.models.tournaments import Break, Participant, Tournament, TournamentOfficial
 
 __all__ = [
@@ -62,4 +72,12 @@ __all__ = [
     "User",
     "UserRole",
     "utcnow",
+    "PairedRound",
+    "RoundRules",
+    "Team",
+    "TeamBoard",
+    "TeamPairing",
+    "TeamSchedule",
+    "UnpairedEntry",
+    "UnpairedKind",
 ]
