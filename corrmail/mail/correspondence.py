@@ -39,7 +39,13 @@ from corrmail.ledger import LetterInput, append_letter
 from corrmail.mail.calendar import CalendarDate, calendar_attachment
 from corrmail.mail.compose import Attachment
 from corrmail.mail.content import LetterContent, MoveMention, read_letter
-from corrmail.mail.game_view import GameView, UnsupportedGameType, color_of, side_of
+from corrmail.mail.game_view import (
+    GameView,
+    HeldMoveRefused,
+    UnsupportedGameType,
+    color_of,
+    side_of,
+)
 from corrmail.mail.inbound import InboundMessage
 from corrmail.mail.letters import LetterWriter
 from corrmail.models import (
@@ -61,9 +67,7 @@ from corrmail.models import (
 from corrmail.move_walk import RuleNotice, Walk, check_repetition, walk_own_moves
 from notation.full import format_full
 from notation.game_position import GamePosition
-from notation.letters import (
-    read_move,
-)
+from notation.letters import LegalMove, read_move
 from notation.move import Move
 from notation.svg import board_svg
 from notation.variants import VariantNode, parse_variants
@@ -554,10 +558,16 @@ class _Context:
         return self.outcome("break_recorded", f"{stored.first_day}..{stored.last_day}")
 
     def claim_overstep(self) -> Outcome:
-        chart = GameView(self.game).chart()
+        view = GameView(self.game)
+        chart = view.chart()
         offender = self.side.partner
-        # The claimant's reply, kept from the offender until the referee decides (002 §4.3.6).
-        held = " ".join(move.text for move in self.content.moves_of(self.side))
+        # The claimant's reply, kept from the offender until the referee decides (002 §4.3.6)
+        # and forwarded if he finds no overstep (002 §4.3.7).
+        written = self.held_reply_written(view)
+        try:
+            held, held_refused = view.held_reply(self.side, written), None
+        except HeldMoveRefused as refused:
+            held, held_refused = "", refused
         found = chart.overstep is not None and chart.overstep.player is offender
         transition = OverstepClaim.open(
             f"game-{self.game.id}-overstep-{self.today.isoformat()}",
@@ -589,10 +599,35 @@ class _Context:
                    "fraction": str(chart.totals), "server_found": found,
                    "objection_due": self.today + dt.timedelta(days=10)}
         self.post_to_player(partner, "overstep_notice", "overstep_notice", **context)
-        self.post_to_player(self.me, "overstep_claim_received", "notice", **context)
+        # Only the claimant learns of his held reply: the offender must not see it (002 §4.3.6).
+        self.post_to_player(self.me, "overstep_claim_received", "notice", **context,
+                            held_move=held, held_refused=held_refused)
         self.post_to_officials(Role.REFEREE, "overstep_referee", "overstep_notice", **context)
         self.post_to_officials(Role.STEWARD, "overstep_referee", "overstep_notice", **context)
-        return self.outcome("overstep_claimed", f"case {case.id}; server chart agrees: {found}")
+        held_note = f"; reply held: {held}" if held else (
+            f"; reply not held: {held_refused}" if held_refused else "")
+        return self.outcome("overstep_claimed",
+                            f"case {case.id}; server chart agrees: {found}{held_note}")
+
+    def held_reply_written(self, view: GameView) -> str:
+        """The reply written in a claim letter: the first move after the repetition of the
+        partner's new moves, if the claimant repeated them (002 §4.2.9 asks no more of a letter
+        that goes to the referee)."""
+        mentions = list(self.content.moves)
+        try:
+            position = view.position_before(len(view.partner_new_plies(self.me.id)))
+        except UnsupportedGameType:  # no engine to tell a repetition: his own moves as written
+            return " ".join(move.text for move in self.content.moves_of(self.side))
+        consumed = 0
+        for ply in view.partner_new_plies(self.me.id):
+            expected = read_move(position, ply)
+            assert isinstance(expected, LegalMove)  # the ledger only holds legal moves
+            if consumed < len(mentions):
+                again = read_move(position, mentions[consumed].text)
+                if isinstance(again, LegalMove) and again.move == expected.move:
+                    consumed += 1
+            position = position.play(expected.move)
+        return mentions[consumed].text if consumed < len(mentions) else ""
 
     def forward_protest(self, text: str) -> None:
         case = Case(

@@ -17,8 +17,9 @@ from sqlalchemy.orm import object_session
 from corrmail.ledger import effective_letters
 from corrmail.models import Game, Letter, Participant
 from corrmail.models import Penalty as PenaltyRow
+from notation.full import format_full
 from notation.game_position import GamePosition, initial_position
-from notation.letters import PlayedGame, play_moves
+from notation.letters import LegalMove, PlayedGame, play_moves, read_move
 from notation.rules import Color
 from notation.rules import GameType as BoardType
 from notation.variants import VariantOffer, parse_variants
@@ -33,7 +34,7 @@ from timekeeping import (
     compute_chart,
 )
 
-__all__ = ["GameView", "UnsupportedGameType", "side_of", "color_of"]
+__all__ = ["GameView", "HeldMoveRefused", "UnsupportedGameType", "side_of", "color_of"]
 
 
 class UnsupportedGameType(ValueError):
@@ -45,6 +46,16 @@ class UnsupportedGameType(ValueError):
             "the steward enters them by hand"
         )
         self.game_type = game_type
+
+
+class HeldMoveRefused(ValueError):
+    """The reply an overstep claimant holds for the referee (002 §4.3.6) cannot be held."""
+
+    def __init__(self, text: str, reason: str, rule: str) -> None:
+        super().__init__(f"{rule}: the reply cannot be held: {reason}")
+        self.text = text
+        self.reason = reason
+        self.rule = rule
 
 
 def side_of(game: Game, participant_id: int) -> Side:
@@ -136,6 +147,28 @@ class GameView:
             if letter.variants_text.strip():
                 return parse_variants(self.position, letter.variants_text)
         return None
+
+    def held_reply(self, claimant: Side, text: str) -> str:
+        """The claimant's reply held until the referee decides (002 §4.3.6), in full notation,
+        checked as the partner would check it (002 §4.2.10); ``""`` when none is written.
+
+        Raises :class:`HeldMoveRefused` when the claimant is not to move or the move is not a
+        legal move of the position. A game type `notation` cannot replay keeps the text as
+        written, for the referee to read.
+        """
+        written = text.strip()
+        if not written:
+            return ""
+        try:
+            position = self.position
+        except UnsupportedGameType:
+            return written
+        if self.side_to_move is not claimant:
+            raise HeldMoveRefused(written, "the claimant is not to move", "002 §4.3.6")
+        reading = read_move(position, written)
+        if not isinstance(reading, LegalMove):
+            raise HeldMoveRefused(written, f"{written!r} is not a legal move here", "002 §4.2.10")
+        return format_full(position, reading.move)
 
     # -- time -------------------------------------------------------------------------------
 

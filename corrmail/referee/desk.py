@@ -45,7 +45,7 @@ from adjudication import (
 )
 from adjudication import Case as PureCase
 from corrmail import audit
-from corrmail.mail.game_view import GameView, UnsupportedGameType, side_of
+from corrmail.mail.game_view import GameView, HeldMoveRefused, UnsupportedGameType, side_of
 from corrmail.mail.letters import LetterWriter
 from corrmail.models import (
     Case,
@@ -67,10 +67,9 @@ from corrmail.models import TournamentSystem as StoredSystem
 from corrmail.referee.effects import Carried, EffectRunner
 from corrmail.referee.results import outcome_of
 from corrmail.referee.store import StoredCase, insert_case, load_case, store_transition
-from notation.full import format_full
 from notation.game_position import position_fen
-from notation.letters import LegalMove, read_move
 from timekeeping import NotToMoveError, days_left
+from timekeeping import Side as TimeSide
 
 __all__ = [
     "Actor",
@@ -775,20 +774,10 @@ class Desk:
 
     def _checked_held_move(self, view: GameView, claimant: Side, held_move: str) -> str:
         """The held reply in full notation, checked as the partner would check it (002 §4.2.10)."""
-        text = held_move.strip()
-        if not text:
-            return ""
         try:
-            position = view.position
-        except UnsupportedGameType:
-            return text
-        if view.side_to_move.value != claimant.value:
-            raise ActionRefused("hold a reply", "the claimant is not to move", "002 §4.3.6")
-        reading = read_move(position, text)
-        if not isinstance(reading, LegalMove):
-            raise ActionRefused("hold a reply", f"{text!r} is not a legal move here",
-                                "002 §4.2.10")
-        return format_full(position, reading.move)
+            return view.held_reply(TimeSide(claimant.value), held_move)
+        except HeldMoveRefused as refused:
+            raise ActionRefused("hold a reply", refused.reason, refused.rule) from None
 
 
 def _email_game(game: Game) -> bool:
