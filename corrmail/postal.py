@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -30,7 +31,7 @@ from sqlalchemy.orm import Session
 
 from corrmail import audit
 from corrmail.ledger import LetterInput, append_letter
-from corrmail.mail.content import MoveMention, read_letter
+from corrmail.mail.content import MoveMention, normalize_move_text, read_letter
 from corrmail.mail.game_view import GameView, side_of
 from corrmail.models import (
     Break,
@@ -227,8 +228,41 @@ def _read_dates(check: PostcardCheck, today: dt.date) -> None:
                 "the omission out"))
 
 
+_NUMBERED = re.compile(r"^(\d{1,4})\s*(\.\.\.|…|\.)\s*")
+
+
 def _mentions(text: str) -> list[MoveMention]:
-    return list(read_letter(text).moves)
+    """The moves of the card's moves line, as written: ``7. c3-d4 f6-g5 8... 11-15``.
+
+    The line holds moves only (the prose of the card is in its text), so every token is a move
+    whatever the board's notation — algebraic or the numeric squares of Lasca; :mod:`notation`
+    judges each one. A number with one dot starts White's move, with three dots Black's.
+    """
+    mentions: list[MoveMention] = []
+    number: int | None = None
+    side: Side | None = None
+    # Spaces around a separator belong to the move: «c3 - d4».
+    rest = re.sub(r"\s*([-:xх–—])\s*", r"\1", text.strip())
+    while rest:
+        numbered = _NUMBERED.match(rest)
+        if numbered:
+            number = int(numbered[1])
+            side = Side.WHITE if numbered[2] == "." else Side.BLACK
+            rest = rest[numbered.end():]
+            continue
+        token, _, rest = rest.partition(" ")
+        rest = rest.strip()
+        token = token.strip(",;!?()«»\"'")
+        if token.endswith(".") and not token[:-1].isdigit():
+            token = token[:-1]
+        if not token:
+            continue
+        mentions.append(MoveMention(normalize_move_text(token), number, side))
+        if side is Side.WHITE:
+            side = Side.BLACK
+        elif side is Side.BLACK:
+            side, number = None, None
+    return mentions
 
 
 def _check_moves(check: PostcardCheck, view: GameView, side: Side, today: dt.date) -> None:

@@ -195,3 +195,9 @@ def test_resignation_and_draw_by_agreement(card: Card, game_id: int, database: D
         assert (game.state, game.result) == (GameState.FINISHED, GameResult.DRAW)
     with pytest.raises(PostcardRejected, match="002 §4.5"):
         card(game_id, "black", D(2026, 9, 25), sent="22.09", declaration=Declaration.RESIGNS)
+
+
+def test_moves_are_read_as_players_write_them(card: Card, game_id: int) -> None:
+    """Cyrillic look-alikes, spaces around the dash and «x» for a capture (002 §4.2.2)."""
+    check = card(game_id, "white", D(2026, 9, 3), moves_text="1. С3 - D4", sent="01.09.26")
+    assert check.own_moves == "c3-d4" and check.findings == []
