@@ -16,7 +16,7 @@ Points, tiebreaks, shared places and the crosstable are `scoring`'s (`scoring.st
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -86,10 +86,14 @@ def load_tournament(session: Session, code: str, *, with_letters: bool = False) 
     return tournament
 
 
-def scoring_game(game: Game) -> ScoringGame:
+def scoring_game(game: Game, start_numbers: Mapping[int, int | None] | None = None) -> ScoringGame:
     """The game for `scoring`: forfeits as ``+``/``−``, adjudicated results marked, annulled
-    games kept but not counted."""
-    white, black = game.white.start_number, game.black.start_number
+    games kept but not counted. ``start_numbers`` (participant id → start number) spares a
+    whole tournament the relationship look-ups of every game."""
+    if start_numbers is None:
+        white, black = game.white.start_number, game.black.start_number
+    else:
+        white, black = start_numbers[game.white_id], start_numbers[game.black_id]
     if white is None or black is None:
         raise MissingStartNumber(game.id)
     forfeit = game.result_kind is ResultKind.FORFEIT
@@ -133,7 +137,8 @@ def scoring_tournament(tournament: TournamentRow) -> ScoringTournament:
         for p in tournament.participants
         if p.start_number is not None
     )
-    games = tuple(scoring_game(game) for game in tournament.games)
+    numbers = {p.id: p.start_number for p in tournament.participants}
+    games = tuple(scoring_game(game, numbers) for game in tournament.games)
     annulled_everything = _players_with_every_game_annulled(tournament.games)
     withdrawals = tuple(
         ScoringWithdrawal(p.start_number, 0, WithdrawalDecision.ANNUL)
