@@ -12,6 +12,7 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from email import policy
+from email.errors import HeaderParseError
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses, parsedate_to_datetime
@@ -74,7 +75,16 @@ def parse_inbound(
     message = BytesParser(policy=policy.default).parsebytes(raw)
     if not isinstance(message, EmailMessage):  # pragma: no cover - policy.default guarantees it
         raise MalformedMessage("not an e-mail message", raw[:200])
+    try:
+        return _read(raw, message, envelope_sender, envelope_recipients)
+    except (IndexError, HeaderParseError) as error:
+        # CPython's header parser fails on some broken headers ("Message-ID: <"); found by the
+        # fuzz test in tests/ops/test_inbound_security.py.
+        raise MalformedMessage(f"unreadable header ({type(error).__name__})", raw[:200]) from None
 
+
+def _read(raw: bytes, message: EmailMessage, envelope_sender: str | None,
+          envelope_recipients: tuple[str, ...]) -> InboundMessage:
     from_name, from_address = _first_address(message, "From")
     if not from_address and not message.get("Subject") and not message.get("Message-ID"):
         raise MalformedMessage("no From, Subject or Message-ID header: not a mail message",
