@@ -1,0 +1,503 @@
+"""Swiss rounds, one at a time: pair the next round, preview it, publish it (000 §3.18, 004).
+
+The director pairs round N from the results stored so far with the tournament's pairing program
+(`scoring.pairing`), looks at the draw (pairs, colours, the bye ``+``, floats, notes), pairs
+again with another lot if he wants, and publishes it: the games are created, the bye and the
+known absences recorded, each player's round sheet queued in the outbox and an audit entry
+written — all in one transaction. A published round is immutable (004): it is never paired
+again. The seed and the absentees are kept with the draw, so anyone can reproduce it, and the
+published round must pass `scoring.pairing.check_round`.
+
+A team Swiss (system ``team``, rules ``team_pairing = swiss``) goes through the same steps; its
+draw is `scoring.pairing.pair_teams`' (teams by match points then game points, board games
+coloured by board one, 000 §3.17.3).
+
+Pairing waits until every game of the previous round is finished (correspondence Swiss pairs on
+results); the regulations may allow pairing earlier (`RoundRules.pair_before_finished`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import secrets
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import jinja2
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from corrmail.audit import record
+from corrmail.mail.letters import LetterWriter, letters_env
+from corrmail.models import (
+    Game,
+    GameState,
+    PairedRound,
+    Participant,
+    RoundRules,
+    Team,
+    TeamPairing,
+    Tournament,
+    TournamentSystem,
+    UnpairedEntry,
+    UnpairedKind,
+    User,
+)
+from corrmail.paths import templates_dir
+from corrmail.standings import scoring_tournament
+from scoring.model import Team as ScoringTeam
+from scoring.model import Tournament as ScoringTournament
+from scoring.model import Unpaired, Withdrawal, WithdrawalDecision
+from scoring.pairing import (
+    Draw,
+    PairingError,
+    PairingSystem,
+    TeamDraw,
+    check_round,
+    draw_as_round,
+    entrants_before,
+    pair_round,
+    pair_teams,
+    parse_system,
+)
+from scoring.result import Result
+
+__all__ = [
+    "PUBLISHED_ROUND_RULE",
+    "PlannedGame",
+    "PublishedRound",
+    "RoundRefused",
+    "is_paired_by_rounds",
+    "pair_next_round",
+    "paired_rounds",
+    "publish_round",
+    "round_letter_writer",
+    "round_rules",
+    "scoring_view",
+]
+
+PUBLISHED_ROUND_RULE = "004"
+"""A published draw is not changed unless it breaks an absolute criterion (004)."""
+
+_UNPAIRED_RESULT = {UnpairedKind.BYE: Result.BYE, UnpairedKind.ABSENT: Result.ABSENT}
+
+
+class RoundRefused(ValueError):
+    """The director's request cannot be carried out; ``rule`` is the point that forbids it."""
+
+    def __init__(self, tournament_code: str, reason: str, rule: str | None = None) -> None:
+        cited = f" ({rule})" if rule else ""
+        super().__init__(f"{tournament_code}: {reason}{cited}")
+        self.tournament_code = tournament_code
+        self.reason = reason
+        self.rule = rule
+
+
+@dataclass(frozen=True)
+class PlannedGame:
+    """One game of a draw in start numbers; ``board`` for a team match."""
+
+    white: int
+    black: int
+    board: int | None = None
+
+
+@dataclass(frozen=True)
+class PublishedRound:
+    round: PairedRound
+    games: tuple[Game, ...]
+    unpaired: tuple[UnpairedEntry, ...]
+    letters: int
+
+
+def round_rules(session: Session, tournament: Tournament) -> RoundRules:
+    """The tournament's round rules; the defaults (not stored) when none were set."""
+    rules = session.get(RoundRules, tournament.id)
+    if rules is None:
+        rules = RoundRules(
+            tournament_id=tournament.id,
+            pair_before_finished=False,
+            team_pairing=TeamPairing.ROUND_ROBIN,
+            team_pairing_system=None,
+        )
+    return rules
+
+
+def is_paired_by_rounds(session: Session, tournament: Tournament) -> bool:
+    """A Swiss, or a team event paired as a Swiss: paired one round at a time."""
+    if tournament.system is TournamentSystem.SWISS:
+        return True
+    return (
+        tournament.system is TournamentSystem.TEAM
+        and round_rules(session, tournament).team_pairing is TeamPairing.SWISS
+    )
+
+
+def paired_rounds(session: Session, tournament: Tournament) -> list[PairedRound]:
+    return list(
+        session.scalars(
+            select(PairedRound)
+            .where(PairedRound.tournament_id == tournament.id)
+            .order_by(PairedRound.number)
+        )
+    )
+
+
+def scoring_view(session: Session, tournament: Tournament) -> ScoringTournament:
+    """The tournament as `scoring` reads it for pairing and team standings.
+
+    The results come from the one adapter, `corrmail.standings.scoring_tournament`; this adds
+    what a round-by-round event also knows: byes and known absences of published rounds, every
+    withdrawn player (after the last round he was in, so he is not paired again, 000 §3.18.2)
+    and the teams in board order (000 §3.17.2).
+    """
+    results = scoring_tournament(tournament)
+    number_of = {p.id: p.start_number for p in tournament.participants}
+    unpaired = tuple(
+        Unpaired(entry.round, number, _UNPAIRED_RESULT[entry.kind])
+        for entry in session.scalars(
+            select(UnpairedEntry)
+            .where(UnpairedEntry.tournament_id == tournament.id)
+            .order_by(UnpairedEntry.round, UnpairedEntry.id)
+        )
+        if (number := number_of.get(entry.participant_id)) is not None
+    )
+    last_round: dict[int, int] = {}
+    for game in results.games:
+        for number in (game.white, game.black):
+            last_round[number] = max(last_round.get(number, 0), game.round)
+    for entry in unpaired:
+        last_round[entry.player] = max(last_round.get(entry.player, 0), entry.round)
+    recorded = {withdrawal.player for withdrawal in results.withdrawals}
+    withdrawals = results.withdrawals + tuple(
+        Withdrawal(p.start_number, last_round.get(p.start_number, 0), WithdrawalDecision.KEEP)
+        for p in tournament.participants
+        if p.withdrawn and p.start_number is not None and p.start_number not in recorded
+    )
+    teams = tuple(
+        ScoringTeam(
+            team.name,
+            tuple(
+                number
+                for board in team.boards
+                if (number := number_of.get(board.participant_id)) is not None
+            ),
+        )
+        for team in session.scalars(
+            select(Team).where(Team.tournament_id == tournament.id).order_by(Team.number)
+        )
+    )
+    return dataclasses.replace(
+        results, unpaired=unpaired, withdrawals=withdrawals, teams=teams
+    )
+
+
+def _published_count(session: Session, tournament: Tournament) -> int:
+    return session.scalar(
+        select(func.count())
+        .select_from(PairedRound)
+        .where(PairedRound.tournament_id == tournament.id, PairedRound.published_at.is_not(None))
+    ) or 0
+
+
+def _system(session: Session, tournament: Tournament) -> PairingSystem:
+    name = (
+        tournament.pairing_system
+        if tournament.system is TournamentSystem.SWISS
+        else round_rules(session, tournament).team_pairing_system
+    )
+    if not name:
+        raise RoundRefused(
+            tournament.code, "the regulations name no pairing system", "000 §3.18.3"
+        )
+    try:
+        return parse_system(name)
+    except PairingError as error:
+        raise RoundRefused(tournament.code, str(error), "000 §3.18.3") from error
+
+
+def _check_can_pair(session: Session, tournament: Tournament, number: int) -> None:
+    if not is_paired_by_rounds(session, tournament):
+        raise RoundRefused(
+            tournament.code,
+            "only a Swiss (or a team Swiss) is paired round by round; a round robin is paired "
+            "from the Berger table",
+            "000 §3.18",
+        )
+    published = _published_count(session, tournament)
+    if number <= published:
+        raise RoundRefused(
+            tournament.code,
+            f"round {number} is published and cannot be paired again: a published draw is "
+            f"changed only where it breaks an absolute criterion, corrections affect only rounds "
+            f"not yet paired",
+            PUBLISHED_ROUND_RULE,
+        )
+    if number != published + 1:
+        raise RoundRefused(
+            tournament.code, f"the next round to pair is round {published + 1}, not {number}"
+        )
+    if published and not round_rules(session, tournament).pair_before_finished:
+        unfinished = session.scalar(
+            select(func.count())
+            .select_from(Game)
+            .where(
+                Game.tournament_id == tournament.id,
+                Game.round == published,
+                Game.result.is_(None),
+            )
+        )
+        if unfinished:
+            raise RoundRefused(
+                tournament.code,
+                f"round {published} still has {unfinished} unfinished game(s); a correspondence "
+                f"Swiss pairs the next round on the results of the previous one, unless the "
+                f"regulations allow pairing earlier (docs/rounds.md)",
+                "000 §3.18.2",
+            )
+
+
+def _compute(
+    session: Session,
+    tournament: Tournament,
+    number: int,
+    seed: int,
+    absent: Collection[int],
+) -> tuple[PairingSystem, Draw | TeamDraw]:
+    system = _system(session, tournament)
+    view = scoring_view(session, tournament)
+    known = {player.start_no for player in view.players}
+    unknown = sorted(set(absent) - known)
+    if unknown:
+        raise RoundRefused(
+            tournament.code, f"no player with start number(s) {unknown} to mark absent"
+        )
+    try:
+        if tournament.system is TournamentSystem.TEAM:
+            if absent:
+                raise RoundRefused(
+                    tournament.code,
+                    "a team plays its match with its reserves; absences are a team's default",
+                    "000 §3.17.4",
+                )
+            if not view.teams:
+                raise RoundRefused(tournament.code, "enter the teams first", "000 §3.17.1")
+            return system, pair_teams(view, number, system, seed)
+        return system, pair_round(entrants_before(view, number, absent=absent), number, system, seed)
+    except PairingError as error:
+        raise RoundRefused(tournament.code, str(error), "000 §3.18.2") from error
+
+
+def pair_next_round(
+    session: Session,
+    tournament: Tournament,
+    user: User | None,
+    *,
+    seed: int | None = None,
+    absent: Collection[int] = (),
+    number: int | None = None,
+) -> PairedRound:
+    """Pair (or pair again) the next round and keep it as a preview until it is published.
+
+    ``seed`` fixes the lot (a fresh one is drawn and recorded when omitted); ``absent`` are start
+    numbers known not to play this round (not paired, 0, 004). Refused for a published round
+    (004), while the previous round has unfinished games (unless the regulations allow it) and
+    when no legal pairing exists (the reason names the players and the rule).
+    """
+    number = number if number is not None else _published_count(session, tournament) + 1
+    _check_can_pair(session, tournament, number)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    absent = sorted(set(absent))
+    system, draw = _compute(session, tournament, number, seed, absent)
+    session.execute(
+        delete(PairedRound).where(
+            PairedRound.tournament_id == tournament.id, PairedRound.number == number
+        )
+    )
+    paired = PairedRound(
+        tournament_id=tournament.id,
+        number=number,
+        system=system.value,
+        seed=seed,
+        absent=absent,
+        draw=draw.as_dict(),
+        paired_by_id=user.id if user is not None else None,
+    )
+    session.add(paired)
+    session.flush()
+    record(
+        session, user=user, action="round.pair", entity="paired_round", entity_id=paired.id,
+        tournament_id=tournament.id, rule=system.rule,
+        summary=f"round {number} previewed ({system.value}, seed {seed})",
+        detail={"round": number, "seed": seed, "absent": absent},
+    )  # fmt: skip
+    return paired
+
+
+def _planned(draw: Draw | TeamDraw, view: ScoringTournament) -> tuple[
+    list[PlannedGame], list[tuple[int, UnpairedKind]]
+]:
+    if isinstance(draw, TeamDraw):
+        board_of = {number: board for team in view.teams
+                    for board, number in enumerate(team.members, start=1)}
+        games = [
+            PlannedGame(game.white, game.black, board_of.get(game.white))
+            for pair in draw.pairs
+            for game in pair.games
+        ]
+        team = next((t for t in view.teams if t.name == draw.bye), None)
+        byes = [(member, UnpairedKind.BYE) for member in team.members] if team else []
+        return games, byes
+    model_games, unpaired = draw_as_round(draw)
+    return (
+        [PlannedGame(game.white, game.black) for game in model_games],
+        [
+            (entry.player, UnpairedKind.BYE if entry.result is Result.BYE else UnpairedKind.ABSENT)
+            for entry in unpaired
+        ],
+    )
+
+
+def publish_round(
+    session: Session,
+    tournament: Tournament,
+    user: User | None,
+    *,
+    writer: LetterWriter | None,
+    today: dt.date,
+) -> PublishedRound:
+    """Publish the previewed next round: games, bye ``+`` and absences, round sheets, audit.
+
+    The draw is computed again from the stored seed and absentees: if a result changed since
+    the preview the draw may differ, and publishing is refused until the round is paired again.
+    ``writer`` queues a round sheet to every player with an e-mail address (002 §4.3.2); the
+    officials print the others from the start sheets page.
+    """
+    number = _published_count(session, tournament) + 1
+    paired = session.scalar(
+        select(PairedRound).where(
+            PairedRound.tournament_id == tournament.id, PairedRound.number == number
+        )
+    )
+    if paired is None:
+        raise RoundRefused(tournament.code, f"round {number} has not been paired yet")
+    _check_can_pair(session, tournament, number)
+    _, draw = _compute(session, tournament, number, paired.seed, paired.absent)
+    if draw.as_dict() != paired.draw:
+        raise RoundRefused(
+            tournament.code,
+            f"the results changed since round {number} was previewed; pair it again",
+            PUBLISHED_ROUND_RULE,
+        )
+    view = scoring_view(session, tournament)
+    planned, unpaired = _planned(draw, view)
+    by_number = {p.start_number: p for p in tournament.participants}
+    games = tuple(
+        Game(
+            tournament_id=tournament.id,
+            round=number,
+            board=game.board,
+            white_id=by_number[game.white].id,
+            black_id=by_number[game.black].id,
+            state=GameState.NOT_STARTED,
+        )
+        for game in planned
+    )
+    entries = tuple(
+        UnpairedEntry(
+            tournament_id=tournament.id, round=number, participant_id=by_number[start].id, kind=kind
+        )
+        for start, kind in unpaired
+    )
+    session.add_all(games)
+    session.add_all(entries)
+    paired.published_at = dt.datetime.now(dt.UTC)
+    paired.published_by_id = user.id if user is not None else None
+    session.flush()
+    session.refresh(tournament, ["games"])
+    if tournament.system is TournamentSystem.SWISS:
+        violations = check_round(scoring_view(session, tournament), number)
+        if violations:  # the engine never produces one; refuse rather than publish a bad draw
+            raise RoundRefused(
+                tournament.code, "; ".join(str(v) for v in violations), PUBLISHED_ROUND_RULE
+            )
+    letters = 0
+    if writer is not None:
+        letters = _post_round_sheets(session, writer, tournament, number, games, entries, today)
+    record(
+        session, user=user, action="round.publish", entity="paired_round", entity_id=paired.id,
+        tournament_id=tournament.id, rule=f"{parse_system(paired.system).rule}; 004",
+        summary=(f"round {number} published: {len(games)} games"
+                 + "".join(f", {kind.value} {start}" for start, kind in unpaired)),
+        detail={"round": number, "seed": paired.seed, "absent": paired.absent,
+                "draw": paired.draw, "letters": letters},
+    )  # fmt: skip
+    return PublishedRound(paired, games, entries, letters)
+
+
+# -- round sheets ------------------------------------------------------------------------------
+
+
+def round_letter_writer(writer: LetterWriter) -> LetterWriter:
+    """A writer reading the round sheet templates (templates/tournaments/letters) and the mail
+    layer's shared parts (the footer)."""
+    env = letters_env(templates_dir() / "tournaments" / "letters")
+    env.loader = jinja2.ChoiceLoader(
+        [jinja2.FileSystemLoader(str(templates_dir() / "tournaments" / "letters")),
+         jinja2.FileSystemLoader(str(templates_dir() / "letters"))]
+    )  # fmt: skip
+    return LetterWriter(writer.settings, env=env, clock=writer.clock)
+
+
+def _language(session: Session, participant: Participant) -> str:
+    user = session.scalar(select(User).where(User.player_id == participant.player_id))
+    return (user.locale if user is not None and user.locale else None) or "ru"
+
+
+def _post_round_sheets(
+    session: Session,
+    writer: LetterWriter,
+    tournament: Tournament,
+    number: int,
+    games: Sequence[Game],
+    entries: Sequence[UnpairedEntry],
+    today: dt.date,
+) -> int:
+    writer = round_letter_writer(writer)
+    posted = 0
+    for game in games:
+        for participant, colour in ((game.white, "white"), (game.black, "black")):
+            email = participant.player.email
+            if not email:
+                continue
+            partner = game.partner_of(participant.id)
+            context: dict[str, Any] = {
+                "tournament": tournament, "round": number, "recipient": participant.player,
+                "colour": colour, "partner": partner.player, "board": game.board,
+                "published_on": today, "bye": False, "rule": "002 §4.3.2",
+            }  # fmt: skip
+            writer.post(
+                session, kind="round_sheet", to=email, template="round_sheet",
+                language=_language(session, participant), context=context,
+                reply_for=(game.id, participant.id), tournament_id=tournament.id, game_id=game.id,
+            )  # fmt: skip
+            posted += 1
+    for entry in entries:
+        email = entry.participant.player.email
+        if entry.kind is not UnpairedKind.BYE or not email:
+            continue
+        context = {
+            "tournament": tournament, "round": number, "recipient": entry.participant.player,
+            "colour": None, "partner": None, "board": None, "published_on": today, "bye": True,
+            "rule": "000 §3.18.2",
+        }  # fmt: skip
+        writer.post(
+            session, kind="round_sheet", to=email, template="round_sheet",
+            language=_language(session, entry.participant), context=context,
+            tournament_id=tournament.id,
+        )  # fmt: skip
+        posted += 1
+    return posted
