@@ -15,8 +15,6 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 from corrmail.models import Game, Letter
 from corrmail.postal import Declaration, PostcardEntry
 
-DATE_HINT = _l("as written: 10.10.26, 10.10 or 2026-10-10")
-
 
 class PostcardForm(FlaskForm):
     sender = SelectField(_l("From"), coerce=int, validators=[DataRequired()])
