@@ -29,6 +29,7 @@ from corrmail.models import (
     User,
 )
 from corrmail.player_import import PlayerImport, PlayerRow, RowError, check_row
+from corrmail.referee.bans import BAN_RULE, Ban, ban_barring, bans_in_force
 from scoring.pairing.model import PairingSystem
 from scoring.tiebreaks import TIEBREAKS
 
@@ -267,12 +268,26 @@ def _next_start_number(session: Session, tournament: Tournament) -> int:
     return (last or 0) + 1
 
 
+def _banned(bans: Sequence[Ban], line: int, row: PlayerRow) -> list[RowError]:
+    """002 §4.1.14: a player the organizer banned may not enter a tournament starting before
+    his ban ends."""
+    ban = ban_barring(bans, name=row.name, email=row.email)
+    if ban is None:
+        return []
+    return [RowError(line, "email" if row.email else "name", _(
+        "%(rule)s: %(name)s is banned from the federation's tournaments until %(until)s "
+        "(case %(case)s); a tournament starting before then cannot enter him",
+        rule=BAN_RULE, name=row.name, until=ban.until.strftime("%d.%m.%Y"), case=ban.case_id,
+    ))]
+
+
 def add_participant(
     session: Session, tournament: Tournament, row: PlayerRow, user: User | None
 ) -> Participant:
     errors = check_row(row, tournament.channel)
     if row.email and row.email.lower() in _entered_emails(session, tournament):
         errors.append(RowError(0, "email", _("%(email)s is already entered", email=row.email)))
+    errors.extend(_banned(bans_in_force(session, tournament.start_date), 0, row))
     if errors:
         raise RegistrationError(errors)
     participant = _enter(session, tournament, row, _next_start_number(session, tournament))
@@ -289,11 +304,13 @@ def import_participants(
     """Enter every row, or none: any error in the file or against the entries refuses it all."""
     errors = list(parsed.errors)
     entered = _entered_emails(session, tournament)
+    bans = bans_in_force(session, tournament.start_date)
     for line, row in parsed.rows:
         if row.email and row.email.lower() in entered:
             errors.append(
                 RowError(line, "email", _("%(email)s is already entered", email=row.email))
             )
+        errors.extend(_banned(bans, line, row))
     if errors:
         errors.sort(key=lambda error: error.line)
         raise RegistrationError(errors)
