@@ -25,7 +25,7 @@ from corrmail.models import (
     UnpairedEntry,
     UnpairedKind,
 )
-from corrmail.rounds import RoundRefused, pair_next_round, publish_round, scoring_view
+from corrmail.rounds.swiss import RoundRefused, pair_next_round, publish_round, scoring_view
 from scoring.pairing import check_round, entrants_before, pair_round
 
 WRITER = LetterWriter(

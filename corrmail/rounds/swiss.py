@@ -39,6 +39,7 @@ from corrmail.models import (
     RoundRules,
     Team,
     TeamPairing,
+    TeamSchedule,
     Tournament,
     TournamentSystem,
     UnpairedEntry,
@@ -49,6 +50,7 @@ from corrmail.paths import templates_dir
 from corrmail.standings import scoring_tournament
 from scoring.model import Team as ScoringTeam
 from scoring.model import Tournament as ScoringTournament
+from scoring.model import TournamentSystem as ScoringSystem
 from scoring.model import Unpaired, Withdrawal, WithdrawalDecision
 from scoring.pairing import (
     Draw,
@@ -76,6 +78,7 @@ __all__ = [
     "round_letter_writer",
     "round_rules",
     "scoring_view",
+    "set_round_rules",
 ]
 
 PUBLISHED_ROUND_RULE = "004"
@@ -121,7 +124,56 @@ def round_rules(session: Session, tournament: Tournament) -> RoundRules:
             pair_before_finished=False,
             team_pairing=TeamPairing.ROUND_ROBIN,
             team_pairing_system=None,
+            team_schedule=TeamSchedule.BOARDS,
         )
+    return rules
+
+
+def set_round_rules(
+    session: Session,
+    tournament: Tournament,
+    user: User | None,
+    *,
+    pair_before_finished: bool,
+    team_pairing: TeamPairing = TeamPairing.ROUND_ROBIN,
+    team_pairing_system: str | None = None,
+    team_schedule: TeamSchedule = TeamSchedule.BOARDS,
+) -> RoundRules:
+    """Store the regulations' choices. A team Swiss needs its program (000 §3.18.3); the
+    Scheveningen schedule is a match schedule, not a Swiss one (004); how teams are paired is
+    fixed once games exist."""
+    if team_pairing is TeamPairing.SWISS:
+        try:
+            team_pairing_system = parse_system(team_pairing_system or "").value
+        except PairingError as error:
+            raise RoundRefused(tournament.code, str(error), "000 §3.18.3") from error
+        if team_schedule is not TeamSchedule.BOARDS:
+            raise RoundRefused(
+                tournament.code, "a Scheveningen schedule is played as a match, not a Swiss", "004"
+            )
+    else:
+        team_pairing_system = None
+    rules = round_rules(session, tournament)
+    changes_pairing = (rules.team_pairing, rules.team_schedule) != (team_pairing, team_schedule)
+    has_games = session.scalar(
+        select(func.count()).select_from(Game).where(Game.tournament_id == tournament.id)
+    )
+    if changes_pairing and has_games:
+        raise RoundRefused(
+            tournament.code, "how the teams are paired is fixed once games are paired"
+        )
+    rules.pair_before_finished = pair_before_finished
+    rules.team_pairing = team_pairing
+    rules.team_pairing_system = team_pairing_system
+    rules.team_schedule = team_schedule
+    session.add(rules)
+    session.flush()
+    record(
+        session, user=user, action="tournament.round_rules", entity="tournament",
+        entity_id=tournament.id, tournament_id=tournament.id, rule="000 §3.18",
+        summary=(f"pair before the round is finished: {pair_before_finished}; teams: "
+                 f"{team_pairing.value} {team_pairing_system or ''} {team_schedule.value}"),
+    )  # fmt: skip
     return rules
 
 
@@ -189,8 +241,9 @@ def scoring_view(session: Session, tournament: Tournament) -> ScoringTournament:
             select(Team).where(Team.tournament_id == tournament.id).order_by(Team.number)
         )
     )
+    system = ScoringSystem.SWISS if is_paired_by_rounds(session, tournament) else results.system
     return dataclasses.replace(
-        results, unpaired=unpaired, withdrawals=withdrawals, teams=teams
+        results, unpaired=unpaired, withdrawals=withdrawals, teams=teams, system=system
     )
 
 
