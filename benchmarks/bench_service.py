@@ -2,7 +2,8 @@
 
 198 double round robins of 23 players (506 games each); the newest 20 are running, with letters
 (legal moves, one ply per letter) in 60 % of their games. Measured on SQLite, through the Flask
-test client as a logged-in organizer (rendering included, no network), best of --runs:
+test client as a logged-in organizer (rendering included, no network), best of --runs, in
+CPU time of this process (--clock wall for elapsed time):
 
 1. the standings page with the crosstable of a finished 506-game tournament, against the peer:
    `scoring.standings` + `scoring.crosstable` alone on the same results (the floor: loading the
@@ -45,13 +46,19 @@ from scoring.standings import standings
 PASSWORD = "benchmark password"
 
 
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+clock = time.process_time
+"""Everything measured runs in this process (the test client, SQLite, the CLI through click's
+runner), so its CPU time is the work done, whatever else the shared machine is running."""
+
+
 def best_seconds(action: Callable[[], object], runs: int) -> float:
     action()  # warm caches (templates, SQLite pages)
     times = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = clock()
         action()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return min(times)  # the machine is shared: the best run is the one least disturbed
 
 
@@ -84,7 +91,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="cpu: this process's CPU time (default); wall: elapsed time")
     args = parser.parse_args()
+    global clock
+    clock = CLOCKS[args.clock]
 
     spec = FederationSpec(players=args.players, games=args.games,
                           running=min(20, max(1, args.games // 506 // 2)))
@@ -92,7 +103,7 @@ def main() -> None:
         url = f"sqlite:///{Path(directory) / 'federation.sqlite'}"
         federation, generated, token = build(url, spec)
         print(f"python {platform.python_version()}, {os.cpu_count()} cores, "
-              f"load {os.getloadavg()[0]:.2f}")
+              f"load {os.getloadavg()[0]:.2f}, {args.clock} time, best of {args.runs}")
         print(f"generated {federation.players} players, {federation.tournaments} tournaments, "
               f"{federation.games} games, {federation.letters} letters in {generated:.1f} s")
 
@@ -155,9 +166,9 @@ def main() -> None:
         today = (spec.today + dt.timedelta(days=1)).isoformat()
         runner = CliRunner(env={"CORRMAIL_DATABASE_URL": url, "CORRMAIL_TODAY": today})
         for attempt in ("first", "second (idempotent)"):
-            start = time.perf_counter()
+            start = clock()
             result = runner.invoke(cli, [*command, "--today", today])
-            elapsed = time.perf_counter() - start
+            elapsed = clock() - start
             if result.exit_code != 0:
                 raise RuntimeError(f"corrmail {' '.join(command)}: {result.output}")
             lines = len(result.output.splitlines())
