@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from xml.etree import ElementTree
 
 import pytest
 from flask.testing import FlaskClient
@@ -16,12 +17,13 @@ from corrmail.models import Game, Letter, Role, TournamentOfficial, User
 from .conftest import first_game
 
 TODAY = dt.date(2026, 9, 20)
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture
 def settings(db_url: str) -> Settings:
     return Settings(database_url=db_url, secret_key="test-secret", csrf_enabled=False,
-                    testing=True, today=TODAY)
+                    testing=True, today=TODAY, default_locale="en")
 
 
 @pytest.fixture
@@ -78,6 +80,12 @@ def test_enter_stores_and_the_page_shows_board_chart_and_plot(
     assert steward.post(f"/games/{game_id}/postcards/new", data=data).status_code == 302
     page = steward.get(f"/games/{game_id}").get_data(as_text=True)
     assert 'class="chart-plot"' in page and 'class="time-chart"' in page
+    plot = page[page.index('<svg xmlns="http://www.w3.org/2000/svg" class="chart-plot"'):]
+    plot = ElementTree.fromstring(plot[: plot.index("</svg>") + len("</svg>")])
+    lines = {line.get("class"): line.get("points") for line in plot.iter(f"{SVG}polyline")}
+    assert set(lines) == {"limit", "white", "black"}
+    # Black's 3 days after his first move: from the origin to one point above the axis.
+    assert len(lines["black"].split()) == 2 and len(lines["white"].split()) == 2
     assert "c3-d4" in page and "cd4" in page  # full and short notation
     assert "<svg" in page and "after ply 2 of 2" in page
     assert "Days left before an overstep" in page
