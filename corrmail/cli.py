@@ -17,6 +17,7 @@ from corrmail.migrate import alembic_config, head_revision, is_up_to_date, upgra
 from corrmail.ops.cli import register as register_ops_commands
 from corrmail.ops.logging import configure_logging
 from corrmail.referee.cli import register as register_case_commands
+from corrmail.rounds.cli import register as register_round_commands
 from corrmail.service_cli import register as register_service_commands
 from corrmail.standings_cli import register as register_standings_commands
 
@@ -110,6 +111,7 @@ register_service_commands(main)
 register_bulletin_commands(main)
 register_ops_commands(main)
 register_standings_commands(main)
+register_round_commands(main)
 
 
 def _safe_url(url: str) -> str:

@@ -1,0 +1,137 @@
+"""``corrmail round pair|publish``: the director's round commands (docs/rounds.md)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import click
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from corrmail.clock import today as service_today
+from corrmail.config import Settings
+from corrmail.db import Database
+from corrmail.mail.letters import LetterWriter
+from corrmail.mail.settings import MailSettings
+from corrmail.models import PairedRound, TeamPairing, Tournament, TournamentSystem, User
+from corrmail.rounds.swiss import (
+    RoundRefused,
+    is_paired_by_rounds,
+    pair_next_round,
+    publish_round,
+    round_rules,
+)
+from corrmail.rounds.teams import pair_team_round_robin
+
+__all__ = ["register", "round_group"]
+
+DATE = click.DateTime(formats=["%Y-%m-%d"])
+
+
+def register(group: click.Group) -> None:
+    group.add_command(round_group)
+
+
+def _tournament(session: Session, code: str) -> Tournament:
+    found = session.scalar(select(Tournament).where(Tournament.code == code))
+    if found is None:
+        raise click.ClickException(f"no tournament {code!r}")
+    return found
+
+
+def _user(session: Session, login: str | None) -> User | None:
+    if login is None:
+        return None
+    user = session.scalar(select(User).where(User.login == login))
+    if user is None:
+        raise click.BadParameter(f"no user {login!r}", param_hint="--by")
+    return user
+
+
+def _absent(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError as error:
+        raise click.BadParameter(f"start numbers separated by commas, not {text!r}",
+                                 param_hint="--absent") from error
+
+
+def draw_text(paired: PairedRound) -> str:
+    """The draw as printed for the notice board: boards, bye, absentees, floats, notes."""
+    draw = paired.draw
+    lines = [f"Round {paired.number} ({paired.system}, seed {paired.seed})"
+             + ("" if paired.published else " — preview, not published")]
+    for board, pair in enumerate(draw["pairs"], start=1):
+        lines.append(f"{board:>3}. {pair['white']} - {pair['black']}")
+        lines += [f"       {game['white']} - {game['black']}" for game in pair.get("games", [])]
+    if draw.get("bye") is not None:
+        lines.append(f"bye (+): {draw['bye']}")
+    if draw.get("absent"):
+        lines.append(f"absent (0): {', '.join(map(str, draw['absent']))}")
+    lines += [f"float: {f['player']} {f['direction']}{' (forced)' if f['forced'] else ''}"
+              for f in draw.get("floats", [])]
+    lines += [f"note: {note}" for note in draw.get("notes", [])]
+    return "\n".join(lines)
+
+
+@click.group("round")
+def round_group() -> None:
+    """Rounds of a Swiss or team Swiss: pair (preview), then publish."""
+
+
+@round_group.command("pair")
+@click.argument("code")
+@click.option("--seed", type=int, default=None, help="The lot's seed (recorded; random if omitted).")
+@click.option("--absent", default="", help="Start numbers known not to play this round: 3,17.")
+@click.option("--by", "login", default=None, help="The director's login, for the audit log.")
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text")
+def round_pair(code: str, seed: int | None, absent: str, login: str | None, output: str) -> None:
+    """Pair the next round of CODE and keep it as a preview (a team round robin: every game)."""
+    settings = Settings.from_env()
+    database = Database(settings.database_url)
+    try:
+        with database.transaction() as session:
+            tournament = _tournament(session, code)
+            user = _user(session, login)
+            if (tournament.system is TournamentSystem.TEAM
+                    and not is_paired_by_rounds(session, tournament)
+                    and round_rules(session, tournament).team_pairing is TeamPairing.ROUND_ROBIN):
+                games = pair_team_round_robin(session, tournament, user)
+                click.echo(f"{code}: {len(games)} board games paired (team round robin)")
+                return
+            paired = pair_next_round(session, tournament, user, seed=seed, absent=_absent(absent))
+            click.echo(json.dumps(paired.draw, ensure_ascii=False, indent=2)
+                       if output == "json" else draw_text(paired))
+    except RoundRefused as error:
+        raise click.ClickException(str(error)) from error
+    finally:
+        database.dispose()
+
+
+@round_group.command("publish")
+@click.argument("code")
+@click.option("--today", "day", type=DATE, default=None,
+              help="The publication date (default: CORRMAIL_TODAY, else today).")
+@click.option("--by", "login", default=None, help="The director's login, for the audit log.")
+def round_publish(code: str, day: dt.datetime | None, login: str | None) -> None:
+    """Publish the previewed round of CODE: games, bye and absences, round sheets, audit."""
+    settings = Settings.from_env()
+    database = Database(settings.database_url)
+    writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
+    try:
+        with database.transaction() as session:
+            tournament = _tournament(session, code)
+            on = day.date() if day is not None else service_today(settings.today,
+                                                                  tournament.time_zone)
+            published = publish_round(session, tournament, _user(session, login),
+                                      writer=writer, today=on)
+            click.echo(
+                f"{code}: round {published.round.number} published — {len(published.games)} "
+                f"games, {len(published.unpaired)} without a game, {published.letters} letters "
+                f"queued"
+            )
+    except RoundRefused as error:
+        raise click.ClickException(str(error)) from error
+    finally:
+        database.dispose()
