@@ -77,9 +77,10 @@ def _plays_in(user: User, tournament_id: int) -> bool:
     ) is not None
 
 
-def _visible_tournament(code: str) -> Tournament:
+def _visible_tournament(code: str, *, with_letters: bool = False) -> Tournament:
+    """``with_letters`` loads every game's letters at once (who is to move reads them)."""
     try:
-        tournament = load_tournament(db_session(), code)
+        tournament = load_tournament(db_session(), code, with_letters=with_letters)
     except TournamentNotFound:
         abort(404)
     user = _user()
@@ -190,7 +191,7 @@ def tournaments() -> Response:
 @blueprint.get("/tournaments/<code>")
 @token_required
 def tournament(code: str) -> Response:
-    row = _visible_tournament(code)
+    row = _visible_tournament(code, with_letters=True)
     return jsonify(
         tournament=_tournament_summary(row),
         participants=[_participant(p) for p in row.participants],
@@ -201,7 +202,7 @@ def tournament(code: str) -> Response:
 @blueprint.get("/tournaments/<code>/games")
 @token_required
 def tournament_games(code: str) -> Response:
-    row = _visible_tournament(code)
+    row = _visible_tournament(code, with_letters=True)
     return jsonify(games=[_game(game) for game in row.games])
 
 

@@ -194,3 +194,27 @@ def test_every_spec_reference_resolves() -> None:
         node = spec
         for part in ref.split("/"):
             node = node[part]
+
+
+def test_a_tournament_is_read_in_a_fixed_number_of_queries(
+    client: FlaskClient, database: Database, demo_tournament: Tournament,
+    token_for: Callable[..., dict[str, str]],
+) -> None:
+    """Who is to move reads every game's letters: loaded at once, never a query per game."""
+    from sqlalchemy import event
+
+    headers = token_for(Role.ORGANIZER)
+    statements: list[str] = []
+
+    def count(*args: Any) -> None:
+        statements.append(str(args[2]))
+
+    event.listen(database.engine, "before_cursor_execute", count)
+    try:
+        for path in (f"/api/v1/tournaments/{DEMO_CODE}", f"/api/v1/tournaments/{DEMO_CODE}/games",
+                     f"/api/v1/tournaments/{DEMO_CODE}/standings"):
+            statements.clear()
+            _get(client, path, headers)
+            assert len(statements) <= 12, (path, len(statements))
+    finally:
+        event.remove(database.engine, "before_cursor_execute", count)
