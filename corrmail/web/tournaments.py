@@ -12,8 +12,20 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 from werkzeug.wrappers.response import Response
 
+from corrmail.clock import today as service_today
 from corrmail.ledger import to_move
-from corrmail.models import Game, Participant, Role, Tournament
+from corrmail.mail.letters import LetterWriter
+from corrmail.mail.settings import MailSettings
+from corrmail.models import (
+    Game,
+    Participant,
+    Role,
+    Team,
+    TeamPairing,
+    TeamSchedule,
+    Tournament,
+    TournamentOfficial,
+)
 from corrmail.player_import import COLUMNS, PlayerImportError, PlayerRow, RowError, read_player_csv
 from corrmail.registration import (
     FieldError,
@@ -24,11 +36,34 @@ from corrmail.registration import (
     spec_of,
     update_tournament,
 )
+from corrmail.rounds.swiss import (
+    RoundRefused,
+    is_paired_by_rounds,
+    pair_next_round,
+    paired_rounds,
+    publish_round,
+    round_rules,
+    set_round_rules,
+)
+from corrmail.rounds.teams import (
+    TeamsRefused,
+    pair_team_round_robin,
+    parse_team_lines,
+    set_teams,
+    team_table,
+)
 from corrmail.schedule import PairingRefused, pair_round_robin, start_sheets
 from corrmail.web.access import is_official_of
 from corrmail.web.auth import roles_required
-from corrmail.web.database import db_session
+from corrmail.web.database import db_session, settings
 from corrmail.web.registration_forms import ImportForm, PairForm, PlayerForm, TournamentForm
+from corrmail.web.round_forms import (
+    PairRoundForm,
+    PairTeamsForm,
+    PublishRoundForm,
+    RoundRulesForm,
+    TeamsForm,
+)
 from scoring.tiebreaks import TIEBREAKS
 
 blueprint = Blueprint("tournaments", __name__, url_prefix="/tournaments")
@@ -231,3 +266,206 @@ def start_sheet_list(code: str) -> str:
         tournament=tournament,
         sheets=start_sheets(db_session(), tournament),
     )
+
+
+# -- rounds (Swiss, team Swiss) and teams: docs/rounds.md ----------------------------------------
+
+
+def _may_direct(tournament: Tournament) -> bool:
+    """Pairing and publishing is the director's: the organizer or the tournament's referee."""
+    if current_user.has_role(Role.ORGANIZER):
+        return True
+    return (
+        db_session().scalar(
+            select(TournamentOfficial.user_id).where(
+                TournamentOfficial.user_id == current_user.id,
+                TournamentOfficial.tournament_id == tournament.id,
+                TournamentOfficial.role == Role.REFEREE,
+            )
+        )
+        is not None
+    )
+
+
+def _require_director(tournament: Tournament) -> None:
+    if not _may_direct(tournament):
+        abort(403)
+
+
+def _absent_numbers(text: str) -> list[int] | None:
+    parts = [part for part in text.replace(";", ",").replace(" ", ",").split(",") if part]
+    if not all(part.isdigit() for part in parts):
+        return None
+    return [int(part) for part in parts]
+
+
+@blueprint.get("/<code>/rounds")
+@login_required
+def rounds(code: str) -> str:
+    """The director's Rounds page: published draws, the preview, pair and publish (officials)."""
+    tournament = _tournament_or_404(code)
+    if not is_official_of(current_user, tournament.id):
+        abort(403)
+    session = db_session()
+    rules = round_rules(session, tournament)
+    rules_form = RoundRulesForm(
+        pair_before_finished=rules.pair_before_finished,
+        team_pairing=rules.team_pairing.value,
+        team_pairing_system=rules.team_pairing_system or "",
+        team_schedule=rules.team_schedule.value,
+    )
+    names = {p.start_number: p.player.name for p in tournament.participants}
+    return render_template(
+        "tournaments/rounds.html",
+        tournament=tournament,
+        paired=paired_rounds(session, tournament),
+        by_rounds=is_paired_by_rounds(session, tournament),
+        may_direct=_may_direct(tournament),
+        names=names,
+        pair_form=PairRoundForm(),
+        publish_form=PublishRoundForm(),
+        rules_form=rules_form,
+    )
+
+
+@blueprint.post("/<code>/rounds/pair")
+@login_required
+def pair_next(code: str) -> Response:
+    tournament = _tournament_or_404(code)
+    _require_director(tournament)
+    form = PairRoundForm()
+    if form.validate_on_submit():
+        absent = _absent_numbers(form.absent.data or "")
+        session = db_session()
+        if absent is None:
+            flash(_("Known absentees: start numbers separated by commas."), "error")
+        else:
+            try:
+                paired = pair_next_round(
+                    session, tournament, current_user, seed=form.seed.data, absent=absent
+                )
+            except RoundRefused as error:
+                session.rollback()
+                flash(str(error), "error")
+            else:
+                session.commit()
+                flash(_("Round %(number)s paired: check the preview, then publish.",
+                        number=paired.number), "info")  # fmt: skip
+    return redirect(url_for("tournaments.rounds", code=code))
+
+
+@blueprint.post("/<code>/rounds/publish")
+@login_required
+def publish_next(code: str) -> Response:
+    tournament = _tournament_or_404(code)
+    _require_director(tournament)
+    if PublishRoundForm().validate_on_submit():
+        session = db_session()
+        writer = LetterWriter(MailSettings.from_env(secret_fallback=settings().secret_key))
+        try:
+            published = publish_round(
+                session, tournament, current_user, writer=writer,
+                today=service_today(settings().today, tournament.time_zone),
+            )  # fmt: skip
+        except RoundRefused as error:
+            session.rollback()
+            flash(str(error), "error")
+        else:
+            session.commit()
+            flash(_("Round %(number)s published: %(games)s games, %(letters)s letters queued.",
+                    number=published.round.number, games=len(published.games),
+                    letters=published.letters), "info")  # fmt: skip
+    return redirect(url_for("tournaments.rounds", code=code))
+
+
+@blueprint.post("/<code>/rounds/rules")
+@login_required
+def round_rules_update(code: str) -> Response:
+    tournament = _tournament_or_404(code)
+    _require_director(tournament)
+    form = RoundRulesForm()
+    if form.validate_on_submit():
+        session = db_session()
+        try:
+            set_round_rules(
+                session, tournament, current_user,
+                pair_before_finished=form.pair_before_finished.data,
+                team_pairing=TeamPairing(form.team_pairing.data),
+                team_pairing_system=form.team_pairing_system.data or None,
+                team_schedule=TeamSchedule(form.team_schedule.data),
+            )  # fmt: skip
+        except RoundRefused as error:
+            session.rollback()
+            flash(str(error), "error")
+        else:
+            session.commit()
+            flash(_("Saved."), "info")
+    return redirect(url_for("tournaments.rounds", code=code))
+
+
+@blueprint.route("/<code>/teams", methods=["GET", "POST"])
+@login_required
+def teams(code: str) -> tuple[str, int] | Response:
+    """Teams in board order (entered by the organizer) and the team standings."""
+    tournament = _tournament_or_404(code)
+    session = db_session()
+    form = TeamsForm()
+    problems: list[str] = []
+    if form.is_submitted():
+        if not current_user.has_role(Role.ORGANIZER):
+            abort(403)
+        if form.validate():
+            entries, errors = parse_team_lines(form.teams.data or "")
+            problems = [str(error) for error in errors]
+            if not problems:
+                try:
+                    set_teams(session, tournament, entries, current_user)
+                except TeamsRefused as error:
+                    session.rollback()
+                    problems = [str(problem) for problem in error.errors]
+                except RoundRefused as error:
+                    session.rollback()
+                    problems = [str(error)]
+                else:
+                    session.commit()
+                    flash(_("%(count)s teams saved.", count=len(entries)), "info")
+                    return redirect(url_for("tournaments.teams", code=code))
+    stored = list(
+        session.scalars(select(Team).where(Team.tournament_id == tournament.id).order_by(Team.number))
+    )
+    if not form.is_submitted():
+        form.teams.data = "\n".join(
+            f"{team.name}: {', '.join(str(b.participant.start_number) for b in team.boards)}"
+            for team in stored
+        )
+    table, table_error = [], None
+    if len(stored) >= 2:
+        try:
+            table = team_table(session, tournament)
+        except ValueError as error:
+            table_error = str(error)
+    page = render_template(
+        "tournaments/teams.html", tournament=tournament, teams=stored, form=form,
+        problems=problems, table=table, table_error=table_error,
+        may_direct=_may_direct(tournament), pair_form=PairTeamsForm(),
+        by_rounds=is_paired_by_rounds(session, tournament),
+    )  # fmt: skip
+    return page, 422 if problems else 200
+
+
+@blueprint.post("/<code>/teams/pair")
+@login_required
+def pair_teams_round_robin(code: str) -> Response:
+    tournament = _tournament_or_404(code)
+    _require_director(tournament)
+    if PairTeamsForm().validate_on_submit():
+        session = db_session()
+        try:
+            games = pair_team_round_robin(session, tournament, current_user)
+        except RoundRefused as error:
+            session.rollback()
+            flash(str(error), "error")
+        else:
+            session.commit()
+            flash(_("%(count)s games paired.", count=len(games)), "info")
+    return redirect(url_for("tournaments.teams", code=code))

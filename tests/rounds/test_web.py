@@ -1,0 +1,110 @@
+"""The Rounds page (directors pair, preview and publish; officials read; players are refused)
+and the Teams page (the organizer enters teams; everyone reads them and the team standings)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from corrmail.db import Database
+from corrmail.models import (
+    Game,
+    PairedRound,
+    Role,
+    Team,
+    Tournament,
+    TournamentOfficial,
+    TournamentSystem,
+    User,
+)
+
+
+def _serve(database: Database, tournament: Tournament, login: str, role: Role) -> None:
+    with database.transaction() as session:
+        user = session.scalars(select(User).where(User.login == login)).one()
+        session.add(TournamentOfficial(tournament_id=tournament.id, user_id=user.id, role=role))
+
+
+def test_rounds_page_roles(
+    database: Database, make_tournament: Callable[..., Tournament],
+    login: Callable[..., FlaskClient], organizer_client: FlaskClient, player_client: FlaskClient,
+) -> None:
+    tournament = make_tournament(players=5, system=TournamentSystem.SWISS,
+                                 pairing_system="coefficients")
+    page = f"/tournaments/{tournament.code}/rounds"
+    assert player_client.get(page).status_code == 403
+    assert player_client.post(f"{page}/pair", data={"seed": "1"}).status_code == 403
+    assert "/rounds" not in player_client.get(f"/tournaments/{tournament.code}").get_data(
+        as_text=True)
+    outsider = login(Role.REFEREE, login="elsewhere")
+    assert outsider.get(page).status_code == 403
+    assert outsider.post(f"{page}/pair", data={"seed": "1"}).status_code == 403
+    steward = login(Role.STEWARD, login="steward")
+    _serve(database, tournament, "steward", Role.STEWARD)
+    reading = steward.get(page)
+    assert reading.status_code == 200 and "Pair (preview)" not in reading.get_data(as_text=True)
+    assert steward.post(f"{page}/publish").status_code == 403
+    with database.session() as session:
+        assert session.scalars(select(PairedRound)).all() == []
+
+    shown = organizer_client.get(f"/tournaments/{tournament.code}").get_data(as_text=True)
+    assert f"/tournaments/{tournament.code}/rounds" in shown
+    answer = organizer_client.post(f"{page}/pair", data={"seed": "8", "absent": ""})
+    assert answer.status_code == 302
+    preview = organizer_client.get(page).get_data(as_text=True)
+    assert "preview, not published" in preview and "Bye (+):" in preview
+    assert "Publish round 1" in preview and "lot seed 8" in preview
+    referee = login(Role.REFEREE, login="referee")
+    _serve(database, tournament, "referee", Role.REFEREE)
+    assert referee.post(f"{page}/publish").status_code == 302
+    with database.session() as session:
+        assert len(session.scalars(select(Game)).all()) == 2
+    published = organizer_client.get(page).get_data(as_text=True)
+    assert "published" in published and "Publish round 1" not in published
+    refused = organizer_client.post(f"{page}/pair", data={"seed": "2"}, follow_redirects=True)
+    assert "unfinished game(s)" in refused.get_data(as_text=True)
+    bad = organizer_client.post(f"{page}/pair", data={"absent": "3,x"}, follow_redirects=True)
+    assert "start numbers separated by commas" in bad.get_data(as_text=True)
+
+
+def test_rules_form_allows_pairing_before_the_round_ends(
+    database: Database, make_tournament: Callable[..., Tournament],
+    organizer_client: FlaskClient,
+) -> None:
+    tournament = make_tournament(players=4, system=TournamentSystem.SWISS, pairing_system="random")
+    page = f"/tournaments/{tournament.code}/rounds"
+    organizer_client.post(f"{page}/pair", data={"seed": "1"})
+    organizer_client.post(f"{page}/publish")
+    organizer_client.post(f"{page}/rules", data={"pair_before_finished": "y",
+                                                 "team_pairing": "round_robin",
+                                                 "team_pairing_system": "",
+                                                 "team_schedule": "boards"})
+    organizer_client.post(f"{page}/pair", data={"seed": "1"})
+    with database.session() as session:
+        assert [r.number for r in session.scalars(select(PairedRound))] == [1, 2]
+
+
+def test_teams_page(
+    database: Database, make_tournament: Callable[..., Tournament],
+    organizer_client: FlaskClient, player_client: FlaskClient,
+) -> None:
+    tournament = make_tournament(players=4, system=TournamentSystem.TEAM)
+    page = f"/tournaments/{tournament.code}/teams"
+    bad = organizer_client.post(page, data={"teams": "Odessa: 1, 2\nKyiv 3 4"})
+    assert bad.status_code == 422 and "line 2: write the team as" in bad.get_data(as_text=True)
+    unknown = organizer_client.post(page, data={"teams": "Odessa: 1, 2\nKyiv: 3, 9"})
+    assert unknown.status_code == 422 and "Kyiv: no player no. 9" in unknown.get_data(as_text=True)
+    assert player_client.post(page, data={"teams": "A: 1, 2\nB: 3, 4"}).status_code == 403
+    with database.session() as session:
+        assert session.scalars(select(Team)).all() == []
+    assert organizer_client.post(page, data={"teams": "Odessa: 1, 2\nKyiv: 3, 4"}).status_code == 302
+    assert player_client.post(f"{page}/pair").status_code == 403
+    assert organizer_client.post(f"{page}/pair").status_code == 302
+    with database.session() as session:
+        games = session.scalars(select(Game)).all()
+        assert sorted((g.board, g.white.start_number, g.black.start_number) for g in games) == [
+            (1, 1, 3), (2, 4, 2)]
+    reading = player_client.get(page).get_data(as_text=True)
+    assert "Odessa" in reading and "Team standings" in reading and "Save the teams" not in reading
