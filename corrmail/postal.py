@@ -430,6 +430,14 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
             f"{chart.overstep.total} days used at move {chart.overstep.move}, "
             f"more than the {chart.overstep.limit} allowed",
             "the partner may claim the overstep (002 §4.3.6)"))
+    row = chart.rows[-1]
+    declared = (entry.declared_white_days, entry.declared_black_days)
+    counted = (row.white_total, row.black_total)
+    if None not in declared and declared != counted:
+        check.findings.append(Finding(
+            "002 §4.3.1",
+            f"time declared {declared[0]}/{declared[1]}, the chart counts {counted[0]}/{counted[1]}",
+            "the chart's count stands; the partner points the difference out"))
 
 
 def enter_postcard(

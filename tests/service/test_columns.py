@@ -3,6 +3,7 @@ paired, and a game of each is played card by card through postal entry."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable
 
@@ -69,15 +70,17 @@ def _play(database: Database, game_id: int, plies: int) -> list[str]:
             sender = "white" if index % 2 == 0 else "black"
             sent = START + dt.timedelta(days=3 * index)
             received = previous_sent + dt.timedelta(days=2) if previous_sent else None
-            totals = GameView(game).chart().totals
-            check, _ = enter_postcard(session, game, PostcardEntry(
+            entry = PostcardEntry(
                 sender_id=game.white_id if sender == "white" else game.black_id,
                 moves_text=" ".join([*repeated, text]),
                 partner_sent=f"{previous_sent:%d.%m.%y}" if previous_sent else "",
                 received=f"{received:%d.%m.%y}" if received else "",
                 sent=f"{sent:%d.%m.%y}",
-                declared_white_days=totals.white, declared_black_days=totals.black,
-            ), None, today=sent)
+            )
+            # Each reply takes a day; White's opening none: 0/0, 0/1, 1/1, 1/2, …
+            entry = dataclasses.replace(entry, declared_white_days=index // 2,
+                                        declared_black_days=(index + 1) // 2)
+            check, _ = enter_postcard(session, game, entry, None, today=sent)
             assert check.findings == [] and check.own_moves == text, check
             written.append(text)
             previous_sent = sent

@@ -201,3 +201,13 @@ def test_moves_are_read_as_players_write_them(card: Card, game_id: int) -> None:
     """Cyrillic look-alikes, spaces around the dash and «x» for a capture (002 §4.2.2)."""
     check = card(game_id, "white", D(2026, 9, 3), moves_text="1. С3 - D4", sent="01.09.26")
     assert check.own_moves == "c3-d4" and check.findings == []
+
+
+def test_declared_time_that_differs_from_the_chart(card: Card, game_id: int) -> None:
+    """002 §4.3.1: the fraction written is checked against the chart; the chart's count stands."""
+    _opening(card, game_id)
+    check = card(game_id, "black", D(2026, 9, 12), moves_text="1. c3-d4 f6-g5",
+                 partner_sent="01.09", received="05.09", sent="08.09", postmark="08.09",
+                 declared_white_days=0, declared_black_days=2)
+    (finding,) = check.findings
+    assert finding.rule == "002 §4.3.1" and "0/2" in finding.problem and "0/3" in finding.problem
