@@ -33,3 +33,14 @@ def authenticate(session: Session, token: str) -> User | None:
         return None
     row.last_used_at = utcnow()
     return row.user
+
+
+def revoke_tokens(session: Session, user: User, name: str | None = None) -> int:
+    """Revoke the user's live tokens (only those called ``name``, if given); how many."""
+    query = select(ApiToken).where(ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None))
+    if name is not None:
+        query = query.where(ApiToken.name == name)
+    rows = list(session.scalars(query))
+    for row in rows:
+        row.revoked_at = utcnow()
+    return len(rows)

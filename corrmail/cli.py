@@ -7,6 +7,7 @@ import threading
 
 import click
 
+from corrmail.api_cli import register as register_api_commands
 from corrmail.bulletins.cli import register as register_bulletin_commands
 from corrmail.config import Settings
 from corrmail.db import Database
@@ -111,6 +112,7 @@ register_service_commands(main)
 register_bulletin_commands(main)
 register_ops_commands(main)
 register_standings_commands(main)
+register_api_commands(main)
 register_round_commands(main)
 
 
