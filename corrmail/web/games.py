@@ -135,9 +135,7 @@ def add_postcard(game_id: int) -> str | Response:
 
 def _may_enter_postcards(game: Game) -> bool:
     """Stewards and referees of the tournament, and organizers (issue 6 §9)."""
-    if current_user.has_role(Role.ORGANIZER):
-        return True
-    if not (current_user.has_role(Role.STEWARD) or current_user.has_role(Role.REFEREE)):
+    if not current_user.has_role(Role.ORGANIZER, Role.STEWARD, Role.REFEREE):
         return False
     return is_official_of(current_user, game.tournament_id)
 

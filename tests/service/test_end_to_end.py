@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pytest
 from sqlalchemy import func, select
 
-from adjudication import Evidence, Instance
+from adjudication import Evidence
 from adjudication.outcomes import Side as CaseSide
 from corrmail.db import Database
 from corrmail.mail.game_view import GameView
@@ -34,6 +34,7 @@ from corrmail.models import (
     ResultKind,
     Role,
     Tournament,
+    TournamentOfficial,
     TournamentSystem,
     User,
 )
@@ -45,11 +46,12 @@ from corrmail.postal import (
     record_break_notice,
     record_start_sheet_receipt,
 )
-from corrmail.referee.desk import Actor, Desk
+from corrmail.referee.desk import Desk, actor_for
 from corrmail.referee.letters import case_letter_writer
 from corrmail.schedule import pair_round_robin
 from corrmail.standings import tournament_table
 from corrmail.sweep import sweep
+from timekeeping import ChartRow
 
 D = dt.date
 START = D(2026, 9, 1)
@@ -75,7 +77,7 @@ class League:
                                       today=today)
             return check
 
-    def chart_rows(self, key: tuple[int, int, int]) -> list[object]:
+    def chart_rows(self, key: tuple[int, int, int]) -> list[ChartRow]:
         with self.database.transaction() as session:
             game = session.get(Game, self.games[key])
             assert game is not None
@@ -97,6 +99,8 @@ def league(make_tournament, make_user, database: Database) -> League:  # type: i
     with database.transaction() as session:
         row = session.get(Tournament, tournament.id)
         assert row is not None
+        for user, role in ((steward, Role.STEWARD), (referee, Role.REFEREE)):
+            session.add(TournamentOfficial(tournament_id=row.id, user_id=user.id, role=role))
         paired = pair_round_robin(session, row, None)
         numbers = {p.id: p.start_number for p in row.participants}
         rounds = max(game.round for game in paired)
@@ -142,7 +146,7 @@ def test_a_double_round_robin_by_post(league: League, database: Database) -> Non
                 received="04.09", sent="14.09", postmark="14.09", declared_white_days=0,
                 declared_black_days=3)
     rows = league.chart_rows(late)
-    assert rows[1].days == 3  # type: ignore[attr-defined]  # 12–14 September, not 5–14
+    assert rows[1].days == 3  # 12–14 September, not 5–14
 
     # A break (002 §4.4.2): 1–15 October are not player 2's days.
     league.card(with_break, "white", D(2026, 9, 27), moves_text="1. c3-d4", sent="25.09.26")
@@ -150,7 +154,7 @@ def test_a_double_round_robin_by_post(league: League, database: Database) -> Non
                 partner_sent="25.09", received="28.09", sent="20.10", declared_white_days=24,
                 declared_black_days=7)
     rows = league.chart_rows(with_break)
-    assert rows[1].days == 7  # type: ignore[attr-defined]  # 29–30 September, 16–20 October
+    assert rows[1].days == 7  # 29–30 September, 16–20 October
 
     # A postmark correction (002 §4.3.1): White wrote 01.09, the card is stamped 03.09.
     league.card(postmark, "white", D(2026, 9, 5), moves_text="1. c3-d4", sent="01.09.26",
@@ -159,7 +163,7 @@ def test_a_double_round_robin_by_post(league: League, database: Database) -> Non
                         partner_sent="03.09", received="06.09", sent="08.09")
     assert any(f.rule == "002 §4.3.1" for f in check.findings)
     rows = league.chart_rows(postmark)
-    assert rows[0].sent == D(2026, 9, 3) and rows[0].days == 2  # type: ignore[attr-defined]
+    assert rows[0].sent == D(2026, 9, 3) and rows[0].days == 2
 
     # An impossible move with a single move (002 §4.2.10): a3-c5 is read as a3-b4.
     check = league.card(substituted, "white", D(2026, 9, 4), moves_text="1. a3-c5",
@@ -233,16 +237,14 @@ def test_a_double_round_robin_by_post(league: League, database: Database) -> Non
     with database.transaction() as session:
         game = session.get(Game, league.games[overstep])
         assert game is not None
-        referee = session.merge(league.referee)
-        actor = Actor(referee, frozenset({Instance.REFEREE}), frozenset())
+        actor = actor_for(session, session.merge(league.referee), league.tournament_id)
         Desk(session, case_writer, on=D(2026, 11, 25)).open_overstep_claim(
             actor, game, claimant=CaseSide.WHITE, held_move="d4-c5",
             evidence=frozenset(Evidence), letter_text="Заявляю о просрочке.")
         assert game.state is GameState.SUSPENDED
     with database.transaction() as session:
         case = session.scalars(select(Case).where(Case.game_id == league.games[overstep])).one()
-        referee = session.merge(league.referee)
-        actor = Actor(referee, frozenset({Instance.REFEREE}), frozenset())
+        actor = actor_for(session, session.merge(league.referee), league.tournament_id)
         Desk(session, case_writer, on=D(2026, 12, 6)).decide(
             actor, case.id, revision=case.revision, ruling="confirmed")
     with database.transaction() as session:
