@@ -29,6 +29,7 @@ _SPEC.loader.exec_module(_FIXTURES)
 db_url = _FIXTURES.db_url
 live_server = _FIXTURES.live_server
 browser_page = _FIXTURES.browser_page
+chromium = _FIXTURES.chromium  # browser_page's one browser per session
 
 pytestmark = pytest.mark.browser
 
