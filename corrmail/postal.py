@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail import audit
@@ -446,7 +447,14 @@ def enter_postcard(
     """Check ``entry`` and store it with what follows, in the caller's transaction.
 
     Raises :class:`PostcardRejected` (nothing stored) when the check has entry errors.
+
+    The game row is locked before the check and the ledger read again under the lock, so two
+    stewards entering the same card at once cannot both pass the check: the second sees the
+    first card and is refused (002 §4.2.8), the ledger never holds the card twice.
     """
+    session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
+    session.refresh(game)
+    session.expire(game, ["letters"])
     check = check_postcard(game, entry, today=today)
     if not check.accepted:
         raise PostcardRejected(game.id, check.errors)
