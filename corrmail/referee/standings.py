@@ -4,9 +4,10 @@ adds the two facts a withdrawal needs that the results alone do not carry:
 
 * a game begun and unfinished (at least one move in its ledger, no result) is ``in_progress``:
   for a withdrawal it counts as played and awaits adjudication, never ``−``/``+`` (000 §3.14.4);
-* every withdrawal the referee recorded is passed to `scoring`, with his decision: ``ANNUL``
+* every withdrawal the referee decided is passed to `scoring`, with his decision: ``ANNUL``
   when he annulled every game of the player (002 §4.5.3, round robins only), ``KEEP`` otherwise
-  (000 §3.14.3, §3.14.5). Since `scoring` keeps games in progress pending, the old reason for
+  (000 §3.14.3, §3.14.5). A withdrawal recorded but not yet decided is not passed: until the
+  referee rules, the table shows what is on record, not a default he may still overrule. Since `scoring` keeps games in progress pending, the old reason for
   passing only the annulling withdrawals (a game in adjudication would have become ``−``) is
   gone, and the withdrawal's ``after_round`` now reaches the Swiss credit of 000 §3.16.11.
 """
@@ -15,8 +16,20 @@ from __future__ import annotations
 
 import dataclasses
 
+from sqlalchemy import select
+from sqlalchemy.orm import object_session
+
+from adjudication import case_from_dict
 from corrmail.ledger import effective_letters
-from corrmail.models import Game, GameResult, Participant, ResultKind, TournamentSystem
+from corrmail.models import (
+    Case,
+    CaseType,
+    Game,
+    GameResult,
+    Participant,
+    ResultKind,
+    TournamentSystem,
+)
 from corrmail.models import Tournament as TournamentRow
 from corrmail.standings import scoring_game
 from corrmail.standings import scoring_tournament as results_tournament
@@ -63,9 +76,22 @@ def scoring_tournament(tournament: TournamentRow) -> ScoringTournament:
         dataclasses.replace(scored, in_progress=True) if in_progress(game) else scored
         for game, scored in zip(tournament.games, results.games, strict=True)
     )
+    decided = _decided_withdrawals(tournament)
     withdrawals = tuple(
         withdrawal_of(tournament, participant)
         for participant in tournament.participants
         if participant.withdrawn and participant.start_number is not None
+        and participant.id in decided
     )
     return dataclasses.replace(results, games=games, withdrawals=withdrawals)
+
+
+def _decided_withdrawals(tournament: TournamentRow) -> set[int]:
+    """Participants whose withdrawal case carries the referee's decision (002 §4.5.3)."""
+    session = object_session(tournament)
+    if session is None:
+        raise RuntimeError(f"tournament {tournament.code} is not attached to a session")
+    rows = session.scalars(select(Case).where(Case.tournament_id == tournament.id,
+                                              Case.case_type == CaseType.WITHDRAWAL))
+    return {row.participant_id for row in rows
+            if row.participant_id is not None and case_from_dict(row.payload).decisions}

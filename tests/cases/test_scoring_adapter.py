@@ -55,7 +55,11 @@ def test_a_begun_game_is_in_progress_and_a_kept_withdrawal_reaches_scoring(
         assert flagged == {unfinished}
         assert before.withdrawals == ()
     set_today(WITHDREW)
-    cup.act("referee", withdraw(cup, 5), "decide")
+    case_id = withdraw(cup, 5)
+    with cup.database.session() as session:
+        # Recorded, not decided: the table shows what is on record (002 §4.5.3).
+        assert scoring_tournament(session.get(Tournament, cup.tournament_id)).withdrawals == ()
+    cup.act("referee", case_id, "decide")
     with cup.database.session() as session:
         tournament = session.get(Tournament, cup.tournament_id)
         scored = scoring_tournament(tournament)
