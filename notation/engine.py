@@ -56,6 +56,9 @@ class Generator:
         self.valid = geometry.all_mask
         self.promotion_row = (geometry.row_mask(geometry.size - 1), geometry.row_mask(0))
         self.width = width
+        # Square <-> single-bit mask, for the square-indexed view (notation.position).
+        self.mask_of_square = tuple(1 << geometry.bit(square) for square in geometry.squares)
+        self.square_of_mask = {mask: square for square, mask in enumerate(self.mask_of_square)}
         self.flying = rules.flying_kings
         self.majority = rules.majority_capture
         self.promote_during_capture = rules.promote_during_capture

@@ -68,35 +68,35 @@ def resolve_written(position: GamePosition, written: WrittenMove) -> FullReading
     and :class:`notation.geometry.UnknownSquareError` for a light square or one off the board.
     """
     squares = _squares(written.squares, position.geometry)
-    routes = [
-        route
-        for route in position.routes_between(squares[0], squares[-1])
-        if _passes_through(route.route, squares)
-    ]
-    # A route written out in full names its own move, even if a longer route passes through
-    # the same squares.
-    exact = [route for route in routes if route.route == squares]
-    candidates = exact or routes
-    remarks: list[str] = []
+    routes = position.routes_between(squares[0], squares[-1])
+    if len(squares) > 2:
+        routes = [route for route in routes if _passes_through(route.route, squares)]
+    candidates = routes
+    if len(routes) > 1:
+        # A route written out in full names its own move, even if a longer route passes
+        # through the same squares.
+        candidates = [route for route in routes if route.route == squares] or routes
+    remarks: tuple[str, ...] = ()
+    # Filters test ``captured`` (a frozenset) rather than the ``is_capture`` property: this
+    # runs once per move of every game record read.
     if not written.capture:
-        quiet = [m for m in candidates if not m.is_capture and len(squares) == 2]
-        if quiet:
-            candidates = quiet
-        elif candidates and len(squares) == 2:
-            remarks.append("capture written with '-' instead of ':'")
-        else:
+        if len(squares) != 2:
             candidates = []
+        elif quiet := [m for m in candidates if not m.captured]:
+            candidates = quiet
+        elif candidates:
+            remarks = ("capture written with '-' instead of ':'",)
     else:
-        candidates = [m for m in candidates if m.is_capture]
+        candidates = [m for m in candidates if m.captured]
         if written.mixed_separators:
-            remarks.append("capture written with both '-' and ':'")
+            remarks = ("capture written with both '-' and ':'",)
     fitting = set(candidates) if len(candidates) > 1 else candidates
     if not fitting:
         raise NoSuchMoveError(written.text, "no legal move fits")
     if len(fitting) > 1:
         raise AmbiguousMoveError(written.text, f"fits {len(fitting)} different legal moves")
     (move,) = fitting
-    return FullReading(move, tuple(remarks))
+    return FullReading(move, remarks)
 
 
 def parse_full(position: GamePosition, text: str) -> Move:

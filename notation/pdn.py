@@ -127,57 +127,59 @@ def iter_pdn(text: str, *, default: GameType = GameType.RUSSIAN) -> Iterator[Pdn
 
 
 def _read_game(number: int, tokens: list[re.Match[str]], default: GameType) -> PdnGame:
-    game = PdnGame()
-    for token in tokens:
-        if token.lastgroup == "header":
-            game.headers[token.group("tag")] = token.group("value").replace('\\"', '"')
-    game_type = _game_type_of(game.headers, default)
+    headers = {
+        token.group("tag"): token.group("value").replace('\\"', '"')
+        for token in tokens
+        if token.lastgroup == "header"
+    }
+    game_type = _game_type_of(headers, default)
     if isinstance(game_type, str):
-        game.errors.append(PdnIssue(number, None, game.headers.get("GameType", ""), game_type))
-        return game
-    game.game_type = game_type
+        return PdnGame(headers, errors=[PdnIssue(number, None, headers.get("GameType", ""), game_type)])
     try:
-        options = parse_rule_options(game.headers.get(RULE_OPTIONS_TAG, "").split())
+        options = parse_rule_options(headers.get(RULE_OPTIONS_TAG, "").split())
         position = initial_position(game_type, options)
     except RuleOptionError as error:
-        game.errors.append(PdnIssue(number, None, game.headers[RULE_OPTIONS_TAG], str(error)))
-        return game
-    if "FEN" in game.headers:
+        return PdnGame(
+            headers, game_type, errors=[PdnIssue(number, None, headers[RULE_OPTIONS_TAG], str(error))]
+        )
+    if "FEN" in headers:
         try:
-            position = position_from_fen(game.headers["FEN"], game_type, options)
+            position = position_from_fen(headers["FEN"], game_type, options)
         except FenError as error:
-            game.errors.append(PdnIssue(number, None, game.headers["FEN"], str(error)))
-            return game
-    game.start = position
+            return PdnGame(headers, game_type, errors=[PdnIssue(number, None, headers["FEN"], str(error))])
+    game = PdnGame(headers, game_type, position)
+    moves = game.moves
     depth = 0
     stopped = False
-    ply = 0
-    first_white = position.turn is Color.WHITE
     for token in tokens:
         kind = token.lastgroup
-        if kind == "open":
-            depth += 1
-        elif kind == "close":
-            depth = max(0, depth - 1)
-        elif depth or kind in ("header", "nag", "number", "line_comment"):
-            continue
-        elif kind == "comment":
-            game.comments[len(game.moves)] = token.group().strip("{}").strip()
-        elif kind == "result":
-            game.result = token.group()
-        elif kind == "move" and not stopped:
-            move_number = (ply + (0 if first_white else 1)) // 2 + 1
+        # Moves are most tokens: they are tested first.
+        if kind == "move":
+            if depth or stopped:
+                continue
             try:
                 move = parse_short(position, token.group())
             except (NotationError, UnknownSquareError) as error:
+                first_turn_offset = 0 if game.start.turn is Color.WHITE else 1
+                move_number = (len(moves) + first_turn_offset) // 2 + 1
                 game.errors.append(PdnIssue(number, move_number, token.group(), str(error)))
+                # The rest of the game cannot be replayed; its comments and result are still read.
                 stopped = True
                 continue
-            game.moves.append(move)
+            moves.append(move)
             position = position.play(move)
-            ply += 1
-    if "Result" in game.headers and game.result == "*":
-        game.result = game.headers["Result"]
+        elif kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth = max(0, depth - 1)
+        elif depth:
+            continue
+        elif kind == "comment":
+            game.comments[len(moves)] = token.group().strip("{}").strip()
+        elif kind == "result":
+            game.result = token.group()
+    if "Result" in headers and game.result == "*":
+        game.result = headers["Result"]
     return game
 
 

@@ -43,10 +43,36 @@ class IllegalMoveError(ValueError):
 
 _NOTHING: frozenset[Square] = frozenset()
 
+_RouteKey = tuple[Square, Square, frozenset[Square], tuple[Square, ...]]
+"""A move's effect plus its route: the key :meth:`Position.play` finds a handed-out route by.
+
+Spelt out as a plain tuple rather than ``(move, move.route)`` because hashing and comparing
+a tuple of ints happens in C, while a ``Move`` hashes through its dataclass ``__hash__``.
+"""
+
+
+class _Memo:
+    """What a position has worked out about itself so far (positions are immutable).
+
+    Class-level ``None`` defaults make a fresh memo free to create: the instance stores only
+    what has been computed.  One is created per position made, so per ply of every game read.
+    """
+
+    captures: list[RawMove] | None = None
+    raw: list[RawMove] | None = None
+    routes: list[Move] | None = None
+    moves: list[Move] | None = None
+    raw_of_route: dict[_RouteKey, RawMove] | None = None
+
 
 @cache
-def _square_by_mask(geometry: Geometry) -> dict[int, Square]:
-    return {1 << geometry.bit(sq): sq for sq in geometry.squares}
+def _initial_masks(rules: RuleSet) -> tuple[int, int]:
+    geometry = rules.geometry
+    white = geometry.mask(tuple(s for s in geometry.squares if geometry.row(s) < rules.men_rows))
+    black = geometry.mask(
+        tuple(s for s in geometry.squares if geometry.row(s) >= geometry.size - rules.men_rows)
+    )
+    return white, black
 
 
 @dataclass(frozen=True)
@@ -62,20 +88,20 @@ class Position:
     black: int
     kings: int
     turn: Color = Color.WHITE
-    _cache: dict[object, object] = field(
-        default_factory=dict, init=False, repr=False, compare=False, hash=False
-    )
+    _generator: Generator = field(init=False, repr=False, compare=False, hash=False)
+    _memo: _Memo = field(default_factory=_Memo, init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        # Looking the generator up hashes the whole RuleSet: done once per position built
+        # here; positions made by play() inherit their parent's (see _after).
+        object.__setattr__(self, "_generator", generator_for(self.rules))
 
     # -- construction -------------------------------------------------------------------------
 
     @classmethod
     def initial(cls, game: GameType | RuleSet) -> Position:
         rules = game.rules if isinstance(game, GameType) else game
-        geometry = rules.geometry
-        white = geometry.mask(tuple(s for s in geometry.squares if geometry.row(s) < rules.men_rows))
-        black = geometry.mask(
-            tuple(s for s in geometry.squares if geometry.row(s) >= geometry.size - rules.men_rows)
-        )
+        white, black = _initial_masks(rules)
         return cls(rules, white, black, 0, Color.WHITE)
 
     @classmethod
@@ -118,108 +144,89 @@ class Position:
 
     # -- moves --------------------------------------------------------------------------------
 
-    @property
-    def _generator(self) -> Generator:
-        # Looking the generator up hashes the whole RuleSet; children inherit it instead.
-        generator = self._cache.get("generator")
-        if generator is None:
-            generator = self._cache["generator"] = generator_for(self.rules)
-        assert isinstance(generator, Generator)
-        return generator
-
     def _side_masks(self) -> tuple[int, int, int]:
         if self.turn is Color.WHITE:
             return self.white, self.black, 0
         return self.black, self.white, 1
 
     def _captures(self) -> list[RawMove]:
-        cached = self._cache.get("captures")
-        if cached is None:
+        memo = self._memo
+        captures = memo.captures
+        if captures is None:
             me, opp, side = self._side_masks()
-            cached = self._cache["captures"] = self._generator.captures(me, opp, self.kings, side)
-        assert isinstance(cached, list)
-        return cached
+            captures = memo.captures = self._generator.captures(me, opp, self.kings, side)
+        return captures
 
     def _raw_moves(self) -> list[RawMove]:
-        cached = self._cache.get("raw")
-        if cached is None:
-            cached = self._captures()
-            if not cached:
+        memo = self._memo
+        raw = memo.raw
+        if raw is None:
+            raw = self._captures()
+            if not raw:
                 me, opp, side = self._side_masks()
-                cached = self._generator.quiet_moves(me, opp, self.kings, side)
-            self._cache["raw"] = cached
-        assert isinstance(cached, list)
-        return cached
+                raw = self._generator.quiet_moves(me, opp, self.kings, side)
+            memo.raw = raw
+        return raw
 
     def _raw_moves_from(self, origin: int) -> list[RawMove]:
         """Legal routes of the piece on ``origin``, without generating the other pieces' moves."""
-        key = ("from", origin)
-        cached = self._cache.get(key)
-        if cached is None:
-            if "raw" in self._cache or self._captures():
-                cached = [raw for raw in self._raw_moves() if raw.origin == origin]
-            else:
-                me, opp, side = self._side_masks()
-                cached = self._generator.quiet_moves_from(me, opp, self.kings, side, origin)
-            self._cache[key] = cached
-        assert isinstance(cached, list)
-        return cached
+        if self._memo.raw is not None or self._captures():
+            return [raw for raw in self._raw_moves() if raw.origin == origin]
+        me, opp, side = self._side_masks()
+        return self._generator.quiet_moves_from(me, opp, self.kings, side, origin)
 
     def _to_move(self, raw: RawMove) -> Move:
-        squares = _square_by_mask(self.geometry)
+        squares = self._generator.square_of_mask
+        start, end = squares[raw.origin], squares[raw.target]
         if not raw.captured:
-            start, end = squares[raw.origin], squares[raw.target]
-            move = Move.from_route(start, end, _NOTHING, (start, end), (), raw.promotes)
+            route: tuple[Square, ...] = (start, end)
+            move = Move.from_route(start, end, _NOTHING, route, (), raw.promotes)
         else:
+            route = tuple(map(squares.__getitem__, raw.route))
             move = Move.from_route(
-                squares[raw.origin],
-                squares[raw.target],
+                start,
+                end,
                 frozenset(map(squares.__getitem__, _iter_bits(raw.captured))),
-                tuple(map(squares.__getitem__, raw.route)),
+                route,
                 tuple(map(squares.__getitem__, raw.capture_order)),
                 raw.promotes,
             )
         # play() finds the raw move of a route handed out here without searching again.
-        self._raw_of_route().setdefault((move, move.route), raw)
-        return move
-
-    def _raw_of_route(self) -> dict[tuple[Move, tuple[Square, ...]], RawMove]:
-        table = self._cache.get("raw-of-route")
+        memo = self._memo
+        table = memo.raw_of_route
         if table is None:
-            table = self._cache["raw-of-route"] = {}
-        assert isinstance(table, dict)
-        return table
+            table = memo.raw_of_route = {}
+        table.setdefault((start, end, move.captured, route), raw)
+        return move
 
     def legal_routes(self) -> list[Move]:
         """Every legal route, several per move where routes share an effect."""
-        cached = self._cache.get("routes")
-        if cached is None:
-            cached = [self._to_move(raw) for raw in self._raw_moves()]
-            self._cache["routes"] = cached
-        assert isinstance(cached, list)
-        return cached
+        memo = self._memo
+        if memo.routes is None:
+            memo.routes = [self._to_move(raw) for raw in self._raw_moves()]
+        return memo.routes
 
     def routes_between(self, start: Square | None, end: Square | None) -> list[Move]:
         """Legal routes from ``start`` to ``end`` (None: any square), converting only those."""
-        geometry = self.geometry
-        target = 1 << geometry.bit(end) if end is not None else 0
+        mask_of_square = self._generator.mask_of_square
         if start is None:
             raws = self._raw_moves()
         else:
-            raws = self._raw_moves_from(1 << geometry.bit(start))
-        return [self._to_move(raw) for raw in raws if not target or raw.target == target]
+            raws = self._raw_moves_from(mask_of_square[start])
+        if end is None:
+            return [self._to_move(raw) for raw in raws]
+        target = mask_of_square[end]
+        return [self._to_move(raw) for raw in raws if raw.target == target]
 
     def legal_moves(self) -> list[Move]:
         """Legal moves, one per effect (the first route found represents it), in a stable order."""
-        cached = self._cache.get("moves")
-        if cached is None:
+        memo = self._memo
+        if memo.moves is None:
             distinct: dict[Move, Move] = {}
             for move in self.legal_routes():
                 distinct.setdefault(move, move)
-            cached = sorted(distinct, key=lambda m: (m.start, m.end, m.route, sorted(m.captured)))
-            self._cache["moves"] = cached
-        assert isinstance(cached, list)
-        return list(cached)
+            memo.moves = sorted(distinct, key=lambda m: (m.start, m.end, m.route, sorted(m.captured)))
+        return list(memo.moves)
 
     def routes_of(self, move: Move) -> list[Move]:
         """Every route producing ``move``'s effect."""
@@ -242,30 +249,32 @@ class Position:
 
     def play(self, move: Move) -> Position:
         """The position after ``move``; raises :class:`IllegalMoveError` if it is not legal."""
-        known = self._raw_of_route().get((move, move.route))
-        if known is not None:
-            return self._after(known)
-        geometry = self.geometry
-        origin, target = 1 << geometry.bit(move.start), 1 << geometry.bit(move.end)
-        captured = geometry.mask(move.captured)
+        table = self._memo.raw_of_route
+        if table is not None:
+            known = table.get((move.start, move.end, move.captured, move.route))
+            if known is not None:
+                return self._after(known)
+        mask_of_square = self._generator.mask_of_square
+        origin, target = mask_of_square[move.start], mask_of_square[move.end]
+        captured = self.geometry.mask(move.captured)
         for raw in self._raw_moves_from(origin):
             if raw.target == target and raw.captured == captured:
                 return self._after(raw)
         raise IllegalMoveError(move, self)
 
     def _after(self, raw: RawMove) -> Position:
-        me, opp, _ = self._side_masks()
-        new_me, new_opp, kings = Generator.apply(me, opp, self.kings, raw)
         if self.turn is Color.WHITE:
-            white, black, turn = new_me, new_opp, Color.BLACK
+            white, black, kings = Generator.apply(self.white, self.black, self.kings, raw)
+            turn = Color.BLACK
         else:
-            white, black, turn = new_opp, new_me, Color.WHITE
+            black, white, kings = Generator.apply(self.black, self.white, self.kings, raw)
+            turn = Color.WHITE
         # Skips the frozen dataclass __init__ (one object.__setattr__ per field), the main cost
         # of replaying a game record; the child inherits the generator instead of looking it up.
         child = object.__new__(Position)
         child.__dict__.update(
             rules=self.rules, white=white, black=black, kings=kings, turn=turn,
-            _cache={"generator": self._generator},
+            _generator=self._generator, _memo=_Memo(),
         )
         return child
 
