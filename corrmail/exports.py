@@ -21,7 +21,7 @@ from pathlib import Path
 from corrmail.ledger import effective_letters
 from corrmail.models import Game, GameResult, ResultKind
 from corrmail.models import Tournament as TournamentRow
-from corrmail.standings import ADJUDICATED_MARK, TournamentTable, cell_text
+from corrmail.standings import ADJUDICATED_MARK, TournamentTable, cell_text, round_cell_text
 from notation.game_position import initial_position
 from notation.letters import play_moves
 from notation.pdn import PdnGame, write_pdn
@@ -56,19 +56,32 @@ def format_points(value: float | None, decimal: str = ".") -> str:
     return text.replace(".", decimal)
 
 
+def _result_columns(table: TournamentTable) -> list[str]:
+    if table.by_rounds:
+        return [f"round {number}" for number in range(1, table.round_count + 1)]
+    return [str(number) for number in table.crosstable.order]
+
+
+def _result_cells(table: TournamentTable, index: int) -> list[str]:
+    if table.by_rounds:
+        row = table.crosstable.rounds[index]
+        return [round_cell_text(row[r] if r < len(row) else None)
+                for r in range(table.round_count)]
+    return [
+        "×" if index == column else cell_text(table.crosstable.matrix[index][column])
+        for column in range(len(table.crosstable.order))
+    ]
+
+
 def _header(table: TournamentTable) -> list[str]:
-    numbers = [str(number) for number in table.crosstable.order]
-    return ["place", "start_no", "name", "club", "rating", *numbers, "points", "games",
-            *table.tiebreaks]
+    return ["place", "start_no", "name", "club", "rating", *_result_columns(table), "points",
+            "games", *table.tiebreaks]
 
 
 def _lines(table: TournamentTable, decimal: str) -> list[list[str]]:
     lines = []
     for index, row in enumerate(table.rows):
-        cells = [
-            "×" if index == column else cell_text(table.crosstable.matrix[index][column])
-            for column in range(len(table.crosstable.order))
-        ]
+        cells = _result_cells(table, index)
         lines.append([
             row.place, str(row.start_no), row.name, row.club,
             "" if row.rating is None else str(row.rating),
@@ -82,7 +95,8 @@ def _lines(table: TournamentTable, decimal: str) -> list[list[str]]:
 def standings_csv(table: TournamentTable) -> bytes:
     """Standings with the crosstable, one row per player in standings order; columns: place,
     start number, name, club, rating, the results against each start number (in the order of
-    the standings), points, games played and the tiebreaks in the tournament's order."""
+    the standings; a Swiss: each round's opponent, colour and result), points, games played
+    and the tiebreaks in the tournament's order."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=CSV_DELIMITER, lineterminator="\r\n")
     writer.writerow(_header(table))

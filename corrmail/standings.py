@@ -43,6 +43,7 @@ __all__ = [
     "TournamentTable",
     "cell_text",
     "load_tournament",
+    "round_cell_text",
     "scoring_game",
     "scoring_tournament",
     "tiebreak_order",
@@ -187,6 +188,16 @@ class TournamentTable:
     rows: tuple[StandingRow, ...]
     crosstable: Crosstable
 
+    @property
+    def by_rounds(self) -> bool:
+        """A Swiss table is printed by rounds (opponent, colour, result), a round robin as a
+        player-against-player matrix."""
+        return not self.scoring.system.is_round_robin
+
+    @property
+    def round_count(self) -> int:
+        return max((len(row) for row in self.crosstable.rounds), default=0)
+
     def as_dict(self) -> dict[str, object]:
         """The JSON of the API, the ``standings --format json`` command and the JSON export."""
         return {
@@ -207,6 +218,19 @@ def tournament_table(tournament: TournamentRow) -> TournamentTable:
     rows = tuple(standings(scoring, tiebreaks=order))
     table = crosstable(scoring, order=[row.start_no for row in rows])
     return TournamentTable(tournament, scoring, order, rows, table)
+
+
+def round_cell_text(cell: Cell | None) -> str:
+    """One round of a Swiss table: ``12w1`` (opponent 12, White, won), ``7b½*`` (adjudicated),
+    ``+`` for a bye, empty when the player had no game that round."""
+    if cell is None:
+        return ""
+    text = cell.symbol + (ADJUDICATED_MARK if cell.adjudicated and cell.symbol else "")
+    if cell.opponent is None:
+        return text
+    colour = cell.colour.value if cell.colour is not None else ""
+    played = f"{cell.opponent}{colour}{text}"
+    return f"({played})" if cell.annulled else played
 
 
 def cell_text(cells: Sequence[Cell]) -> str:

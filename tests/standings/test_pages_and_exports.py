@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,10 +14,10 @@ from flask.testing import FlaskClient
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE
 from corrmail.exports import export_files, format_points, games_pdn, standings_text
-from corrmail.models import Tournament
+from corrmail.models import GameResult, ResultKind, Tournament, TournamentSystem
 from corrmail.standings import load_tournament, tournament_table
 from notation.pdn import read_pdn
-from tests.standings.conftest import CYRILLIC_NAME
+from tests.standings.conftest import CYRILLIC_NAME, add_games
 
 CODE = "КР-1"
 
@@ -119,3 +120,25 @@ def test_text_and_files_export(
 def test_points_are_printed_without_trailing_zeros() -> None:
     assert [format_points(v) for v in (6.0, 6.5, 12.25, None)] == ["6", "6.5", "12.25", ""]
     assert format_points(6.5, ",") == "6,5"
+
+
+def test_a_swiss_is_printed_by_rounds(
+    player_client: FlaskClient, database: Database, make_tournament: Callable[..., Tournament]
+) -> None:
+    """000 §3.14–3.18: a Swiss table lists each round's opponent, colour and result."""
+    tournament = make_tournament(players=4, code="SW-1", system=TournamentSystem.SWISS)
+    add_games(database, tournament, (
+        (1, 1, 3, GameResult.WHITE_WIN, ResultKind.PLAYED),
+        (1, 4, 2, GameResult.DRAW, ResultKind.ADJUDICATED),
+        (2, 2, 1, GameResult.BLACK_WIN, ResultKind.FORFEIT),
+    ))
+    page = player_client.get("/tournaments/SW-1/standings").get_data(as_text=True)
+    assert "R1" in page and "R2" in page and '<td class="self">' not in page
+    rows = list(csv.reader(io.StringIO(
+        player_client.get("/tournaments/SW-1/standings.csv").data.decode("utf-8-sig")),
+        delimiter=";"))
+    assert rows[0][5:7] == ["round 1", "round 2"]
+    first = next(row for row in rows[1:] if row[1] == "1")
+    assert first[5:7] == ["3w1", "2b+"]
+    second = next(row for row in rows[1:] if row[1] == "2")
+    assert second[5] == "4b½*"
