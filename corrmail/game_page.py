@@ -201,7 +201,8 @@ class ChartPlot:
 
 
 def chart_plot(chart: TimeChart, *, width: int = 560, height: int = 280) -> ChartPlot:
-    left, right, top, bottom = 44, 12, 12, height - 28
+    # Room below the axis for its labels and the legend.
+    left, right, top, bottom = 44, 12, 12, height - 44
     moves = max([row.counted_moves for row in chart.rows] + [10])
     max_moves = ((moves + 9) // 10) * 10
     days = max([row.white_total for row in chart.rows] + [row.black_total for row in chart.rows]
@@ -221,7 +222,7 @@ def chart_plot(chart: TimeChart, *, width: int = 560, height: int = 280) -> Char
     limit = tuple(point(m, chart.control.limit(m), "") for m in range(0, max_moves + 1))
     step = max(chart.control.moves, 10)
     x_ticks = tuple(point(m, 0, str(m)) for m in range(0, max_moves + 1, step))
-    y_step = max(chart.control.days, 10)
+    y_step = 10 if days <= 100 else max(chart.control.days, 10)
     y_ticks = tuple(point(0, d, str(d)) for d in range(0, days + 1, y_step))
     return ChartPlot(width, height, left, bottom, tuple(series[Side.WHITE]),
                      tuple(series[Side.BLACK]), limit, x_ticks, y_ticks)
