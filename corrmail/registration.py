@@ -30,6 +30,9 @@ from corrmail.models import (
 )
 from corrmail.player_import import PlayerImport, PlayerRow, RowError, check_row
 from corrmail.referee.bans import BAN_RULE, Ban, ban_barring, bans_in_force
+from notation.columns import RuleOptionError, parse_rule_options
+from notation.game_position import initial_position
+from notation.rules import GameType as BoardType
 from scoring.pairing.model import PairingSystem
 from scoring.tiebreaks import TIEBREAKS
 
@@ -64,6 +67,9 @@ class TournamentSpec:
     break_max_days: int = 30
     time_zone: str = "Europe/Moscow"
     status: TournamentStatus = TournamentStatus.DRAFT
+    # Column draughts' rule options as ``NAME=VALUE`` (`notation.columns.rule_option_choices()`);
+    # None leaves a tournament's options as they are (forms without the field), () the defaults.
+    rule_options: Sequence[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -144,12 +150,24 @@ def check_spec(
         ZoneInfo(spec.time_zone)
     except (ZoneInfoNotFoundError, ValueError):
         errors.append(FieldError("time_zone", _("unknown time zone %(name)s", name=spec.time_zone)))
+    if spec.rule_options:
+        try:
+            initial_position(BoardType[spec.game_type.name], parse_rule_options(spec.rule_options))
+        except RuleOptionError as error:
+            errors.append(FieldError("rule_options", str(error)))
+        except KeyError:
+            errors.append(FieldError("rule_options", _(
+                "%(type)s has no rule options", type=spec.game_type.value)))
     return errors
 
 
 def _columns(spec: TournamentSpec) -> dict[str, object]:
     values = {f.name: getattr(spec, f.name) for f in fields(spec) if f.name != "point_system"}
     values["tiebreak_order"] = list(spec.tiebreak_order)
+    if spec.rule_options is None:
+        del values["rule_options"]
+    else:
+        values["rule_options"] = parse_rule_options(spec.rule_options) or None
     values["pairing_system"] = spec.pairing_system or None
     values["points_win"], values["points_draw"], values["points_loss"] = POINT_SYSTEMS[
         spec.point_system
@@ -179,6 +197,8 @@ def spec_of(tournament: Tournament) -> TournamentSpec:
         break_max_days=tournament.break_max_days,
         time_zone=tournament.time_zone,
         status=tournament.status,
+        rule_options=tuple(f"{name}={value}"
+                           for name, value in sorted((tournament.rule_options or {}).items())),
     )
 
 
