@@ -133,7 +133,7 @@ def test_a_swiss_is_printed_by_rounds(
         (2, 2, 1, GameResult.BLACK_WIN, ResultKind.FORFEIT),
     ))
     page = player_client.get("/tournaments/SW-1/standings").get_data(as_text=True)
-    assert "R1" in page and "R2" in page and '<td class="self">' not in page
+    assert ">Т1</th>" in page and ">Т2</th>" in page and '<td class="self">' not in page  # Т = тур
     rows = list(csv.reader(io.StringIO(
         player_client.get("/tournaments/SW-1/standings.csv").data.decode("utf-8-sig")),
         delimiter=";"))
