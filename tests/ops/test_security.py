@@ -122,7 +122,8 @@ def test_one_address_spraying_many_logins_is_slowed_down(
     assert answer.status_code == 302
 
 
-PUBLIC = {"static", "health.healthz", "health.readyz", "auth.login", "index"}
+PUBLIC = {"static", "health.healthz", "health.readyz", "auth.login", "index",
+          "password_reset.forgot", "password_reset.reset"}
 
 
 def test_anonymous_visitors_reach_nothing_but_the_public_pages(

@@ -1,0 +1,85 @@
+"""Password reset by e-mail token: the link comes by letter, works once, for one user, for a
+limited time, and the form never tells whether an account exists."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from email import message_from_bytes, policy
+
+import time_machine
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from corrmail.db import Database
+from corrmail.models import AuditEntry, OutboxMessage, Role, User
+from corrmail.ops.password_reset import TOKEN_HOURS
+
+NEW = "a brand new passphrase"
+
+
+def _link(database: Database) -> str:
+    with database.session() as session:
+        letters = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "password_reset")).all()
+    assert len(letters) == 1
+    body = message_from_bytes(letters[0].raw, policy=policy.default).get_body().get_content()  # type: ignore[union-attr]
+    match = re.search(r"http://localhost(/password/reset/\S+)", body)
+    assert match, body
+    return match.group(1)
+
+
+def test_a_reset_link_by_letter_sets_a_new_password_once(
+    client: FlaskClient, make_user: Callable[..., User], database: Database
+) -> None:
+    make_user("referee", Role.REFEREE)
+    answer = client.post("/password/forgot", data={"login": "REFEREE@example.org"})
+    assert answer.status_code == 302
+    with database.session() as session:
+        letter = session.scalars(select(OutboxMessage)).one()
+        assert letter.recipient.endswith("<referee@example.org>") or "referee@example.org" in letter.recipient
+    link = _link(database)
+    assert client.get(link).status_code == 200
+    short = client.post(link, data={"password": "short", "again": "short"})
+    assert short.status_code == 422
+    differ = client.post(link, data={"password": NEW, "again": NEW + "!"})
+    assert differ.status_code == 422 and "Пароли не совпадают." in differ.get_data(as_text=True)
+    assert client.post(link, data={"password": NEW, "again": NEW}).status_code == 302
+    assert client.post("/login", data={"login": "referee", "password": "correct horse battery"}).status_code == 401
+    assert client.post("/login", data={"login": "referee", "password": NEW}).status_code == 302
+    # used once: the same link now leads back to the request form
+    reused = client.get(link)
+    assert reused.status_code == 302 and reused.headers["Location"] == "/password/forgot"
+    with database.session() as session:
+        actions = [e.action for e in session.scalars(select(AuditEntry).order_by(AuditEntry.id))]
+    assert "auth.password_reset_requested" in actions and "auth.password_reset" in actions
+
+
+def test_unknown_accounts_get_the_same_answer_and_no_letter(
+    client: FlaskClient, make_user: Callable[..., User], database: Database
+) -> None:
+    make_user("steward", Role.STEWARD)
+    known = client.post("/password/forgot", data={"login": "steward"}, follow_redirects=True)
+    unknown = client.post("/password/forgot", data={"login": "nobody"}, follow_redirects=True)
+    text = "Если такая учётная запись есть"
+    assert text in known.get_data(as_text=True) and text in unknown.get_data(as_text=True)
+    with database.session() as session:
+        assert len(session.scalars(select(OutboxMessage)).all()) == 1
+
+
+def test_a_link_expires_and_cannot_be_forged_or_moved_to_another_user(
+    client: FlaskClient, make_user: Callable[..., User], database: Database
+) -> None:
+    make_user("ivanov", Role.PLAYER)
+    make_user("director", Role.ORGANIZER)
+    with time_machine.travel("2026-11-29 10:00 +0000", tick=False):
+        client.post("/password/forgot", data={"login": "ivanov"})
+        link = _link(database)
+    token = link.rsplit("/", 1)[1]
+    tampered = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
+    assert client.get(f"/password/reset/{tampered}").status_code == 302
+    with time_machine.travel(f"2026-11-29 {10 + TOKEN_HOURS}:01 +0000", tick=False):
+        assert client.get(link).status_code == 302  # expired
+    with time_machine.travel("2026-11-29 10:30 +0000", tick=False):
+        assert client.get(link).status_code == 200
+        client.post(link, data={"password": NEW, "again": NEW})
+    assert client.post("/login", data={"login": "director", "password": NEW}).status_code == 401
