@@ -269,12 +269,18 @@ def _mentions(text: str) -> list[MoveMention]:
 def _check_moves(check: PostcardCheck, view: GameView, side: Side, today: dt.date) -> None:
     entry = check.entry
     replaced = _replaced_letter(view, entry.corrects_letter_id)
+    if entry.corrects_letter_id is not None and (replaced is None
+                                                 or replaced is not view.letters[-1]):
+        check.errors.append(Finding(
+            "002 §4.2.5", f"letter {entry.corrects_letter_id} is not the last letter of this "
+            "game; only the card play waits for can be replaced"))
+        return
     letters = view.letters if replaced is None else view.letters[: view.letters.index(replaced)]
     expected = _partner_new_plies(letters, entry.sender_id)
     played = sum(len(letter.moves_text.split()) for letter in letters)
     walk = Walk(view.positions[played - len(expected)], played - len(expected))
     mentions = _mentions(entry.moves_text)
-    if not mentions and not entry.moves_text.strip():
+    if not mentions:
         check.errors.append(Finding("002 §4.2.3", "the card carries no move"))
         return
     consumed = check_repetition(walk, side, expected, mentions)

@@ -211,3 +211,18 @@ def test_declared_time_that_differs_from_the_chart(card: Card, game_id: int) -> 
                  declared_white_days=0, declared_black_days=2)
     (finding,) = check.findings
     assert finding.rule == "002 §4.3.1" and "0/2" in finding.problem and "0/3" in finding.problem
+
+
+def test_only_the_last_card_can_be_replaced(card: Card, game_id: int, database: Database) -> None:
+    """002 §4.2.5: a replacement stands in for the card play waits for, not an older one."""
+    _opening(card, game_id)
+    opening = _letters(database, game_id)[0]
+    card(game_id, "black", D(2026, 9, 12), moves_text="1. c3-d4 f6-g5", partner_sent="01.09",
+         received="05.09", sent="08.09")
+    with pytest.raises(PostcardRejected, match="not the last letter"):
+        card(game_id, "white", D(2026, 9, 14), moves_text="1. c3-b4", sent="01.09.26",
+             corrects_letter_id=opening.id)
+    with pytest.raises(PostcardRejected, match="not the last letter"):
+        card(game_id, "white", D(2026, 9, 14), moves_text="1... f6-g5 2. g3-h4", sent="12.09",
+             partner_sent="08.09", received="11.09", corrects_letter_id=999_999)
+    assert len(_letters(database, game_id)) == 2
