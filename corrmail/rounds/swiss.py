@@ -79,6 +79,7 @@ __all__ = [
     "round_rules",
     "scoring_view",
     "set_round_rules",
+    "unpaired_entries",
 ]
 
 PUBLISHED_ROUND_RULE = "004"
@@ -197,6 +198,20 @@ def paired_rounds(session: Session, tournament: Tournament) -> list[PairedRound]
     )
 
 
+def unpaired_entries(session: Session, tournament: Tournament) -> tuple[Unpaired, ...]:
+    """The byes (``+``) and known absences (``0``) of the published rounds, for `scoring`."""
+    number_of = {p.id: p.start_number for p in tournament.participants}
+    return tuple(
+        Unpaired(entry.round, number, _UNPAIRED_RESULT[entry.kind])
+        for entry in session.scalars(
+            select(UnpairedEntry)
+            .where(UnpairedEntry.tournament_id == tournament.id)
+            .order_by(UnpairedEntry.round, UnpairedEntry.id)
+        )
+        if (number := number_of.get(entry.participant_id)) is not None
+    )
+
+
 def scoring_view(session: Session, tournament: Tournament) -> ScoringTournament:
     """The tournament as `scoring` reads it for pairing and team standings.
 
@@ -207,15 +222,7 @@ def scoring_view(session: Session, tournament: Tournament) -> ScoringTournament:
     """
     results = scoring_tournament(tournament)
     number_of = {p.id: p.start_number for p in tournament.participants}
-    unpaired = tuple(
-        Unpaired(entry.round, number, _UNPAIRED_RESULT[entry.kind])
-        for entry in session.scalars(
-            select(UnpairedEntry)
-            .where(UnpairedEntry.tournament_id == tournament.id)
-            .order_by(UnpairedEntry.round, UnpairedEntry.id)
-        )
-        if (number := number_of.get(entry.participant_id)) is not None
-    )
+    unpaired = unpaired_entries(session, tournament)
     last_round: dict[int, int] = {}
     for game in results.games:
         for number in (game.white, game.black):
@@ -232,9 +239,9 @@ def scoring_view(session: Session, tournament: Tournament) -> ScoringTournament:
         ScoringTeam(
             team.name,
             tuple(
-                number
+                member
                 for board in team.boards
-                if (number := number_of.get(board.participant_id)) is not None
+                if (member := number_of.get(board.participant_id)) is not None
             ),
         )
         for team in session.scalars(

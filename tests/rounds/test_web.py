@@ -21,6 +21,11 @@ from corrmail.models import (
 )
 
 
+def _english(client: FlaskClient) -> FlaskClient:
+    assert client.post("/locale", data={"locale": "en"}).status_code == 302
+    return client
+
+
 def _serve(database: Database, tournament: Tournament, login: str, role: Role) -> None:
     with database.transaction() as session:
         user = session.scalars(select(User).where(User.login == login)).one()
@@ -43,12 +48,15 @@ def test_rounds_page_roles(
     assert outsider.post(f"{page}/pair", data={"seed": "1"}).status_code == 403
     steward = login(Role.STEWARD, login="steward")
     _serve(database, tournament, "steward", Role.STEWARD)
-    reading = steward.get(page)
+    reading = _english(steward).get(page)
     assert reading.status_code == 200 and "Pair (preview)" not in reading.get_data(as_text=True)
     assert steward.post(f"{page}/publish").status_code == 403
     with database.session() as session:
         assert session.scalars(select(PairedRound)).all() == []
 
+    russian = organizer_client.get(page).get_data(as_text=True)
+    assert "Жеребьёвка следующего тура" in russian
+    _english(organizer_client)
     shown = organizer_client.get(f"/tournaments/{tournament.code}").get_data(as_text=True)
     assert f"/tournaments/{tournament.code}/rounds" in shown
     answer = organizer_client.post(f"{page}/pair", data={"seed": "8", "absent": ""})
@@ -92,6 +100,8 @@ def test_teams_page(
 ) -> None:
     tournament = make_tournament(players=4, system=TournamentSystem.TEAM)
     page = f"/tournaments/{tournament.code}/teams"
+    _english(organizer_client)
+    _english(player_client)
     bad = organizer_client.post(page, data={"teams": "Odessa: 1, 2\nKyiv 3 4"})
     assert bad.status_code == 422 and "line 2: write the team as" in bad.get_data(as_text=True)
     unknown = organizer_client.post(page, data={"teams": "Odessa: 1, 2\nKyiv: 3, 9"})
