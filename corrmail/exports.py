@@ -21,7 +21,14 @@ from pathlib import Path
 from corrmail.ledger import effective_letters
 from corrmail.models import Game, GameResult, ResultKind
 from corrmail.models import Tournament as TournamentRow
-from corrmail.standings import ADJUDICATED_MARK, TournamentTable, cell_text, round_cell_text
+from corrmail.standings import (
+    ADJUDICATED_MARK,
+    DECIDED_MARK,
+    OVERSTEP_MARK,
+    TournamentTable,
+    cell_text,
+    round_cell_text,
+)
 from notation.game_position import initial_position
 from notation.letters import play_moves
 from notation.pdn import PdnGame, write_pdn
@@ -63,12 +70,13 @@ def _result_columns(table: TournamentTable) -> list[str]:
 
 
 def _result_cells(table: TournamentTable, index: int) -> list[str]:
+    mark = table.marker(table.rows[index].start_no)
     if table.by_rounds:
         row = table.crosstable.rounds[index]
-        return [round_cell_text(row[r] if r < len(row) else None)
+        return [round_cell_text(row[r] if r < len(row) else None, mark)
                 for r in range(table.round_count)]
     return [
-        "×" if index == column else cell_text(table.crosstable.matrix[index][column])
+        "×" if index == column else cell_text(table.crosstable.matrix[index][column], mark)
         for column in range(len(table.crosstable.order))
     ]
 
@@ -122,7 +130,8 @@ def standings_text(table: TournamentTable) -> str:
         text.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
                     .rstrip())
     text.append("")
-    text.append(f"{ADJUDICATED_MARK} adjudicated (000 §3.14.4); + / − unplayed (002 §4.5.8); "
+    text.append(f"{ADJUDICATED_MARK} adjudicated (000 §3.14.4), {OVERSTEP_MARK} overstep "
+                f"(002 §4.3.7), {DECIDED_MARK} referee's decision; + / − unplayed (002 §4.5.8); "
                 "tiebreaks in order: " + ", ".join(table.tiebreaks))
     return "\n".join(text) + "\n"
 

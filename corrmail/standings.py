@@ -16,7 +16,7 @@ Points, tiebreaks, shared places and the crosstable are `scoring`'s (`scoring.st
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -26,18 +26,20 @@ from sqlalchemy.orm import Session, selectinload
 from corrmail.models import Game, GameResult, Participant, ResultKind, TournamentSystem
 from corrmail.models import Tournament as TournamentRow
 from scoring.crosstable import Cell, Crosstable, crosstable
+from scoring.model import Colour, WithdrawalDecision
 from scoring.model import Game as ScoringGame
 from scoring.model import Player as ScoringPlayer
 from scoring.model import Tournament as ScoringTournament
 from scoring.model import TournamentSystem as ScoringSystem
 from scoring.model import Withdrawal as ScoringWithdrawal
-from scoring.model import WithdrawalDecision
 from scoring.points import PointSystem
 from scoring.result import GameResult as ScoringResult
 from scoring.standings import StandingRow, default_tiebreaks, standings
 
 __all__ = [
     "ADJUDICATED_MARK",
+    "DECIDED_MARK",
+    "OVERSTEP_MARK",
     "MissingStartNumber",
     "TournamentNotFound",
     "TournamentTable",
@@ -51,7 +53,14 @@ __all__ = [
 ]
 
 ADJUDICATED_MARK = "*"
-"""Follows an adjudicated result in plain text (CSV, the CLI); pages show it as a superscript."""
+"""Follows an adjudicated result (000 §3.14.4); pages show the marks as superscripts."""
+OVERSTEP_MARK = "†"
+"""Follows a result given for an overstep (002 §4.3.7)."""
+DECIDED_MARK = "‡"
+"""Follows a result the referee decided without adjudication (e.g. 002 §4.5.3)."""
+KIND_MARKS = {ResultKind.OVERSTEP: OVERSTEP_MARK, ResultKind.DECIDED: DECIDED_MARK}
+
+Marker = Callable[[Cell], str]
 
 
 class TournamentNotFound(LookupError):
@@ -187,6 +196,24 @@ class TournamentTable:
     tiebreaks: tuple[str, ...]
     rows: tuple[StandingRow, ...]
     crosstable: Crosstable
+    kind_marks: Mapping[tuple[int, int, int], str]
+    """(round, White's start number, Black's) → the mark of how the result came about."""
+
+    def mark_of(self, start_no: int, cell: Cell) -> str:
+        """The mark after ``start_no``'s result in ``cell``: ``*`` adjudicated, ``†`` overstep,
+        ``‡`` referee's decision, else nothing (plain results, pluses and minuses)."""
+        if not cell.symbol:
+            return ""
+        if cell.adjudicated:
+            return ADJUDICATED_MARK
+        if cell.opponent is None or cell.colour is None:
+            return ""
+        white, black = ((start_no, cell.opponent) if cell.colour is Colour.WHITE
+                        else (cell.opponent, start_no))
+        return self.kind_marks.get((cell.round, white, black), "")
+
+    def marker(self, start_no: int) -> Marker:
+        return lambda cell: self.mark_of(start_no, cell)
 
     @property
     def by_rounds(self) -> bool:
@@ -217,15 +244,26 @@ def tournament_table(tournament: TournamentRow) -> TournamentTable:
     order = tiebreak_order(tournament, scoring)
     rows = tuple(standings(scoring, tiebreaks=order))
     table = crosstable(scoring, order=[row.start_no for row in rows])
-    return TournamentTable(tournament, scoring, order, rows, table)
+    numbers = {p.id: p.start_number for p in tournament.participants}
+    marks = {
+        (game.round, numbers[game.white_id] or 0, numbers[game.black_id] or 0):
+            KIND_MARKS[game.result_kind]
+        for game in tournament.games
+        if game.result_kind in KIND_MARKS and game.result is not GameResult.ANNULLED
+    }
+    return TournamentTable(tournament, scoring, order, rows, table, marks)
 
 
-def round_cell_text(cell: Cell | None) -> str:
+def adjudication_mark(cell: Cell) -> str:
+    return ADJUDICATED_MARK if cell.adjudicated and cell.symbol else ""
+
+
+def round_cell_text(cell: Cell | None, mark: Marker = adjudication_mark) -> str:
     """One round of a Swiss table: ``12w1`` (opponent 12, White, won), ``7b½*`` (adjudicated),
     ``+`` for a bye, empty when the player had no game that round."""
     if cell is None:
         return ""
-    text = cell.symbol + (ADJUDICATED_MARK if cell.adjudicated and cell.symbol else "")
+    text = cell.symbol + mark(cell)
     if cell.opponent is None:
         return text
     colour = cell.colour.value if cell.colour is not None else ""
@@ -233,11 +271,12 @@ def round_cell_text(cell: Cell | None) -> str:
     return f"({played})" if cell.annulled else played
 
 
-def cell_text(cells: Sequence[Cell]) -> str:
-    """The results of one pairing as printed: ``1``, ``½``, ``+``, ``−``, an adjudicated one
-    followed by ``*``, an annulled one in parentheses; both games of a double round robin."""
+def cell_text(cells: Sequence[Cell], mark: Marker = adjudication_mark) -> str:
+    """The results of one pairing as printed: ``1``, ``½``, ``+``, ``−``, followed by the
+    cell's mark (``TournamentTable.marker``; by default ``*`` for an adjudicated one), an
+    annulled one in parentheses; both games of a double round robin."""
     parts = []
     for cell in cells:
-        text = cell.symbol + (ADJUDICATED_MARK if cell.adjudicated and cell.symbol else "")
+        text = cell.symbol + mark(cell)
         parts.append(f"({text})" if cell.annulled and text else text)
     return " ".join(part for part in parts if part)

@@ -6,11 +6,14 @@ Everyone logged in may read them: a table is what the bulletins publish anyway (
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template
+from flask_babel import gettext as _
 from flask_login import login_required
 
 from corrmail.exports import file_stem, format_points, games_pdn, standings_csv, standings_json
 from corrmail.standings import (
     ADJUDICATED_MARK,
+    DECIDED_MARK,
+    OVERSTEP_MARK,
     TournamentNotFound,
     TournamentTable,
     load_tournament,
@@ -33,6 +36,14 @@ def _table(code: str, *, with_letters: bool = False) -> TournamentTable:
         abort(409, description=str(error))
 
 
+def _marks() -> dict[str, str]:
+    return {
+        ADJUDICATED_MARK: _("adjudicated (000 §3.14.4)"),
+        OVERSTEP_MARK: _("overstep (002 §4.3.7)"),
+        DECIDED_MARK: _("referee's decision (002 §4.5.3)"),
+    }
+
+
 def _download(body: bytes | str, mimetype: str, name: str) -> Response:
     response = Response(body, mimetype=mimetype)
     response.headers.set("Content-Disposition", "attachment", filename=name)
@@ -44,7 +55,7 @@ def _download(body: bytes | str, mimetype: str, name: str) -> Response:
 def show(code: str) -> str:
     table = _table(code)
     return render_template("standings/show.html", table=table, tiebreaks=TIEBREAKS,
-                           mark=ADJUDICATED_MARK, points=format_points)
+                           marks=_marks(), points=format_points)
 
 
 @blueprint.get("/<code>/crosstable/print")
@@ -52,7 +63,7 @@ def show(code: str) -> str:
 def printable(code: str) -> str:
     table = _table(code)
     return render_template("standings/print.html", table=table, tiebreaks=TIEBREAKS,
-                           mark=ADJUDICATED_MARK, points=format_points)
+                           marks=_marks(), points=format_points)
 
 
 @blueprint.get("/<code>/standings.csv")

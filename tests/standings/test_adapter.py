@@ -122,3 +122,27 @@ def test_unknown_codes_and_players_without_start_numbers_are_refused(
         tournament = load_tournament(session, "КР-1")
         with pytest.raises(MissingStartNumber, match="002 §4.3.2"):
             tournament_table(tournament)
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_oversteps_and_referee_decisions_are_marked_as_ordinary_results(
+    database: Database, make_tournament: Callable[..., Tournament]
+) -> None:
+    """002 §4.3.7: a loss on time is a loss (not a minus), marked †; a decision is marked ‡."""
+    tournament = make_tournament(players=3)
+    add_games(database, tournament, (
+        (1, 1, 2, GameResult.BLACK_WIN, ResultKind.OVERSTEP),
+        (2, 3, 1, GameResult.DRAW, ResultKind.DECIDED),
+        (3, 2, 3, GameResult.WHITE_WIN, ResultKind.PLAYED),
+    ))
+    with database.session() as session:
+        table = tournament_table(load_tournament(session, tournament.code))
+    index = {number: i for i, number in enumerate(table.crosstable.order)}
+
+    def cell(row: int, column: int) -> str:
+        return cell_text(table.crosstable.matrix[index[row]][index[column]], table.marker(row))
+
+    assert cell(1, 2) == "0†" and cell(2, 1) == "1†"
+    assert cell(1, 3) == "½‡" and cell(3, 1) == "½‡"
+    assert cell(2, 3) == "1" and cell(3, 2) == "0"
+    assert {row.start_no: row.games_played for row in table.rows} == {1: 2, 2: 2, 3: 2}

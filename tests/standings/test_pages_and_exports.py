@@ -37,6 +37,7 @@ def test_page_shows_places_marks_and_tiebreaks(
     assert '<td class="place">1</td>' in page
     assert "+</span>" in page and "−</span>" in page
     assert '<span class="result adjudicated" title="' in page and "½<sup>*</sup>" in page
+    assert "† " in page and "‡ " in page  # the legend of the marks
     assert page.index("sonneborn_berger") < page.index(">wins<")
 
 
