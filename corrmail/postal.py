@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -163,10 +164,10 @@ def check_postcard(game: Game, entry: PostcardEntry, *, today: dt.date) -> Postc
     """Judge ``entry`` against ``game`` as it stands; nothing is written."""
     check = PostcardCheck(entry)
     if game.state in (GameState.FINISHED, GameState.ADJUDICATION):
-        check.errors.append(Finding("002 §4.5", f"the game is {game.state}; no letter moves it"))
+        check.errors.append(Finding("002 §4.5", _("the game is %(state)s; no letter moves it", state=str(game.state))))
         return check
     if entry.sender_id not in (game.white_id, game.black_id):
-        check.errors.append(Finding("002 §4.1.13", f"participant {entry.sender_id} does not play this game"))
+        check.errors.append(Finding("002 §4.1.13", _("participant %(id)s does not play this game", id=entry.sender_id)))
         return check
     _read_dates(check, today)
     if check.errors:
@@ -175,7 +176,7 @@ def check_postcard(game: Game, entry: PostcardEntry, *, today: dt.date) -> Postc
     side = side_of(game, entry.sender_id)
     correcting = entry.corrects_letter_id is not None
     if game.state is GameState.SUSPENDED and not correcting:
-        check.errors.append(Finding("002 §4.3.6", "play is suspended until the referee decides"))
+        check.errors.append(Finding("002 §4.3.6", _("play is suspended until the referee decides")))
         return check
     if entry.declaration is Declaration.RESIGNS:
         check.result = GameResult.BLACK_WIN if side is Side.WHITE else GameResult.WHITE_WIN
@@ -183,12 +184,12 @@ def check_postcard(game: Game, entry: PostcardEntry, *, today: dt.date) -> Postc
     if entry.declaration is Declaration.ACCEPTS_DRAW:
         if not any(read_letter(letter.raw_text).draw_offer
                    for letter in view.letters_since_own(entry.sender_id)):
-            check.errors.append(Finding("002 §4.2.3", "the partner offered no draw to accept"))
+            check.errors.append(Finding("002 §4.2.3", _("the partner offered no draw to accept")))
         else:
             check.result = GameResult.DRAW
         return check
     if not correcting and view.side_to_move is not side:
-        check.errors.append(Finding("002 §4.2.8", "this player is not to move; the partner is"))
+        check.errors.append(Finding("002 §4.2.8", _("this player is not to move; the partner is")))
         return check
     _check_moves(check, view, side, today)
     if check.errors:
@@ -206,27 +207,27 @@ def _read_dates(check: PostcardCheck, today: dt.date) -> None:
         try:
             day = parse_player_date(text, reference=reference)
         except DateFormatError as error:
-            check.errors.append(Finding("002 §4.3.1", f"{what}: {error}"))
+            check.errors.append(Finding("002 §4.3.1", _("%(what)s: %(error)s", what=what, error=str(error))))
             return None
         if day > today:
-            check.errors.append(Finding("002 §4.3.1", f"{what}: {day:%d.%m.%Y} is after today"))
+            check.errors.append(Finding("002 §4.3.1", _("%(what)s: %(day)s is after today", what=what, day=f"{day:%d.%m.%Y}")))
         return day
 
-    check.postmark = read(entry.postmark, "postmark", today)
+    check.postmark = read(entry.postmark, _("postmark"), today)
     reference = check.postmark or today
-    check.sent = read(entry.sent, "dispatch date", reference)
-    check.received = read(entry.received, "receipt date", reference)
-    check.partner_sent = read(entry.partner_sent, "partner's dispatch date", reference)
+    check.sent = read(entry.sent, _("dispatch date"), reference)
+    check.received = read(entry.received, _("receipt date"), reference)
+    check.partner_sent = read(entry.partner_sent, _("partner's dispatch date"), reference)
     if check.sent is None and not check.errors:
         if check.postmark is None:
             check.errors.append(Finding(
-                "002 §4.3.1", "the card has neither a dispatch date nor a postmark to count from"))
+                "002 §4.3.1", _("the card has neither a dispatch date nor a postmark to count from")))
         else:
             check.sent = check.postmark
             check.findings.append(Finding(
-                "002 §4.3.3", "no dispatch date written",
-                f"the postmark {check.postmark:%d.%m.%Y} stands for it; the partner points "
-                "the omission out"))
+                "002 §4.3.3", _("no dispatch date written"),
+                _("the postmark %(day)s stands for it; the partner points the omission out",
+                  day=f"{check.postmark:%d.%m.%Y}")))
 
 
 _NUMBERED = re.compile(r"^(\d{1,4})\s*(\.\.\.|…|\.)\s*")
@@ -272,8 +273,8 @@ def _check_moves(check: PostcardCheck, view: GameView, side: Side, today: dt.dat
     if entry.corrects_letter_id is not None and (replaced is None
                                                  or replaced is not view.letters[-1]):
         check.errors.append(Finding(
-            "002 §4.2.5", f"letter {entry.corrects_letter_id} is not the last letter of this "
-            "game; only the card play waits for can be replaced"))
+            "002 §4.2.5", _("letter %(id)s is not the last letter of this game; only the card play waits for "
+              "can be replaced", id=entry.corrects_letter_id)))
         return
     letters = view.letters if replaced is None else view.letters[: view.letters.index(replaced)]
     expected = _partner_new_plies(letters, entry.sender_id)
@@ -281,7 +282,7 @@ def _check_moves(check: PostcardCheck, view: GameView, side: Side, today: dt.dat
     walk = Walk(view.positions[played - len(expected)], played - len(expected))
     mentions = _mentions(entry.moves_text)
     if not mentions:
-        check.errors.append(Finding("002 §4.2.3", "the card carries no move"))
+        check.errors.append(Finding("002 §4.2.3", _("the card carries no move")))
         return
     consumed = check_repetition(walk, side, expected, mentions)
     if walk.stop is None:
@@ -307,18 +308,18 @@ def _check_moves(check: PostcardCheck, view: GameView, side: Side, today: dt.dat
             # The card is read the day it is entered; the 3 days run from there.
             check.notice_due = today + dt.timedelta(days=NOTICE_DAYS)
     elif not own:
-        check.errors.append(Finding("002 §4.2.3", "the card carries no move of its sender"))
+        check.errors.append(Finding("002 §4.2.3", _("the card carries no move of its sender")))
     if entry.variants_text.strip() and own:
         after = walk.position
         offer = parse_variants(after, entry.variants_text, next_move_number=None)
         for error in offer.errors:
-            check.findings.append(Finding("002 §4.2.7", f"variant unreadable: {error.text}",
-                                          "the variant is not offered; play goes on"))
+            check.findings.append(Finding("002 §4.2.7", _("variant unreadable: %(text)s", text=error.text),
+                                          _("the variant is not offered; play goes on")))
         for variant in offer.variants:
             if variant.cut is not None:
                 check.findings.append(Finding(
-                    "002 §4.2.12", f"variant cut at {variant.cut.text}",
-                    "offered up to that move; no penalty"))
+                    "002 §4.2.12", _("variant cut at %(text)s", text=variant.cut.text),
+                    _("offered up to that move; no penalty")))
 
 
 def _replaced_letter(view: GameView, letter_id: int | None) -> Letter | None:
@@ -361,28 +362,31 @@ def _variant_branches(
     return {}
 
 
-_CONSEQUENCE = {
-    True: ("play stops until the sender corrects the card; {days} penalty days to the sender "
-           "(002 §4.2.11); the partner points the fault out within {notice} days (002 §4.2.9)"),
-    False: "play goes on",
-}
-
-
 def _finding_of(notice: RuleNotice, *, stops: bool) -> Finding:
     problem = {
-        "repetition_missing": f"the partner's move is not repeated; expected {notice.remedy}",
-        "repetition_wrong": f"the partner's move is repeated wrongly: {notice.remedy}",
-        "substituted": f"impossible move; the piece has a single move: {notice.remedy}",
-        "numbering": f"wrong move number: {notice.remedy}",
-        "partner_move_not_forced": f"a partner's move written that is not forced: {notice.remedy}",
-        "impossible:short_notation": f"{notice.remedy} is written in short notation",
-        "illegible": f"{notice.remedy} cannot be read",
+        "repetition_missing": _("the partner's move is not repeated; expected %(move)s",
+                                move=notice.remedy),
+        "repetition_wrong": _("the partner's move is repeated wrongly: %(move)s",
+                              move=notice.remedy),
+        "substituted": _("impossible move; the piece has a single move: %(move)s",
+                         move=notice.remedy),
+        "numbering": _("wrong move number: %(move)s", move=notice.remedy),
+        "partner_move_not_forced": _("a partner's move written that is not forced: %(move)s",
+                                     move=notice.remedy),
+        "impossible:short_notation": _("%(move)s is written in short notation",
+                                       move=notice.remedy),
+        "illegible": _("%(move)s cannot be read", move=notice.remedy),
     }.get(notice.problem, f"{notice.remedy}: {notice.problem.replace('_', ' ')}")
-    consequence = _CONSEQUENCE[stops].format(days=PENALTY_DAYS, notice=NOTICE_DAYS)
+    consequence = (
+        _("play stops until the sender corrects the card; %(days)s penalty days to the sender "
+          "(002 §4.2.11); the partner points the fault out within %(notice)s days (002 §4.2.9)",
+          days=PENALTY_DAYS, notice=NOTICE_DAYS)
+        if stops else _("play goes on"))
     if notice.problem == "substituted":
-        consequence = "the recipient names the move and answers it; no penalty (002 §4.2.10)"
+        consequence = _("the recipient names the move and answers it; no penalty (002 §4.2.10)")
     elif notice.problem.startswith("impossible") or notice.problem == "illegible":
-        consequence = "the sender replaces the move; his days of thinking and correcting count. " + consequence
+        consequence = _("the sender replaces the move; his days of thinking and correcting "
+                        "count. %(then)s", then=consequence)
     return Finding(notice.rule, problem, consequence)
 
 
@@ -393,18 +397,18 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
     opening = not any(letter.sent is not None and letter.moves_text.strip()
                       for letter in view.letters)
     if not opening:
-        missing = [name for name, day in (("partner's dispatch (postmark)", check.partner_sent),
-                                          ("receipt", check.received)) if day is None]
+        missing = [name for name, day in ((_("partner's dispatch (postmark)"), check.partner_sent),
+                                          (_("receipt"), check.received)) if day is None]
         if missing:
             check.findings.append(Finding(
-                "002 §4.3.3", f"date(s) not written: {', '.join(missing)}",
-                "the partner points this out; a receipt date is estimated from the average "
-                "transit; the dates must follow in the next letter, a repeated omission costs "
-                f"{PENALTY_DAYS} days"))
+                "002 §4.3.3", _("date(s) not written: %(dates)s", dates=", ".join(missing)),
+                _("the partner points this out; a receipt date is estimated from the average "
+                  "transit; the dates must follow in the next letter, a repeated omission "
+                  "costs %(days)s days", days=PENALTY_DAYS)))
         if entry.declared_white_days is None or entry.declared_black_days is None:
             check.findings.append(Finding(
-                "002 §4.3.3", "the time used (white/black) is not written",
-                "the partner points this out"))
+                "002 §4.3.3", _("the time used (white/black) is not written"),
+                _("the partner points this out")))
     if not check.own_moves:
         return  # nothing reaches the board: the card does not enter the chart
     ledger = view.ledger()
@@ -430,21 +434,22 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
             check.errors.append(Finding(error.rule, f"{error.message} ({error.value})"))
     for note in chart.notes:
         if note not in before.notes:
-            check.findings.append(Finding(note.rule, note.message, "noted in the time chart"))
+            check.findings.append(Finding(note.rule, note.message, _("noted in the time chart")))
     if chart.overstep is not None and chart.overstep.letter == number:
         check.findings.append(Finding(
             "002 §4.3.5",
-            f"{chart.overstep.total} days used at move {chart.overstep.move}, "
-            f"more than the {chart.overstep.limit} allowed",
-            "the partner may claim the overstep (002 §4.3.6)"))
+            _("%(total)s days used at move %(move)s, more than the %(limit)s allowed",
+              total=chart.overstep.total, move=chart.overstep.move, limit=chart.overstep.limit),
+            _("the partner may claim the overstep (002 §4.3.6)")))
     row = chart.rows[-1]
     declared = (entry.declared_white_days, entry.declared_black_days)
     counted = (row.white_total, row.black_total)
     if None not in declared and declared != counted:
         check.findings.append(Finding(
             "002 §4.3.1",
-            f"time declared {declared[0]}/{declared[1]}, the chart counts {counted[0]}/{counted[1]}",
-            "the chart's count stands; the partner points the difference out"))
+            _("time declared %(declared)s, the chart counts %(counted)s",
+              declared=f"{declared[0]}/{declared[1]}", counted=f"{counted[0]}/{counted[1]}"),
+            _("the chart's count stands; the partner points the difference out")))
 
 
 def enter_postcard(
