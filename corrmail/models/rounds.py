@@ -81,6 +81,9 @@ class PairedRound(Base):
     paired_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     paired_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     published_at: Mapped[dt.datetime | None]
+    # The round's games start on this date (the publication date, not before the tournament's
+    # start): a Swiss round published months after the first one starts its clocks then.
+    starts_on: Mapped[dt.date | None]
     published_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
 
     tournament: Mapped[Tournament] = relationship()

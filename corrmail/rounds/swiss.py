@@ -73,6 +73,7 @@ __all__ = [
     "RoundRefused",
     "is_paired_by_rounds",
     "pair_next_round",
+    "game_start_date",
     "paired_rounds",
     "publish_round",
     "round_letter_writer",
@@ -252,6 +253,19 @@ def scoring_view(session: Session, tournament: Tournament) -> ScoringTournament:
     return dataclasses.replace(
         results, unpaired=unpaired, withdrawals=withdrawals, teams=teams, system=system
     )
+
+
+def game_start_date(session: Session, game: Game) -> dt.date:
+    """The date a game's clock starts: its round's start when the round was published on its
+    own (a Swiss round), else the tournament's start (002 §4.3.2)."""
+    starts_on = session.scalar(
+        select(PairedRound.starts_on).where(
+            PairedRound.tournament_id == game.tournament_id,
+            PairedRound.number == game.round,
+            PairedRound.published_at.is_not(None),
+        )
+    )
+    return starts_on or game.tournament.start_date
 
 
 def _published_count(session: Session, tournament: Tournament) -> int:
@@ -476,6 +490,7 @@ def publish_round(
     session.add_all(entries)
     paired.published_at = dt.datetime.now(dt.UTC)
     paired.published_by_id = user.id if user is not None else None
+    paired.starts_on = max(today, tournament.start_date)
     session.flush()
     session.refresh(tournament, ["games"])
     if tournament.system is TournamentSystem.SWISS:
@@ -486,7 +501,9 @@ def publish_round(
             )
     letters = 0
     if writer is not None:
-        letters = _post_round_sheets(session, writer, tournament, number, games, entries, today)
+        letters = _post_round_sheets(
+            session, writer, tournament, number, games, entries, today, paired.starts_on
+        )
     record(
         session, user=user, action="round.publish", entity="paired_round", entity_id=paired.id,
         tournament_id=tournament.id, rule=f"{parse_system(paired.system).rule}; 004",
@@ -525,6 +542,7 @@ def _post_round_sheets(
     games: Sequence[Game],
     entries: Sequence[UnpairedEntry],
     today: dt.date,
+    starts_on: dt.date,
 ) -> int:
     writer = round_letter_writer(writer)
     posted = 0
@@ -537,7 +555,8 @@ def _post_round_sheets(
             context: dict[str, Any] = {
                 "tournament": tournament, "round": number, "recipient": participant.player,
                 "colour": colour, "partner": partner.player, "board": game.board,
-                "published_on": today, "bye": False, "rule": "002 §4.3.2",
+                "published_on": today, "starts_on": starts_on,
+                "bye": False, "rule": "002 §4.3.2",
             }  # fmt: skip
             writer.post(
                 session, kind="round_sheet", to=email, template="round_sheet",
@@ -551,7 +570,7 @@ def _post_round_sheets(
             continue
         context = {
             "tournament": tournament, "round": number, "recipient": entry.participant.player,
-            "colour": None, "partner": None, "board": None, "published_on": today, "bye": True,
+            "colour": None, "partner": None, "board": None, "published_on": today, "starts_on": starts_on, "bye": True,
             "rule": "000 §3.18.2",
         }  # fmt: skip
         writer.post(

@@ -25,7 +25,13 @@ from corrmail.models import (
     UnpairedEntry,
     UnpairedKind,
 )
-from corrmail.rounds.swiss import RoundRefused, pair_next_round, publish_round, scoring_view
+from corrmail.rounds.swiss import (
+    RoundRefused,
+    game_start_date,
+    pair_next_round,
+    publish_round,
+    scoring_view,
+)
 from scoring.pairing import check_round, entrants_before, pair_round
 
 WRITER = LetterWriter(
@@ -226,3 +232,27 @@ def test_a_whole_swiss_stays_legal(database: Database, swiss: Callable[..., Tour
         byes = [u.player for u in view.unpaired]
         assert len(byes) == 4 and len(set(byes)) == 4  # never a second point without play
 
+
+
+def test_a_later_round_starts_its_clocks_when_published(
+    database: Database, swiss: Callable[..., Tournament]
+) -> None:
+    tournament = swiss(players=4)
+    _publish(database, tournament.id)
+    _finish_round(database, tournament.id, 1)
+    later = dt.date(2026, 12, 15)
+    with database.transaction() as session:
+        t = session.get_one(Tournament, tournament.id)
+        pair_next_round(session, t, None, seed=1)
+        publish_round(session, t, None, writer=WRITER, today=later)
+    with database.session() as session:
+        first = session.scalars(select(Game).where(Game.round == 1)).first()
+        second = session.scalars(select(Game).where(Game.round == 2)).first()
+        assert first is not None and second is not None
+        assert game_start_date(session, first) == dt.date(2026, 9, 1)  # the tournament's start
+        assert game_start_date(session, second) == later
+        sheet = session.scalars(select(OutboxMessage).where(
+            OutboxMessage.kind == "round_sheet", OutboxMessage.game_id == second.id)).first()
+        assert sheet is not None
+        body = message_from_bytes(sheet.raw, policy=policy.default).get_body(("plain",))
+        assert body is not None and "Начало игры: 15.12.2026" in body.get_content()

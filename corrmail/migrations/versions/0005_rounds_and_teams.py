@@ -48,6 +48,7 @@ def upgrade() -> None:
         sa.Column("paired_at", sa.DateTime(), nullable=False),
         sa.Column("paired_by_id", sa.Integer(), nullable=True),
         sa.Column("published_at", sa.DateTime(), nullable=True),
+        sa.Column("starts_on", sa.Date(), nullable=True),
         sa.Column("published_by_id", sa.Integer(), nullable=True),
         sa.ForeignKeyConstraint(
             ["paired_by_id"], ["users.id"], name=op.f("fk_paired_rounds_paired_by_id_users")
