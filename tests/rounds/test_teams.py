@@ -177,3 +177,29 @@ def test_team_swiss_rounds_and_standings(
         # Board one white wins, board two black wins: every played match is drawn 1–1.
         assert sorted(winners.values()) == [1.0, 1.0, 1.0, 1.0, 2.0]
         assert winners[bye_team.participant.team or ""] == 2.0
+
+
+def test_team_swiss_never_pairs_two_teams_twice(
+    database: Database, team_event: Callable[..., Tournament]
+) -> None:
+    tournament = team_event(players=8)
+    _teams(database, tournament.id, FOUR_TEAMS)
+    with database.transaction() as session:
+        t = session.get_one(Tournament, tournament.id)
+        set_round_rules(session, t, None, pair_before_finished=False,
+                        team_pairing=TeamPairing.SWISS, team_pairing_system="random")
+    for number in (1, 2, 3):
+        with database.transaction() as session:
+            t = session.get_one(Tournament, tournament.id)
+            pair_next_round(session, t, None, seed=number)
+            publish_round(session, t, None, writer=None, today=TODAY)
+        with database.transaction() as session:
+            for game in session.scalars(select(Game).where(Game.round == number)):
+                game.result = GameResult.DRAW if game.board == 1 else GameResult.WHITE_WIN
+                game.result_kind = ResultKind.PLAYED
+    with database.session() as session:
+        matches = {(g.round, frozenset((g.white.team, g.black.team)))
+                   for g in session.scalars(select(Game))}
+        assert len(matches) == 6 and len({teams for _, teams in matches}) == 6
+        with pytest.raises(RoundRefused, match="004"):
+            pair_next_round(session, session.get_one(Tournament, tournament.id), None, number=3)
