@@ -235,6 +235,11 @@ class TournamentTable:
             "tiebreaks": list(self.tiebreaks),
             "standings": [row.as_dict() for row in self.rows],
             "crosstable": self.crosstable.as_dict(),
+            # Adjudications are flagged in the cells; oversteps and decisions are listed here.
+            "marks": [
+                {"round": round_no, "white": white, "black": black, "mark": mark}
+                for (round_no, white, black), mark in sorted(self.kind_marks.items())
+            ],
         }
 
 

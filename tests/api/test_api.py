@@ -218,3 +218,12 @@ def test_a_tournament_is_read_in_a_fixed_number_of_queries(
             assert len(statements) <= 12, (path, len(statements))
     finally:
         event.remove(database.engine, "before_cursor_execute", count)
+
+
+def test_the_demo_overstep_is_listed_with_its_mark(
+    client: FlaskClient, demo_tournament: Tournament, token_for: Callable[..., dict[str, str]],
+) -> None:
+    """The demo's game lost on time (002 §4.3.7) reaches the website marked †."""
+    table = _get(client, f"/api/v1/tournaments/{DEMO_CODE}/standings", token_for(Role.ORGANIZER))
+    assert [mark["mark"] for mark in table["marks"]] == ["†"]
+    assert set(table["marks"][0]) == {"round", "white", "black", "mark"}
