@@ -10,7 +10,15 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from corrmail.audit import record
-from corrmail.models import Game, GameState, Participant, Tournament, TournamentSystem, User
+from corrmail.models import (
+    Game,
+    GameState,
+    PairedRound,
+    Participant,
+    Tournament,
+    TournamentSystem,
+    User,
+)
 from scoring.roundrobin import round_robin_games
 
 CYCLES = {TournamentSystem.ROUND_ROBIN_SINGLE: 1, TournamentSystem.ROUND_ROBIN_DOUBLE: 2}
@@ -77,6 +85,9 @@ class StartSheetGame:
     round: int
     colour: str  # "white" / "black"
     partner: Participant
+    board: int | None = None  # team events
+    # A Swiss round published on its own starts then (corrmail.rounds); None: the tournament's start.
+    starts_on: dt.date | None = None
 
 
 @dataclass(frozen=True)
@@ -94,11 +105,20 @@ def start_sheets(session: Session, tournament: Tournament) -> list[StartSheet]:
     games = session.scalars(
         select(Game).where(Game.tournament_id == tournament.id).order_by(Game.round, Game.id)
     ).all()
+    round_starts = {
+        number: starts_on
+        for number, starts_on in session.execute(
+            select(PairedRound.number, PairedRound.starts_on).where(
+                PairedRound.tournament_id == tournament.id, PairedRound.published_at.is_not(None)
+            )
+        ).tuples()
+    }
     sheets = []
     for participant in tournament.participants:
         own = tuple(
             StartSheetGame(game.round, "white" if game.white_id == participant.id else "black",
-                           game.partner_of(participant.id))
+                           game.partner_of(participant.id), game.board,
+                           round_starts.get(game.round))
             for game in games
             if participant.id in (game.white_id, game.black_id)
         )  # fmt: skip

@@ -32,6 +32,7 @@ from corrmail.rounds.swiss import (
     publish_round,
     scoring_view,
 )
+from corrmail.schedule import start_sheets
 from scoring.pairing import check_round, entrants_before, pair_round
 
 WRITER = LetterWriter(
@@ -256,3 +257,19 @@ def test_a_later_round_starts_its_clocks_when_published(
         assert sheet is not None
         body = message_from_bytes(sheet.raw, policy=policy.default).get_body(("plain",))
         assert body is not None and "Начало игры: 15.12.2026" in body.get_content()
+
+
+def test_start_sheets_show_each_round_start(
+    database: Database, swiss: Callable[..., Tournament]
+) -> None:
+    tournament = swiss(players=4)
+    _publish(database, tournament.id)
+    _finish_round(database, tournament.id, 1)
+    with database.transaction() as session:
+        t = session.get_one(Tournament, tournament.id)
+        pair_next_round(session, t, None, seed=1)
+        publish_round(session, t, None, writer=None, today=dt.date(2027, 1, 10))
+    with database.session() as session:
+        sheet = start_sheets(session, session.get_one(Tournament, tournament.id))[0]
+        assert [(g.round, g.starts_on) for g in sheet.games] == [
+            (1, dt.date(2026, 9, 1)), (2, dt.date(2027, 1, 10))]
