@@ -451,13 +451,20 @@ def publish_round(
     officials print the others from the start sheets page.
     """
     number = _published_count(session, tournament) + 1
+    # Two directors publishing at once: the second waits for the first's row lock, then finds
+    # the round published and is refused, instead of creating the games twice.
     paired = session.scalar(
-        select(PairedRound).where(
-            PairedRound.tournament_id == tournament.id, PairedRound.number == number
-        )
+        select(PairedRound)
+        .where(PairedRound.tournament_id == tournament.id, PairedRound.number == number)
+        .with_for_update()
+        .execution_options(populate_existing=True)
     )
     if paired is None:
         raise RoundRefused(tournament.code, f"round {number} has not been paired yet")
+    if paired.published:
+        raise RoundRefused(
+            tournament.code, f"round {number} is already published", PUBLISHED_ROUND_RULE
+        )
     _check_can_pair(session, tournament, number)
     _, draw = _compute(session, tournament, number, paired.seed, paired.absent)
     if draw.as_dict() != paired.draw:

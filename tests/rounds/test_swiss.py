@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from collections.abc import Callable
 from email import message_from_bytes, policy
 
@@ -273,3 +274,37 @@ def test_start_sheets_show_each_round_start(
         sheet = start_sheets(session, session.get_one(Tournament, tournament.id))[0]
         assert [(g.round, g.starts_on) for g in sheet.games] == [
             (1, dt.date(2026, 9, 1)), (2, dt.date(2027, 1, 10))]
+
+
+def test_two_directors_publishing_at_once_create_the_round_once(
+    db_url: str, database: Database, swiss: Callable[..., Tournament]
+) -> None:
+    if db_url.startswith("sqlite"):
+        pytest.skip("SQLite serializes writers itself; the row lock is PostgreSQL's")
+    tournament = swiss(players=6)
+    with database.transaction() as session:
+        pair_next_round(session, session.get_one(Tournament, tournament.id), None, seed=1)
+    outcome: list[str] = []
+
+    def second_director() -> None:
+        with database.session() as other:
+            try:
+                publish_round(other, other.get_one(Tournament, tournament.id), None,
+                              writer=None, today=TODAY)
+                other.commit()
+                outcome.append("published")
+            except RoundRefused as refused:
+                outcome.append(str(refused))
+
+    with database.session() as first:
+        publish_round(first, first.get_one(Tournament, tournament.id), None,
+                      writer=None, today=TODAY)
+        racer = threading.Thread(target=second_director)
+        racer.start()
+        racer.join(timeout=1.0)
+        assert racer.is_alive()  # waiting for the first director's lock
+        first.commit()
+    racer.join(timeout=10)
+    assert outcome == [f"{tournament.code}: round 1 is already published (004)"]
+    with database.session() as session:
+        assert len(session.scalars(select(Game)).all()) == 3
