@@ -110,12 +110,21 @@ class Generator:
 
     # -- captures -----------------------------------------------------------------------------
 
-    def captures(self, me: int, opp: int, kings: int, side: int) -> list[RawMove]:
-        """Every complete capture route (duplicates by effect included; majority applied)."""
-        occupied = me | opp
+    def men_can_capture(self, me: int, opp: int, kings: int, side: int) -> bool:
+        """Whether some man has a capture (a man with a first jump always completes a route)."""
         men = me & ~kings
+        return bool(men and self._possible_jumpers(men, opp, self.valid & ~(me | opp), side))
+
+    def captures(self, me: int, opp: int, kings: int, side: int, pieces: int = -1) -> list[RawMove]:
+        """Every complete capture route (duplicates by effect included; majority applied).
+
+        ``pieces`` restricts the search to the pieces on that mask.  The majority rule then
+        compares only their routes, so under it only the whole side gives the legal captures.
+        """
+        occupied = me | opp
+        men = me & ~kings & pieces
         jumpers = self._possible_jumpers(men, opp, self.valid & ~occupied, side) if men else 0
-        my_kings = me & kings
+        my_kings = me & kings & pieces
         if not (jumpers or my_kings):
             return []
         out: list[RawMove] = []

@@ -170,10 +170,23 @@ class Position:
 
     def _raw_moves_from(self, origin: int) -> list[RawMove]:
         """Legal routes of the piece on ``origin``, without generating the other pieces' moves."""
-        if self._memo.raw is not None or self._captures():
-            return [raw for raw in self._raw_moves() if raw.origin == origin]
+        memo = self._memo
+        generator = self._generator
         me, opp, side = self._side_masks()
-        return self._generator.quiet_moves_from(me, opp, self.kings, side, origin)
+        kings = self.kings
+        if memo.raw is None and memo.captures is None and not generator.majority:
+            # Whether a man can capture is a bitboard test.  If one can, captures are
+            # compulsory and, without the majority rule, the piece's own captures are its legal
+            # moves whatever the others could take.  If none can and there are no kings, no
+            # capture exists at all.
+            if generator.men_can_capture(me, opp, kings, side):
+                return generator.captures(me, opp, kings, side, pieces=origin)
+            if not me & kings:
+                memo.captures = []
+                return generator.quiet_moves_from(me, opp, kings, side, origin)
+        if memo.raw is not None or self._captures():
+            return [raw for raw in self._raw_moves() if raw.origin == origin]
+        return generator.quiet_moves_from(me, opp, kings, side, origin)
 
     def _to_move(self, raw: RawMove) -> Move:
         squares = self._generator.square_of_mask
