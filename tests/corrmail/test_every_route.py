@@ -92,8 +92,10 @@ def test_organizer_routes_refuse_other_roles(
 
 # --- server-side checks on every route (issue 6 §9) -------------------------------------------
 
-#: Routes anyone may call: probes, the login form, the language switch, static files, the root.
-PUBLIC = {"health.healthz", "health.readyz", "auth.login", "i18n.choose_locale", "static", "index"}
+#: Routes anyone may call: probes, the login form, the language switch, static files, the root,
+#: and the forgotten-password pages (their own tests check what they change).
+PUBLIC = {"health.healthz", "health.readyz", "auth.login", "i18n.choose_locale", "static", "index",
+          "password_reset.forgot", "password_reset.reset"}
 #: POST routes that change only the caller's own session.
 OWN_SESSION = {"auth.logout", "i18n.choose_locale", "auth.login"}
 
@@ -148,7 +150,8 @@ def test_outsiders_change_nothing_by_any_post(
     before = _tables(database)
     accepted = []
     for endpoint, method, path in _all_paths(app, (DEMO_CODE,)):
-        if method != "POST" or endpoint in OWN_SESSION or endpoint.startswith("api."):
+        if (method != "POST" or endpoint in OWN_SESSION | PUBLIC
+                or endpoint.startswith("api.")):
             continue
         status = client.post(path, data={}).status_code
         if status not in (400, 403, 404, 405, 422):
