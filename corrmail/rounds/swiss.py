@@ -27,6 +27,7 @@ from typing import Any
 
 import jinja2
 from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from corrmail.audit import record
@@ -400,8 +401,13 @@ def pair_next_round(
         draw=draw.as_dict(),
         paired_by_id=user.id if user is not None else None,
     )
-    session.add(paired)
-    session.flush()
+    try:
+        with session.begin_nested():
+            session.add(paired)
+    except IntegrityError as error:
+        raise RoundRefused(
+            tournament.code, f"round {number} was paired by someone else just now; reload the page"
+        ) from error
     record(
         session, user=user, action="round.pair", entity="paired_round", entity_id=paired.id,
         tournament_id=tournament.id, rule=system.rule,

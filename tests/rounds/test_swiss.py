@@ -308,3 +308,32 @@ def test_two_directors_publishing_at_once_create_the_round_once(
     assert outcome == [f"{tournament.code}: round 1 is already published (004)"]
     with database.session() as session:
         assert len(session.scalars(select(Game)).all()) == 3
+
+
+def test_two_directors_pairing_at_once_keep_one_preview(
+    db_url: str, database: Database, swiss: Callable[..., Tournament]
+) -> None:
+    if db_url.startswith("sqlite"):
+        pytest.skip("SQLite serializes writers itself; the unique index waits on PostgreSQL")
+    tournament = swiss(players=6)
+    outcome: list[str] = []
+
+    def second_director() -> None:
+        with database.session() as other:
+            try:
+                pair_next_round(other, other.get_one(Tournament, tournament.id), None, seed=2)
+                other.commit()
+                outcome.append("paired")
+            except RoundRefused as refused:
+                outcome.append(refused.reason)
+
+    with database.session() as first:
+        pair_next_round(first, first.get_one(Tournament, tournament.id), None, seed=1)
+        racer = threading.Thread(target=second_director)
+        racer.start()
+        racer.join(timeout=1.0)
+        first.commit()
+    racer.join(timeout=10)
+    assert outcome == ["round 1 was paired by someone else just now; reload the page"]
+    with database.session() as session:
+        assert [r.seed for r in session.scalars(select(PairedRound))] == [1]
