@@ -118,3 +118,23 @@ def test_teams_page(
             (1, 1, 3), (2, 4, 2)]
     reading = player_client.get(page).get_data(as_text=True)
     assert "Odessa" in reading and "Team standings" in reading and "Save the teams" not in reading
+
+
+def test_team_swiss_preview_on_the_rounds_page(
+    database: Database, make_tournament: Callable[..., Tournament],
+    organizer_client: FlaskClient,
+) -> None:
+    tournament = make_tournament(players=6, system=TournamentSystem.TEAM)
+    _english(organizer_client)
+    base = f"/tournaments/{tournament.code}"
+    organizer_client.post(f"{base}/teams", data={"teams": "Odessa: 1, 2\nKyiv: 3, 4\nLviv: 5, 6"})
+    refused = organizer_client.post(f"{base}/rounds/rules", follow_redirects=True, data={
+        "team_pairing": "swiss", "team_pairing_system": "", "team_schedule": "boards"})
+    assert "000 §3.18.3" in refused.get_data(as_text=True)
+    organizer_client.post(f"{base}/rounds/rules", data={
+        "team_pairing": "swiss", "team_pairing_system": "coefficients",
+        "team_schedule": "boards"})
+    organizer_client.post(f"{base}/rounds/pair", data={"seed": "5"})
+    page = organizer_client.get(f"{base}/rounds").get_data(as_text=True)
+    assert page.count('class="board-game"') == 2 and "Bye (+):" in page
+    assert "Publish round 1" in page
