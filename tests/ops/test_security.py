@@ -13,15 +13,19 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, inspect, select
 
+from adjudication import Side
 from corrmail.app import create_app
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE
 from corrmail.ledger import LetterInput, append_letter
+from corrmail.mail.settings import MailSettings
 from corrmail.models import AuditEntry, Channel, Game, Player, Role, Tournament, User
 from corrmail.ops.headers import CONTENT_SECURITY_POLICY
 from corrmail.ops.login_throttle import FAILED
 from corrmail.ops.security import login_throttle
+from corrmail.referee.desk import Actor, Desk
+from corrmail.referee.letters import case_letter_writer
 
 PASSWORD = "correct horse battery"
 NASTY = "<script>alert('x')</script>'; DROP TABLE players; -- {{ 7*7 }} {% print 1 %} ${7*7}"
@@ -171,3 +175,19 @@ def test_injection_in_names_and_letters_is_stored_and_shown_verbatim_and_harmles
         refused = client.application.test_client().post("/login", data={"login": attempt, "password": attempt})
         assert refused.status_code in (401, 429)
     assert client.get(f"/tournaments/{NASTY}").status_code == 404
+
+
+def test_injection_in_a_case_text_is_shown_verbatim_and_harmless(
+    demo_tournament: Tournament, database: Database, login: Callable[..., FlaskClient]
+) -> None:
+    writer = case_letter_writer(MailSettings(domain="turnir.example",
+                                             from_address="turnir@turnir.example", secret=b"k" * 16))
+    with database.transaction() as session:
+        game = session.get(Game, 2)
+        assert game is not None
+        done = Desk(session, writer, on=dt.date(2026, 11, 2)).open_dispute(
+            Actor.system(), game, complainant=Side.WHITE, subject=f"Анализ: {NASTY}")
+        case_id = done.stored.row.id
+    page = login(Role.ORGANIZER).get(f"/cases/{case_id}").get_data(as_text=True)
+    assert "Анализ: &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page
+    assert "<script>alert" not in page and ">49<" not in page
