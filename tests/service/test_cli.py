@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from corrmail.cli import main
@@ -21,6 +22,7 @@ from corrmail.models import (
     Letter,
     OutboxMessage,
     Participant,
+    Role,
     Tournament,
     TournamentChannel,
 )
@@ -121,7 +123,7 @@ def _state(database: Database) -> tuple[int, int, int]:
 
 def test_sweep_repeats_and_opens_adjudication_once(
         run: Callable[..., Result], paired: Callable[..., int], database: Database,
-        card: Callable[..., PostcardCheck]) -> None:
+        card: Callable[..., PostcardCheck], login: Callable[..., FlaskClient]) -> None:
     """Run twice on the same day: the second run sends and opens nothing (idempotent)."""
     email_id = paired(players=2, channel=TournamentChannel.EMAIL, end_date=dt.date(2027, 8, 31))
     ending_id = paired(players=2, end_date=dt.date(2026, 10, 1))
@@ -143,6 +145,13 @@ def test_sweep_repeats_and_opens_adjudication_once(
         assert cases == [CaseType.ADJUDICATION]
         game = session.get(Game, ending_game)
         assert game is not None and game.state.value == "adjudication"
+    # The game page and the dashboard show the open case.
+    organizer = login(Role.ORGANIZER)
+    with database.transaction() as session:
+        code = session.scalar(select(Tournament.code).where(Tournament.id == ending_id))
+    for path in (f"/games/{ending_game}", f"/dashboard/{code}?filter=cases"):
+        page = organizer.get(path)
+        assert page.status_code == 200 and "/cases/" in page.get_data(as_text=True), path
     # Black has let 50 days pass by 2 November: the server opens the claim in the e-mail game.
     later = run("sweep", "--today", "2026-11-02")
     assert "oversteps detected: 1" in later.output and "overstepped (002 §4.3.5)" in later.output
