@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from notation.errors import IllegibleMoveError, ShortNotationError
-from notation.geometry import Geometry
+from notation.geometry import Geometry, UnknownSquareError
 
 MAX_MOVE_LENGTH = 200
 """Longer text is not a move; 50 squares of a 10x10 capture fit easily."""
@@ -91,3 +91,30 @@ def read_full_only(text: str, geometry: Geometry) -> WrittenMove:
     if isinstance(written, WrittenShortMove):
         raise ShortNotationError(text, "short notation is an impossible move in a letter")
     return written
+
+
+def reads_as_move(text: str, geometry: Geometry) -> bool:
+    """Whether ``text`` can be taken for a move on this board before any position is known.
+
+    Letters mix moves with dates (``10-10-97``), clock times (``18:30``), scores (``2:0``) and
+    house numbers; on numeric boards those are made of the same digits as moves. A token reads
+    as a move when it is full notation whose squares are playing squares of ``geometry``, every
+    step going along a diagonal to another square — the only way a piece travels. Whether the
+    move is legal is for :mod:`notation.full` to judge against the position.
+    """
+    try:
+        written = read_written(text, geometry)
+    except IllegibleMoveError:
+        return False
+    if isinstance(written, WrittenShortMove):
+        return False
+    try:
+        squares = [geometry.parse_square(name) for name in written.squares]
+    except UnknownSquareError:
+        return False
+    for here, there in zip(squares, squares[1:], strict=False):
+        rows = geometry.row(there) - geometry.row(here)
+        columns = geometry.column(there) - geometry.column(here)
+        if rows == 0 or abs(rows) != abs(columns):
+            return False
+    return True

@@ -26,7 +26,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
+from notation.errors import IllegibleMoveError
+from notation.geometry import BOARD_8X8, Geometry, SquareStyle
+from notation.written import WrittenShortMove, read_written, reads_as_move
 from timekeeping import Side
 
 __all__ = [
@@ -120,16 +124,33 @@ _HOMOGLYPHS = str.maketrans(
     {"а": "a", "А": "a", "с": "c", "С": "c", "е": "e", "Е": "e", "В": "b",
      "х": "x", "Х": "x", "—": "-", "–": "-", "−": "-", "×": ":", "‑": "-"}
 )
-_FILE = r"[a-hA-HаАсСеЕВ]"
-_SQUARE = _FILE + r"[1-8]"
-_SEPARATOR = r"\s?[-:xXхХ×—–−‑]\s?"
-_FULL_MOVE = rf"{_SQUARE}(?:{_SEPARATOR}{_SQUARE})+"
-# Short notation names the file of the moving piece and the target square: cd4, b:d4, gh4.
-_SHORT_MOVE = rf"{_FILE}[:xX]?{_SQUARE}"
+# A move number before a move: «12.» for White, «12...» or «12…» for Black.
 _NUMBER = r"(?P<number>\d{1,3})\s*(?P<dots>\.\s*\.\s*\.|…|\.)"
-_MOVE_TOKEN = re.compile(
-    rf"(?:{_NUMBER}\s*)?(?:(?P<full>{_FULL_MOVE})|(?P<short>(?<![\w]){_SHORT_MOVE}(?![\w-])))",
+_SEPARATOR = r"\s?[-:x]\s?"
+# Digits glued to a token by a date's or a time's punctuation (``10.10-12.10``, ``12/7``) make
+# it part of that date or time, not a move.
+_BEFORE = r"(?<![\w/])(?<!\d[.:\-])"
+_AFTER = r"(?!\w|/|[.:\-]\d)"
+# «с 7-12 ноября»: on numeric boards a range of days can look like a move.
+_DATE_WORD = re.compile(
+    r"\s*(?:января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября"
+    r"|декабря|г\.|гг\.|года|числа|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may"
+    r"|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+    r"(?!\w)",
+    re.IGNORECASE,
 )
+
+
+@lru_cache(maxsize=16)
+def _move_token(geometry: Geometry) -> re.Pattern[str]:
+    """Moves of ``geometry`` in prose; square names are the board's own (:mod:`notation`)."""
+    square = geometry.square_pattern.pattern
+    full = rf"(?:{square})(?:{_SEPARATOR}(?:{square}))+"
+    short = rf"(?<!\w)[{geometry.files}]:?(?:{square})(?![\w-])"
+    return re.compile(
+        rf"{_BEFORE}(?:{_NUMBER}\s*)?(?:(?P<full>{full}){_AFTER}|(?P<short>{short}))",
+        re.IGNORECASE,
+    )
 
 
 def normalize_move_text(text: str) -> str:
@@ -140,7 +161,8 @@ def normalize_move_text(text: str) -> str:
 
 # --- phrases ----------------------------------------------------------------------------------
 
-_VARIANT_LABEL = r"(?P<label>[A-ZА-ЯЁ]|\d{1,2})"
+# A number followed by a move sign starts a move (``вариант 32-28 …``), not a label.
+_VARIANT_LABEL = r"(?P<label>[A-ZА-ЯЁ]|\d{1,2}(?![-:x]\d))"
 _VARIANT_HEADER = re.compile(
     rf"^\s*(?:(?:вариант|variant)\s+{_VARIANT_LABEL}\b\s*[:.)\-]?|"
     r"предлагаю\s+(?:следующий\s+)?вариант\s*:?|(?:i\s+)?propose\s+(?:the\s+)?variant\s*:?)",
@@ -200,8 +222,14 @@ _PROTEST = re.compile(
 # --- reading ----------------------------------------------------------------------------------
 
 
-def read_letter(text: str) -> LetterContent:
-    """Read the new text of a letter (quotes already removed) into :class:`LetterContent`."""
+def read_letter(text: str, geometry: Geometry = BOARD_8X8) -> LetterContent:
+    """Read the new text of a letter (quotes already removed) into :class:`LetterContent`.
+
+    ``geometry`` is the board of the tournament's game type (``position.geometry``): its
+    square names are the ones looked for, so ``32-28`` is a move of a 100-square game and
+    ``9-13`` of a Lasca game, while on the 8×8 board of Russian draughts, where 002 §4.2.2 asks
+    for algebraic squares, numbers are never read as moves.
+    """
     moves: list[MoveMention] = []
     variants: list[ProposedVariant] = []
     issues: list[ContentIssue] = []
@@ -226,7 +254,7 @@ def read_letter(text: str) -> LetterContent:
             close_variant()
             continue
         header = _VARIANT_HEADER.match(stripped)
-        line_moves = list(_mentions(stripped))
+        line_moves = list(_mentions(stripped, geometry))
         accepting = _ACCEPT_VARIANT.search(stripped) is not None
         if header and not accepting:
             close_variant()
@@ -288,11 +316,15 @@ def read_letter(text: str) -> LetterContent:
     )
 
 
-def _mentions(line: str) -> Iterator[MoveMention]:
+def _mentions(line: str, geometry: Geometry) -> Iterator[MoveMention]:
     """Moves of one line with numbers and sides: ``7. a-b c-d`` is white then black of 7."""
     number: int | None = None
     side: Side | None = None
-    for match in _MOVE_TOKEN.finditer(line):
+    folded = line.translate(_HOMOGLYPHS)  # one character for one: positions stay the same
+    for match in _move_token(geometry).finditer(folded):
+        written = match.group("full") or match.group("short")
+        if not _is_move(match, geometry, folded):
+            continue
         if match.group("number"):
             number = int(match.group("number"))
             side = Side.WHITE if match.group("dots") == "." else Side.BLACK
@@ -300,13 +332,36 @@ def _mentions(line: str) -> Iterator[MoveMention]:
             side = Side.BLACK
         elif side is Side.BLACK and number is not None:
             number, side = number + 1, Side.WHITE
-        written = match.group("full") or match.group("short")
         yield MoveMention(
             text=normalize_move_text(written),
             number=number,
             side=side,
             short_notation=match.group("short") is not None,
         )
+
+
+def _is_move(match: re.Match[str], geometry: Geometry, line: str) -> bool:
+    """Whether a token found in prose is a move rather than a date, a time or a number.
+
+    Algebraic squares (``c3-d4``) are unmistakable. Numeric squares are read only on boards
+    numbered so (100-square draughts, Lasca), and only when the token goes along diagonals
+    (:func:`notation.written.reads_as_move`) or carries a move number (``12. 32-29`` is meant as
+    a move, and notation will call it impossible, 002 §4.2.10); a day range followed by a month
+    («с 7-12 ноября») is a date.
+    """
+    written = normalize_move_text(match.group("full") or match.group("short"))
+    if match.group("short") is not None:
+        try:
+            return isinstance(read_written(written, geometry), WrittenShortMove)
+        except IllegibleMoveError:
+            return False
+    if not any(name.isdigit() for name in re.split(r"[-:]", written)):
+        return True
+    if geometry.default_style is not SquareStyle.NUMERIC:
+        return False
+    if _DATE_WORD.match(line, match.end()):
+        return False
+    return match.group("number") is not None or reads_as_move(written, geometry)
 
 
 def _break_mention(text: str) -> BreakMention | None:

@@ -67,6 +67,7 @@ from corrmail.models import (
 from corrmail.move_walk import RuleNotice, Walk, check_repetition, walk_own_moves
 from notation.full import format_full
 from notation.game_position import GamePosition
+from notation.geometry import BOARD_8X8, Geometry
 from notation.letters import LegalMove, read_move
 from notation.move import Move
 from notation.svg import board_svg
@@ -113,6 +114,16 @@ def numbered(plies: Sequence[tuple[GamePosition, Move]], first_ply_index: int) -
     return " ".join(words)
 
 
+def letter_board(game: Game) -> Geometry:
+    """The board whose square names the game's letters use (``32-28`` on 10×10, ``9-13`` in
+    Lasca, ``c3-d4`` on 8×8). A game type without an engine, or a bad rule option, falls back
+    to 8×8: :meth:`_Context.handle_moves` refuses such a game with the reason."""
+    try:
+        return GameView(game).start.geometry
+    except (UnsupportedGameType, ValueError):
+        return BOARD_8X8
+
+
 class Correspondence:
     """Applies players' letters; one instance per process (it holds no per-letter state)."""
 
@@ -131,7 +142,7 @@ class Correspondence:
         arrival: dt.date,
         inbound_id: int | None = None,
     ) -> Outcome:
-        content = read_letter(message.text)
+        content = read_letter(message.text, letter_board(game))
         context = _Context(self, session, game, participant, message, arrival, inbound_id, content)
         return context.run()
 
