@@ -130,6 +130,7 @@ PUBLIC = {"static", "health.healthz", "health.readyz", "auth.login", "index",
           "password_reset.forgot", "password_reset.reset"}
 
 
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_anonymous_visitors_reach_nothing_but_the_public_pages(
     app: Flask, client: FlaskClient, demo_tournament: Tournament
 ) -> None:
@@ -191,3 +192,39 @@ def test_injection_in_a_case_text_is_shown_verbatim_and_harmless(
     page = login(Role.ORGANIZER).get(f"/cases/{case_id}").get_data(as_text=True)
     assert "Анализ: &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page
     assert "<script>alert" not in page and ">49<" not in page
+
+
+# Pages every logged-in user may read (a federation publishes its tables); everything else needs
+# a role in the tournament. A new route that opens to any logged-in player fails here until it is
+# listed on purpose.
+OPEN_TO_ANY_USER = PUBLIC | {
+    "tournaments.index", "tournaments.show", "tournaments.teams", "cases.queue", "bulletins.index",
+    "standings.show", "standings.printable", "standings.csv", "standings.json", "standings.pdn",
+}
+
+
+# Access checks are Python, the same on both databases: walked on SQLite only, to stay fast.
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("role", list(Role))
+def test_a_user_without_a_place_in_the_tournament_reaches_only_its_open_pages(
+    app: Flask, demo_tournament: Tournament, login: Callable[..., FlaskClient], role: Role
+) -> None:
+    client = login(role)  # holds the role, but is neither official nor player of the demo
+    values = {"code": DEMO_CODE, "tournament_code": DEMO_CODE, "filename": "corrmail.css"}
+    opened = []
+    for rule in app.url_map.iter_rules():
+        if "GET" not in (rule.methods or ()) or rule.endpoint in OPEN_TO_ANY_USER:
+            continue
+        path = rule.build({name: values.get(name, 1) for name in rule.arguments}, append_unknown=False)[1]  # type: ignore[index]
+        status = client.get(path).status_code
+        if status == 200:
+            opened.append(rule.endpoint)
+    allowed = {
+        Role.ORGANIZER: None,  # the organizer runs every tournament of the federation
+        Role.REFEREE: {"admin.outbox", "admin.outbox_message", "dashboard.index"},
+        Role.STEWARD: {"dashboard.index"},
+        Role.PLAYER: set(),
+    }[role]
+    if allowed is not None:
+        assert set(opened) <= allowed, sorted(set(opened) - allowed)
+    assert ("games.show" in opened) is (role is Role.ORGANIZER)
