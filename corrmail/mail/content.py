@@ -141,6 +141,20 @@ _DATE_WORD = re.compile(
 )
 
 
+# «в 9:15», «9:15 мск»: a clock time, which in Lasca would also be a capture 9:15.
+_CLOCK = re.compile(r"\d{1,2}:[0-5]\d")
+_CLOCK_BEFORE = re.compile(r"(?:^|\s)(?:в|к|до|после|около|at|by|before|after)\s*$", re.IGNORECASE)
+_CLOCK_AFTER = re.compile(r"\s*(?:ч\b|час|мин|утра|вечера|дня|мск|msk|utc|gmt|am\b|pm\b)",
+                          re.IGNORECASE)
+
+
+def _is_clock_time(match: re.Match[str], line: str) -> bool:
+    if not _CLOCK.fullmatch(match.group("full")) or match.group("number"):
+        return False
+    return bool(_CLOCK_BEFORE.search(line, 0, match.start())
+                or _CLOCK_AFTER.match(line, match.end()))
+
+
 @lru_cache(maxsize=16)
 def _move_token(geometry: Geometry) -> re.Pattern[str]:
     """Moves of ``geometry`` in prose; square names are the board's own (:mod:`notation`)."""
@@ -321,10 +335,15 @@ def _mentions(line: str, geometry: Geometry) -> Iterator[MoveMention]:
     number: int | None = None
     side: Side | None = None
     folded = line.translate(_HOMOGLYPHS)  # one character for one: positions stay the same
-    for match in _move_token(geometry).finditer(folded):
-        written = match.group("full") or match.group("short")
-        if not _is_move(match, geometry, folded):
+    pattern = _move_token(geometry)
+    position = 0
+    while (match := pattern.search(folded, position)) is not None:
+        if not _is_move(match, geometry, line):
+            # «Вариант 1: 32-28»: the rejected «1: 32-28» must not swallow the move inside it.
+            position = match.start() + 1
             continue
+        position = match.end()
+        written = match.group("full") or match.group("short")
         if match.group("number"):
             number = int(match.group("number"))
             side = Side.WHITE if match.group("dots") == "." else Side.BLACK
@@ -359,7 +378,7 @@ def _is_move(match: re.Match[str], geometry: Geometry, line: str) -> bool:
         return True
     if geometry.default_style is not SquareStyle.NUMERIC:
         return False
-    if _DATE_WORD.match(line, match.end()):
+    if _DATE_WORD.match(line, match.end()) or _is_clock_time(match, line):
         return False
     return match.group("number") is not None or reads_as_move(written, geometry)
 
