@@ -524,6 +524,129 @@ case("50_unicode_dashes.eml", message(
            ["f2:d4", 9, "white"]])
 
 
+# --- games in numeric notation: 100-square draughts and Lasca (002 §4.1.4) ------------------------
+# Written to ``games/`` with their own ``expected.json``: each case names the tournament's game
+# type (a ``notation.rules.GameType`` member name), whose board the letter is read on.
+
+GAME_CASES: dict[str, tuple[bytes, dict[str, Any]]] = {}
+
+
+def game_case(name: str, game_type: str, raw: bytes, **expected: Any) -> None:
+    GAME_CASES[name] = (raw, {"game_type": game_type, **expected})
+
+
+INTL_LETTER = """Здравствуйте, Иван Петрович!
+Турнир ЗЧ-2026/5 (100 клеток), партия 12.
+Ход партнёра: 12... 19-23
+Даты: 10.03.2026 / 11.03.2026 / 11.03.2026
+Время: 14/11
+С уважением, Турнир"""
+INTL_SUBJ = "Re: ЗЧ-2026/5, партия 12: ход 12... 19-23"
+LASCA_LETTER = """Здравствуйте, Сергей!
+Турнир ЛК-2026/1 (ласка), партия 12.
+Ход партнёра: 2. 5:13
+Даты: 10.03.2026 / 11.03.2026 / 11.03.2026
+Время: 9/7
+С уважением, Турнир"""
+LASCA_SUBJ = "Re: ЛК-2026/1, партия 12: ход 2. 5:13"
+
+# I1. Thunderbird, bottom posting; the quote's moves and the dates are not read
+game_case("i01_international_thunderbird.eml", "INTERNATIONAL", message(
+    hdrs(W_FROM, REPLY_W, INTL_SUBJ, "<i1@mail.example>",
+         extra=[("User-Agent", "Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Thunderbird/115.8.0")]),
+    leaf("11.03.2026 18:02, Турнир пишет:\n" + quoted(INTL_LETTER) +
+         "\n\nЗдравствуйте!\nВаш ход 12... 19-23 получил 11.03.26 в 18:30.\nМой ход: 13. 32-28\n"
+         "\nС уважением, Иван Петров\n630090, Новосибирск, ул. Ленина, д. 12-4, кв. 31\n")),
+    from_address=WHITE_ADDR, token=[GAME, WHITE],
+    moves=[["19-23", 12, "black"], ["32-28", 13, "white"]])
+
+# I2. Outlook, Windows-1251 QP: a conditional variant «если …, то …»
+game_case("i02_international_outlook_variant.eml", "INTERNATIONAL", message(
+    hdrs(W_FROM, REPLY_W, INTL_SUBJ, "<000003d9@PETROV-PC>",
+         extra=[("X-Mailer", "Microsoft Outlook 16.0")]),
+    leaf("Здравствуйте.\n\nПовторяю Ваш ход: 12... 19-23\nМой ответ: 13. 28:19\n"
+         "Если 13... 14:23, то 14. 37-32\n\n-----Исходное сообщение-----\nОт: Турнир\n"
+         "Отправлено: 11 марта 2026 г. 18:02\n\n" + INTL_LETTER + "\n",
+         charset="windows-1251", cte="quoted-printable")),
+    from_address=WHITE_ADDR, token=[GAME, WHITE],
+    moves=[["19-23", 12, "black"], ["28:19", 13, "white"]],
+    variants=[[None, [["14:23", 13, "black"], ["37-32", 14, "white"]]]])
+
+# I3. Gmail HTML only: «на … предлагаю …» and a signature full of numbers
+game_case("i03_international_gmail_html_na_predlagayu.eml", "INTERNATIONAL", message(
+    hdrs(B_FROM, REPLY_B, INTL_SUBJ, "<CAF=intl3@mail.gmail.com>", refs=REF_B),
+    leaf('<div dir="ltr">Добрый вечер.<br>13. 32-28 18-22<br>на 14. 37-32 предлагаю 14... 22-27'
+         ' 15. 31:22 17:28<br><br>--<br>Сергей Седов<br>тел. 8-903-123-45-67<br>'
+         '443099, Самара, пр. Ленина 10-12</div>', "html", cte="base64")),
+    from_address=BLACK_ADDR, token=[GAME, BLACK],
+    moves=[["32-28", 13, "white"], ["18-22", 13, "black"]],
+    variants=[[None, [["37-32", 14, "white"], ["22-27", 14, "black"], ["31:22", 15, "white"],
+                      ["17:28", 15, "black"]]]])
+
+# I4. Labelled variants and a long capture
+game_case("i04_international_labelled_variants.eml", "INTERNATIONAL", message(
+    hdrs(W_FROM, REPLY_W, INTL_SUBJ, "<i4@mail.example>"),
+    leaf("25... 14-19 26. 47:24:8:17:6\n\nВариант А: 26... 13-18 27. 6:31\n"
+         "Вариант Б:\n26... 12-17\n27. 6:28\n")),
+    from_address=WHITE_ADDR, token=[GAME, WHITE],
+    moves=[["14-19", 25, "black"], ["47:24:8:17:6", 26, "white"]],
+    variants=[["А", [["13-18", 26, "black"], ["6:31", 27, "white"]]],
+              ["Б", [["12-17", 26, "black"], ["6:28", 27, "white"]]]])
+
+# I5. A draw offer with the move, dates around it
+game_case("i05_international_draw_offer.eml", "INTERNATIONAL", message(
+    hdrs(B_FROM, REPLY_B, INTL_SUBJ, "<i5@yandex.example>", refs=REF_B),
+    leaf("13. 32-28 19-23\nПредлагаю ничью.\nПолучено 12.03.2026, отправлено 13.03.2026, "
+         "время 12/7.\n")),
+    from_address=BLACK_ADDR, token=[GAME, BLACK],
+    moves=[["32-28", 13, "white"], ["19-23", 13, "black"]], draw_offer=True)
+
+# I6. Resignation; the date range is no move
+game_case("i06_international_resignation.eml", "INTERNATIONAL", message(
+    hdrs(W_FROM, REPLY_W, INTL_SUBJ, "<i6@mail.example>"),
+    leaf("Сдаюсь. Спасибо за партию! Буду в Москве 7-12 апреля.\n")),
+    from_address=WHITE_ADDR, token=[GAME, WHITE], resignation=True)
+
+# I7. Only dates, times and numbers: nothing to read
+game_case("i07_international_numbers_only.eml", "INTERNATIONAL", message(
+    hdrs(W_FROM, REPLY_W, INTL_SUBJ, "<i7@mail.example>"),
+    leaf("Письмо от 10.10.97 получил в 18:30. Время 12/7. Счёт 2:0. Ход 12.\n")),
+    from_address=WHITE_ADDR, token=[GAME, WHITE], empty=True)
+
+# I8. Algebraic a–j squares on 10×10, Cyrillic «с» and «е» among them (002 §4.2.2)
+game_case("i08_international_algebraic.eml", "INTERNATIONAL", message(
+    hdrs(W_FROM, REPLY_W, INTL_SUBJ, "<i8@mail.example>"),
+    leaf("Пишу по-старому: 13. d4-е5 f6-g5 14. с3-d4\n")),
+    from_address=WHITE_ADDR, token=[GAME, WHITE],
+    moves=[["d4-e5", 13, "white"], ["f6-g5", 13, "black"], ["c3-d4", 14, "white"]])
+
+# L1. Lasca, Mail.ru KOI8-R: repetition and a reply
+game_case("l01_lasca_mailru_koi8r.eml", "COLUMN_INTERNATIONAL", message(
+    hdrs(B_FROM, REPLY_B, LASCA_SUBJ, "<1710234599.1@f123.i.mail.example>", refs=REF_B,
+         extra=[("X-Mailer", "Mail.Ru Mailer 1.0")]),
+    leaf("Здравствуйте!\nВаш ход 2. 5:13 принял.\nОтвечаю: 2... 16-12\n\nСедов\n\n"
+         "Четверг, 12 марта 2026, 9:00 +03:00 от Турнир <" + REPLY_B + ">:\n"
+         + quoted(LASCA_LETTER, ">"), charset="koi8-r", cte="quoted-printable")),
+    from_address=BLACK_ADDR, token=[GAME, BLACK],
+    moves=[["5:13", 2, "white"], ["16-12", 2, "black"]])
+
+# L2. Lasca: a variant, a multi-capture, a clock time that would also be a Lasca capture
+game_case("l02_lasca_variant_and_time.eml", "COLUMN_INTERNATIONAL", message(
+    hdrs(W_FROM, REPLY_W, LASCA_SUBJ, "<l2@mail.example>"),
+    leaf("1... 17:9 2. 5:13\nНа 2... 16-12 предлагаю 3. 8:16\nЕсли 2... 18-14, то 3. 9:17:25\n"
+         "Отправляю в 9:15, время 9/7.\n")),
+    from_address=WHITE_ADDR, token=[GAME, WHITE],
+    moves=[["17:9", 1, "black"], ["5:13", 2, "white"]],
+    variants=[[None, [["16-12", 2, "black"], ["8:16", 3, "white"]]],
+              [None, [["18-14", 2, "black"], ["9:17:25", 3, "white"]]]])
+
+# L3. Lasca resignation and a declined draw in one letter
+game_case("l03_lasca_resignation.eml", "COLUMN_INTERNATIONAL", message(
+    hdrs(B_FROM, REPLY_B, LASCA_SUBJ, "<l3@yandex.example>", refs=REF_B),
+    leaf("Ничью не принимаю, но позиция проиграна: сдаюсь.\n")),
+    from_address=BLACK_ADDR, token=[GAME, BLACK], draw_decline=True, resignation=True)
+
+
 def main() -> None:
     for old in HERE.glob("*.eml"):
         old.unlink()
@@ -534,7 +657,17 @@ def main() -> None:
     (HERE / "expected.json").write_text(
         json.dumps({"secret": SECRET.decode(), "domain": DOMAIN, "cases": expected},
                    ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {len(CASES)} messages to {HERE}")
+    games = HERE / "games"
+    games.mkdir(exist_ok=True)
+    for old in games.glob("*.eml"):
+        old.unlink()
+    for name, (raw, _) in GAME_CASES.items():
+        (games / name).write_bytes(raw)
+    (games / "expected.json").write_text(
+        json.dumps({"secret": SECRET.decode(), "domain": DOMAIN,
+                    "cases": {name: outcome for name, (_, outcome) in GAME_CASES.items()}},
+                   ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {len(CASES)} messages to {HERE} and {len(GAME_CASES)} to {games}")
 
 
 if __name__ == "__main__":
