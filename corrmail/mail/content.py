@@ -8,8 +8,11 @@ so that the game processor can check it against the board and cite the rule when
 Recognised, in Russian and English:
 
 * moves in full notation with their numbers, ``7. c3-d4 f6:h4`` and ``7... f6-g5``
-  (``002 §4.2.2``); short notation (``cd4``, ``b:d4``) is kept and flagged, because a move so
-  written is impossible;
+  (``002 §4.2.2``), in the square names of the game type's board (:func:`read_letter` is given
+  its geometry): ``32-28``, ``19:28``, ``47:24:8:17:6`` or ``d4-e5`` in 100-square draughts,
+  ``9-13``, ``17:9``, ``9:17:25`` in Lasca; dates, clock times, fractions and addresses are not
+  moves (docs/rules/mail.md §17); short notation (``cd4``, ``b:d4``) is kept and flagged,
+  because a move so written is impossible;
 * proposed variants, introduced as ``002 §4.2.7`` asks: «если …, то …», «на … предлагаю …»,
   «предлагаю вариант …», «вариант А: …» (a header line may be followed by lines of moves);
 * acceptance of a variant («принимаю вариант А», «вариант принимаю»);
