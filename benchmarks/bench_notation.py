@@ -1,6 +1,6 @@
 """Benchmark of the notation engine against pydraughts and py-draughts, in one run.
 
-    .venv/bin/python benchmarks/bench_notation.py [--quick]
+    .venv/bin/python benchmarks/bench_notation.py [--quick] [--pdn-only]
 
 1. Perft from the initial position: Russian to depth 9 and international to depth 7 with our
    engine (counts checked against the published tables; the issue asks for international 7,
@@ -187,8 +187,13 @@ def bench_pdn(quick: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="shallower perft, 1,000 games")
+    parser.add_argument(
+        "--pdn-only", action="store_true",
+        help="only the PDN validation (to compare commits: see docs/benchmarks/notation.md)",
+    )
     args = parser.parse_args()
-    bench_perft(args.quick)
+    if not args.pdn_only:
+        bench_perft(args.quick)
     bench_pdn(args.quick)
 
 
