@@ -92,3 +92,22 @@ def test_a_lasca_game_by_email(email_game) -> None:  # type: ignore[no-untyped-d
 
     assert email_game.send("black", "Партию сдаю.", day(8)).outcome == "resigned"
     assert str(email_game.game().result) == "white_win"
+
+
+def test_a_numbered_impossible_move_is_judged_not_ignored(email_game) -> None:  # type: ignore[no-untyped-def]
+    """«1. 32-29» goes nowhere a piece can go: it is read as the move meant and refused as
+    impossible with the rule (002 §4.2.10), never taken for a date and ignored."""
+    set_game_type(email_game, GameType.INTERNATIONAL)
+    receipt = email_game.send("white", "1. 32-29", day(0))
+    assert receipt.outcome.startswith("impossible"), receipt.outcome
+    [notice] = email_game.outbox(to=email_game.white_email, kind="error_notice")
+    assert "32-29" in notice.body_text and "4.2.10" in notice.body_text
+
+
+def test_an_international_draw_offer_accepted(email_game) -> None:  # type: ignore[no-untyped-def]
+    set_game_type(email_game, GameType.INTERNATIONAL)
+    assert email_game.send("white", "1. 32-28\nПредлагаю ничью.", day(0)).outcome == \
+        "move_relayed"
+    assert email_game.send("black", "Согласен на ничью. 04.03.2026", day(2)).outcome == \
+        "draw_agreed"
+    assert str(email_game.game().result) == "draw"
