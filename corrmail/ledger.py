@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -118,7 +120,20 @@ def append_letter(
     return row
 
 
-def effective_letters(letters: Sequence[Letter]) -> list[Letter]:
+class LetterOnRecord(Protocol):
+    """What the ledger's order reads of a letter: a `Letter` row, or a row of its columns."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def corrects_letter_id(self) -> int | None: ...
+
+
+LetterT = TypeVar("LetterT", bound=LetterOnRecord)
+
+
+def effective_letters(letters: Sequence[LetterT]) -> list[LetterT]:
     """The archive as it now reads: each letter replaced, in its place, by its latest correction.
 
     `letters` are one game's letters in ledger order; a correction of a correction still stands
@@ -126,18 +141,34 @@ def effective_letters(letters: Sequence[Letter]) -> list[Letter]:
     """
     by_id = {letter.id: letter for letter in letters}
 
-    def original_of(letter: Letter) -> Letter:
+    def original_of(letter: LetterT) -> LetterT:
         while letter.corrects_letter_id is not None and letter.corrects_letter_id in by_id:
             letter = by_id[letter.corrects_letter_id]
         return letter
 
-    latest: dict[int, Letter] = {}
+    latest: dict[int, LetterT] = {}
     for letter in letters:
         if letter.corrects_letter_id is not None:
             latest[original_of(letter).id] = letter
     return [
         latest.get(letter.id, letter) for letter in letters if letter.corrects_letter_id is None
     ]
+
+
+class DatedLetter(Protocol):
+    @property
+    def sent(self) -> dt.date | None: ...
+
+    @property
+    def entered_at(self) -> dt.datetime: ...
+
+
+def letter_date(letter: DatedLetter, time_zone: str) -> dt.date:
+    """The day a letter went on record: its dispatch, else the day it was entered (in the
+    tournament's time zone). A correction likewise counts from its own day (002 §4.2.5)."""
+    if letter.sent is not None:
+        return letter.sent
+    return letter.entered_at.astimezone(ZoneInfo(time_zone)).date()
 
 
 def to_move(game: Game) -> Participant | None:

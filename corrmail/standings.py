@@ -1,14 +1,23 @@
 """A tournament's results as `scoring` reads them, and the table `scoring` computes from them.
 
 The one adapter from database rows to `scoring.model.Tournament`, used by the standings pages,
-the JSON API, the exports, the CLI, the bulletins and the referee's desk. It maps results and
-nothing more (docs/adjudication.md, "Outcomes for scoring"):
+the JSON API, the exports, the CLI, the bulletins (``as_of`` a date), the rounds and the
+referee's desk, so that every one of them shows the same points. It maps what is on record and
+nothing more (docs/adjudication.md, "Outcomes for scoring"; docs/rules/standings.md):
 
 * a forfeit (``ResultKind.FORFEIT``) is ``+``/``−`` (002 §4.5.8), a double loss ``−/−``;
 * an adjudicated result keeps its value and is marked (000 §3.14.4, 002 §4.5);
-* an annulled game is kept but not counted; a withdrawn player whose every game the referee
-  annulled takes no place (002 §4.5.3, 000 §3.14.3);
-* a game still in play (or in adjudication) is pending.
+* an annulled game is kept but not counted (002 §4.5.3, 000 §3.14.3);
+* a game without a result is pending; begun (at least one move in its effective ledger,
+  corrections applied, 002 §4.2.5) it is also ``in_progress``: for a withdrawal it counts as
+  played and awaits adjudication, never ``−``/``+`` (000 §3.14.4);
+* every withdrawal the referee decided is passed with his decision: ``ANNUL`` when he annulled
+  every game of the player (round robins only: 002 §4.5.3, 000 §3.14.3), so the player takes no
+  place, ``KEEP`` otherwise (000 §3.14.3, §3.14.5), so his games never begun become ``−``/``+``.
+  A withdrawal recorded but not yet decided is not passed, unless every game of the player is
+  already annulled on record (that annulment is the referee's ruling): until he rules, the
+  table shows what is on record, not a default he may still overrule. Pairing passes it anyway
+  (``undecided_withdrawals``): a player who left is not paired again (000 §3.18.2).
 
 Points, tiebreaks, shared places and the crosstable are `scoring`'s (`scoring.standings`,
 `scoring.crosstable`); this module only chooses the tournament's tiebreak order.
@@ -16,17 +25,30 @@ Points, tiebreaks, shared places and the crosstable are `scoring`'s (`scoring.st
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import datetime as dt
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import groupby
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, object_session, selectinload
 
-from corrmail.models import Game, GameResult, Participant, ResultKind, TournamentSystem
+from adjudication import case_from_dict
+from corrmail.ledger import effective_letters, letter_date
+from corrmail.models import (
+    Case,
+    CaseType,
+    Game,
+    GameResult,
+    Letter,
+    Participant,
+    ResultKind,
+    TournamentSystem,
+)
 from corrmail.models import Tournament as TournamentRow
 from scoring.crosstable import Cell, Crosstable, crosstable
-from scoring.model import Colour, WithdrawalDecision
+from scoring.model import Colour, Unpaired, WithdrawalDecision
 from scoring.model import Game as ScoringGame
 from scoring.model import Player as ScoringPlayer
 from scoring.model import Tournament as ScoringTournament
@@ -44,12 +66,15 @@ __all__ = [
     "TournamentNotFound",
     "TournamentTable",
     "cell_text",
+    "decided_withdrawals",
+    "games_in_progress",
     "load_tournament",
     "round_cell_text",
     "scoring_game",
     "scoring_tournament",
     "tiebreak_order",
     "tournament_table",
+    "withdrawal_after_round",
 ]
 
 ADJUDICATED_MARK = "*"
@@ -96,16 +121,33 @@ def load_tournament(session: Session, code: str, *, with_letters: bool = False) 
     return tournament
 
 
-def scoring_game(game: Game, start_numbers: Mapping[int, int | None] | None = None) -> ScoringGame:
+def result_on_record(game: Game, as_of: dt.date | None = None) -> GameResult | None:
+    """The game's result as the record stood on ``as_of`` (today when ``None``): a result
+    counts from its ``result_on`` date; one without a date has always been on record."""
+    if game.result is None or as_of is None or game.result_on is None:
+        return game.result
+    return game.result if game.result_on <= as_of else None
+
+
+def scoring_game(
+    game: Game,
+    start_numbers: Mapping[int, int | None] | None = None,
+    *,
+    in_progress: bool = False,
+    as_of: dt.date | None = None,
+) -> ScoringGame:
     """The game for `scoring`: forfeits as ``+``/``−``, adjudicated results marked, annulled
-    games kept but not counted. ``start_numbers`` (participant id → start number) spares a
-    whole tournament the relationship look-ups of every game."""
+    games kept but not counted, a pending game ``in_progress`` when the caller says it is begun
+    (`games_in_progress`). ``start_numbers`` (participant id → start number) spares a whole
+    tournament the relationship look-ups of every game; ``as_of`` reads the result on record
+    on that date (`result_on_record`)."""
     if start_numbers is None:
         white, black = game.white.start_number, game.black.start_number
     else:
         white, black = start_numbers[game.white_id], start_numbers[game.black_id]
     if white is None or black is None:
         raise MissingStartNumber(game.id)
+    recorded = result_on_record(game, as_of)
     forfeit = game.result_kind is ResultKind.FORFEIT
     result = {
         None: ScoringResult.PENDING,
@@ -118,24 +160,35 @@ def scoring_game(game: Game, start_numbers: Mapping[int, int | None] | None = No
         GameResult.BLACK_WIN: (
             ScoringResult.BLACK_FORFEIT_WIN if forfeit else ScoringResult.BLACK_WINS
         ),
-    }[game.result]
+    }[recorded]
     return ScoringGame(
         round=game.round,
         white=white,
         black=black,
         result=result,
-        adjudicated=game.result_kind is ResultKind.ADJUDICATED,
-        annulled=game.result is GameResult.ANNULLED,
+        adjudicated=recorded is not None and game.result_kind is ResultKind.ADJUDICATED,
+        annulled=recorded is GameResult.ANNULLED,
+        in_progress=recorded is None and in_progress,
     )
 
 
-def scoring_tournament(tournament: TournamentRow) -> ScoringTournament:
-    """The tournament as `scoring` reads it.
+def scoring_tournament(
+    tournament: TournamentRow,
+    *,
+    as_of: dt.date | None = None,
+    unpaired: Sequence[Unpaired] = (),
+    undecided_withdrawals: bool = False,
+) -> ScoringTournament:
+    """The tournament as `scoring` reads it (see the module docstring), in three queries beyond
+    the loaded tournament whatever its size: none per game.
 
-    A player who withdrew and whose every game the referee annulled (002 §4.5.3) is passed as
-    an annulling withdrawal, so he takes no place. Kept results need no scoring withdrawal: the
-    referee's decision already recorded every game of the player who left (``+``/``−``,
-    adjudication), and a game still in adjudication must stay pending, not turn into ``−``.
+    ``as_of`` reads the record as it stood on that date (the bulletins): results from their
+    ``result_on``, letters from their day (`corrmail.ledger.letter_date`), withdrawals from
+    ``withdrawn_on`` and the referee's decisions from their ``decided_on``. ``unpaired`` are
+    the byes and known absences of published Swiss rounds (`corrmail.rounds.swiss`); they are
+    passed on and count for `withdrawal_after_round`. ``undecided_withdrawals`` passes every
+    recorded withdrawal, decided or not, as ``KEEP`` unless decided otherwise: pairing must not
+    pair a player who left (000 §3.18.2), whatever the referee has yet to rule.
     """
     players = tuple(
         ScoringPlayer(
@@ -147,18 +200,29 @@ def scoring_tournament(tournament: TournamentRow) -> ScoringTournament:
         for p in tournament.participants
         if p.start_number is not None
     )
+    session = _session_of(tournament)
     numbers = {p.id: p.start_number for p in tournament.participants}
-    games = tuple(scoring_game(game, numbers) for game in tournament.games)
-    annulled_everything = _players_with_every_game_annulled(tournament.games)
+    begun = games_in_progress(session, tournament, as_of=as_of)
+    games = tuple(
+        scoring_game(game, numbers, in_progress=game.id in begun, as_of=as_of)
+        for game in tournament.games
+    )
+    decided = decided_withdrawals(session, tournament, as_of=as_of)
     withdrawals = tuple(
-        ScoringWithdrawal(p.start_number, 0, WithdrawalDecision.ANNUL)
-        for p in tournament.participants
-        if p.withdrawn and p.start_number is not None and p.id in annulled_everything
+        withdrawal
+        for participant in tournament.participants
+        if participant.start_number is not None
+        and participant.withdrawn_on is not None
+        and (as_of is None or participant.withdrawn_on <= as_of)
+        and (withdrawal := _withdrawal(tournament, participant, games, unpaired))
+        and (undecided_withdrawals or participant.id in decided
+             or withdrawal.decision is WithdrawalDecision.ANNUL)
     )
     swiss = tournament.system is TournamentSystem.SWISS
     return ScoringTournament(
         players=players,
         games=games,
+        unpaired=tuple(unpaired),
         withdrawals=withdrawals,
         system=ScoringSystem.SWISS if swiss else ScoringSystem.ROUND_ROBIN,
         cycles=2 if tournament.system is TournamentSystem.ROUND_ROBIN_DOUBLE else 1,
@@ -171,15 +235,93 @@ def scoring_tournament(tournament: TournamentRow) -> ScoringTournament:
     )
 
 
-def _players_with_every_game_annulled(games: Sequence[Game]) -> set[int]:
-    counted: set[int] = set()
-    seen: set[int] = set()
-    for game in games:
-        for participant_id in (game.white_id, game.black_id):
-            seen.add(participant_id)
-            if game.result is not GameResult.ANNULLED:
-                counted.add(participant_id)
-    return seen - counted
+def _session_of(tournament: TournamentRow) -> Session:
+    session = object_session(tournament)
+    if session is None:
+        raise RuntimeError(f"tournament {tournament.code} is not attached to a session")
+    return session
+
+
+def games_in_progress(
+    session: Session, tournament: TournamentRow, *, as_of: dt.date | None = None
+) -> frozenset[int]:
+    """Ids of the games begun and without a result on record: at least one move in the
+    effective ledger (each letter read as last corrected, 002 §4.2.5; `effective_letters`),
+    only letters on record by ``as_of`` when given. One query for the whole tournament."""
+    open_ids = {game.id for game in tournament.games if result_on_record(game, as_of) is None}
+    if not open_ids:
+        return frozenset()
+    rows = session.execute(
+        select(Letter.game_id, Letter.id, Letter.corrects_letter_id, Letter.moves_text,
+               Letter.sent, Letter.entered_at)
+        .join(Game, Game.id == Letter.game_id)
+        .where(Game.tournament_id == tournament.id)
+        .order_by(Letter.game_id, Letter.sequence)
+    ).all()
+    zone = tournament.time_zone
+    begun = set()
+    for game_id, letters in groupby(rows, key=lambda row: row.game_id):
+        if game_id not in open_ids:
+            continue
+        on_record = [row for row in letters
+                     if as_of is None or letter_date(row, zone) <= as_of]
+        if any(row.moves_text.strip() for row in effective_letters(on_record)):
+            begun.add(game_id)
+    return frozenset(begun)
+
+
+def decided_withdrawals(
+    session: Session, tournament: TournamentRow, *, as_of: dt.date | None = None
+) -> frozenset[int]:
+    """Participant ids whose withdrawal case carries the referee's decision (002 §4.5.3),
+    taken by ``as_of`` when given. One query."""
+    rows = session.execute(
+        select(Case.participant_id, Case.payload)
+        .where(Case.tournament_id == tournament.id, Case.case_type == CaseType.WITHDRAWAL)
+    ).all()
+    return frozenset(
+        participant_id
+        for participant_id, payload in rows
+        if participant_id is not None
+        and any(as_of is None or decision.decided_on <= as_of
+                for decision in case_from_dict(payload).decisions)
+    )
+
+
+def withdrawal_after_round(
+    start_no: int, games: Iterable[ScoringGame], unpaired: Iterable[Unpaired] = ()
+) -> int:
+    """The round after which ``start_no`` left: the last round he took part in — a game begun,
+    or finished other than by forfeit and not annulled, or a bye or known absence recorded for
+    him (Swiss) — 0 when none (docs/rules/standings.md). It dates his score at withdrawal for
+    the Swiss credit (000 §3.16.11) and ends his pairing (000 §3.18.2)."""
+    played = (
+        game.round
+        for game in games
+        if start_no in (game.white, game.black)
+        and (game.in_progress or (game.result.sides[0].is_played and not game.annulled))
+    )
+    recorded = (entry.round for entry in unpaired if entry.player == start_no)
+    return max((*played, *recorded), default=0)
+
+
+def _withdrawal(
+    tournament: TournamentRow,
+    participant: Participant,
+    games: Sequence[ScoringGame],
+    unpaired: Sequence[Unpaired],
+) -> ScoringWithdrawal:
+    """``ANNUL`` when the referee annulled every game of the player in a round robin (002
+    §4.5.3), else ``KEEP`` (000 §3.14.3, §3.14.5)."""
+    start_no = participant.start_number
+    assert start_no is not None  # the caller passes numbered participants only
+    own = [game for game in games if start_no in (game.white, game.black)]
+    annulled_all = bool(own) and all(game.annulled for game in own)
+    round_robin = tournament.system is not TournamentSystem.SWISS
+    decision = (WithdrawalDecision.ANNUL if annulled_all and round_robin
+                else WithdrawalDecision.KEEP)
+    return ScoringWithdrawal(start_no, withdrawal_after_round(start_no, games, unpaired),
+                             decision)
 
 
 def tiebreak_order(tournament: TournamentRow, scoring: ScoringTournament) -> tuple[str, ...]:

@@ -22,7 +22,6 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
@@ -30,16 +29,13 @@ from sqlalchemy.orm import Session, selectinload
 from adjudication import Case as PureCase
 from adjudication import Decision, Sanction, case_from_dict
 from adjudication.sanction import SanctionKind, SanctionRuling
-from corrmail.ledger import effective_letters
+from corrmail.ledger import effective_letters, letter_date
 from corrmail.mail.game_view import GameView
-from corrmail.models import Case, Game, GameResult, Letter, Participant, Tournament
+from corrmail.models import Case, Game, Letter, Participant, Tournament
 from corrmail.models import Penalty as PenaltyRow
 from corrmail.referee.store import LETTER_TYPES
-from corrmail.standings import scoring_game, scoring_tournament
+from corrmail.standings import result_on_record, scoring_tournament
 from scoring.model import Tournament as ScoringTournament
-from scoring.model import Withdrawal as ScoringWithdrawal
-from scoring.model import WithdrawalDecision
-from scoring.result import GameResult as ScoringResult
 from timekeeping import Ledger
 
 __all__ = ["AsOfGameView", "CaseOnRecord", "Snapshot", "TournamentNotFound", "load_tournament"]
@@ -66,13 +62,6 @@ def load_tournament(session: Session, code: str) -> Tournament:
     if tournament is None:
         raise TournamentNotFound(code)
     return tournament
-
-
-def letter_date(letter: Letter, time_zone: str) -> dt.date:
-    """The day a letter went on record: its dispatch, else the day it was entered."""
-    if letter.sent is not None:
-        return letter.sent
-    return letter.entered_at.astimezone(ZoneInfo(time_zone)).date()
 
 
 @dataclass
@@ -126,9 +115,7 @@ class Snapshot:
     # -- games --------------------------------------------------------------------------------
 
     def result_on_record(self, game: Game) -> bool:
-        if game.result is None:
-            return False
-        return game.result_on is None or game.result_on <= self.as_of
+        return result_on_record(game, self.as_of) is not None
 
     def view(self, game: Game) -> AsOfGameView:
         return AsOfGameView(game, as_of=self.as_of)
@@ -138,30 +125,10 @@ class Snapshot:
 
     @cached_property
     def scoring(self) -> ScoringTournament:
-        """The tournament for `scoring` with the results on record on the date."""
-        full = scoring_tournament(self.tournament)
-        games = tuple(
-            scoring_game(game)
-            if self.result_on_record(game)
-            else dataclasses.replace(
-                scoring_game(game), result=ScoringResult.PENDING, adjudicated=False,
-                annulled=False,
-            )
-            for game in self.tournament.games
-        )
-        annulling = {w.player for w in full.withdrawals}
-        withdrawals = tuple(
-            ScoringWithdrawal(p.start_number, 0, WithdrawalDecision.ANNUL)
-            for p in self.tournament.participants
-            if p.start_number in annulling and self.withdrawn(p) and self._all_annulled(p)
-        )
-        return dataclasses.replace(full, games=games, withdrawals=withdrawals)
-
-    def _all_annulled(self, participant: Participant) -> bool:
-        own = [g for g in self.tournament.games if participant.id in (g.white_id, g.black_id)]
-        return all(
-            self.result_on_record(g) and g.result is GameResult.ANNULLED for g in own
-        )
+        """The tournament for `scoring` as the record stood on the date: the one adapter's
+        (`corrmail.standings.scoring_tournament`) results, games in progress and decided
+        withdrawals on record then."""
+        return scoring_tournament(self.tournament, as_of=self.as_of)
 
     # -- cases --------------------------------------------------------------------------------
 
