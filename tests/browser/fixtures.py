@@ -57,12 +57,15 @@ def live_server(app: Flask, demo_tournament: Tournament) -> Iterator[str]:
 _shared: dict[str, Any] = {"users": 0}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
-    """One browser for the whole session: launching chromium costs seconds, a page does not.
+    """One browser per test module: launching chromium costs a second, a page does not.
 
-    Every module that imports this fixture gets a fixture definition of its own; they share one
-    Playwright driver (a second one in the same thread is refused) and the last one closes it.
+    Not per session: Playwright's sync driver keeps an asyncio loop running in the main thread
+    while it is started, and every later test in the same worker that calls ``asyncio.run``
+    (the mailer, the SMTP listener) would fail. Every module that imports this fixture gets a
+    fixture definition of its own; they share one driver (a second one in the same thread is
+    refused) and the last one closes it.
     """
     if not CHROMIUM.exists():
         message = f"{CHROMIUM} is missing; ./test installs Debian's chromium"
