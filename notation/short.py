@@ -11,7 +11,7 @@ Short notation is never accepted in a letter (002 §4.2.2); see :mod:`notation.l
 from __future__ import annotations
 
 from notation.errors import AmbiguousMoveError, NoSuchMoveError
-from notation.full import format_full, resolve_written
+from notation.full import fitting_move, format_full
 from notation.game_position import GamePosition
 from notation.geometry import SquareStyle
 from notation.move import Move
@@ -43,7 +43,7 @@ def parse_short(position: GamePosition, text: str) -> Move:
     """
     written = read_written(text, position.geometry)
     if not isinstance(written, WrittenShortMove):
-        return resolve_written(position, written).move
+        return fitting_move(position, written)[0]
     geometry = position.geometry
     destination = geometry.parse_square(written.destination)
     fitting = list(
