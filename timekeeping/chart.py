@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from itertools import compress, count
+from operator import attrgetter
 from typing import NamedTuple
 
 from timekeeping.breaks import game_break_days
@@ -30,10 +32,15 @@ from timekeeping.errors import RuleNote, RuleViolation
 from timekeeping.ledger import PENALTY_DAYS, Ledger, LetterEntry, Penalty
 from timekeeping.side import Side
 
-_WHITE = Side.WHITE
+# Module globals: a member looked up on the enum class costs several times more.
+_WHITE, _BLACK = Side.WHITE, Side.BLACK
 #: Stands for "no end-of-play date": later than any date.
 _NO_END = date.max.toordinal()
+# Messages on the common paths format dates with isoformat(): the same text as str(), but a date
+# in an f-string goes through __format__ and costs twice as much, in every chart of an archive.
 _NO_TIME = timedelta(0)
+_REPEAT_SENT = attrgetter("repeat_sent")
+_PENALTY_CHARGED = attrgetter("penalty_days_charged_to_partner")
 
 
 class Charge(NamedTuple):
@@ -129,42 +136,86 @@ def compute_chart(ledger: Ledger) -> TimeChart:
     errors.extend(break_errors)
     notes.extend(break_notes)
     calendar = BreakCalendar.from_intervals(intervals) if intervals else NO_BREAKS
-    letters = ledger.letters
-    answered = _answered_letters(letters, errors)
-    sent = _dispatch_dates(letters, answered, notes)
-    receipts = _receipts(letters, answered, sent, errors, notes)
-    penalties_after = _referee_penalties(ledger.penalties, len(letters), errors)
-    return _count(ledger, calendar, answered, sent, receipts, penalties_after, errors, notes)
+    dates = _letter_dates(ledger.letters, errors, notes)
+    penalties_after = _referee_penalties(ledger.penalties, len(ledger.letters), errors)
+    return _count(ledger, calendar, dates, penalties_after, errors, notes)
 
 
-def _answered_letters(letters: Sequence[LetterEntry], errors: list[RuleViolation]) -> list[int]:
-    """For each letter, the index of the partner's letter it answers, or -1."""
-    if not letters:
-        return []
-    answered = [-1] + [
-        index if letter.sender is not previous.sender else -1
-        for index, (previous, letter) in enumerate(zip(letters, letters[1:], strict=False))
-    ]
-    if -1 in answered[1:]:
-        errors.extend(
-            RuleViolation("002 §4.3.1", f"two letters in a row from {letters[index].sender.value}: each "
-                          "letter answers the partner's", letters[index].move, index + 1)
-            for index in range(1, len(letters)) if answered[index] < 0
-        )
-    return answered
+class _LetterDates(NamedTuple):
+    """The three dates of every letter (002 §4.3.1) as the count uses them."""
+
+    answered: list[int]  # index of the partner's letter each letter answers, or -1
+    sent: list[date]  # own dispatch, corrected to the postmark where the partner asked
+    received: list[date | None]  # receipt, estimated where omitted
+    estimated: list[bool]
+    omission_number: list[int]  # the sender's how-many-th omitted date this letter is, or 0
+    partner_dispatch: list[date | None]  # postmark, else the partner's declared dispatch
+    transit: int | None  # average days in the post, rounded half up; None: no letter to go by
 
 
-def _dispatch_dates(letters: Sequence[LetterEntry], answered: Sequence[int],
-                    notes: list[RuleNote]) -> list[date]:
-    """Each letter's dispatch date after the partner's postmark corrections (002 §4.3.1)."""
-    sent = [letter.sent for letter in letters]
-    answered_sent = [sent[target] if target >= 0 else None for target in answered]
-    # Most postmarks agree with the declared date; only the others need a look.
-    for index in [
-        index for index, (letter, declared) in enumerate(zip(letters, answered_sent, strict=True))
-        if letter.corrects_partner
-        or letter.partner_sent_postmark is not None and letter.partner_sent_postmark != declared
-    ]:
+def _letter_dates(letters: Sequence[LetterEntry], errors: list[RuleViolation],
+                  notes: list[RuleNote]) -> _LetterDates:
+    """Read the letters' dates in one pass, then settle postmarks and omitted receipts.
+
+    One pass gathers what each later step needs — the letter answered, the partner's dispatch,
+    the transit of every letter with both dates, the letters to look at again — because an
+    archive's charts spend their time walking letters, and every extra walk costs as much as
+    the counting itself.
+    """
+    answered: list[int] = []
+    sent: list[date] = []
+    received: list[date | None] = []
+    partner_dispatch: list[date | None] = []
+    to_settle: list[int] = []
+    omitted: list[int] = []
+    transit_sum = _NO_TIME
+    transits = 0
+    previous_sender: Side | None = None
+    declared: date | None = None  # the answered letter's declared dispatch
+    for index, letter in enumerate(letters):
+        sender = letter.sender
+        if sender is previous_sender:
+            errors.append(RuleViolation("002 §4.3.1", f"two letters in a row from {sender.value}: each "
+                                        "letter answers the partner's", letter.move, index + 1))
+            answered.append(-1)
+            declared = None
+        else:
+            answered.append(index - 1)
+        postmark = letter.partner_sent_postmark
+        dispatch = postmark or declared
+        partner_dispatch.append(dispatch)
+        if postmark is not None and postmark != declared or letter.corrects_partner:
+            to_settle.append(index)
+        day = letter.received
+        received.append(day)
+        if day is None:
+            if index:  # the opening letter answers nothing: it has no receipt to omit
+                omitted.append(index)
+        elif dispatch is not None and day >= dispatch:
+            transit_sum += day - dispatch
+            transits += 1
+        declared = letter.sent
+        sent.append(declared)
+        previous_sender = sender
+    _settle_postmarks(letters, answered, sent, to_settle, notes)
+    transit = (2 * transit_sum.days + transits) // (2 * transits) if transits else None
+    estimated = [False] * len(letters)
+    omission_number = [0] * len(letters)
+    if omitted:
+        _estimate_receipts(letters, omitted, partner_dispatch, transit, received, estimated, omission_number,
+                           errors, notes)
+    return _LetterDates(answered, sent, received, estimated, omission_number, partner_dispatch, transit)
+
+
+def _settle_postmarks(letters: Sequence[LetterEntry], answered: Sequence[int], sent: list[date],
+                      to_settle: Sequence[int], notes: list[RuleNote]) -> None:
+    """Correct ``sent`` to the postmark where the reply asks for it (002 §4.3.1).
+
+    ``to_settle`` are the letters whose postmark differs from the declared date or that ask for
+    a correction. A correction changes only the date of the letter answered, whose own postmark
+    is on record, so the partner's dispatch dates read before stay right.
+    """
+    for index in to_settle:
         letter = letters[index]
         postmark = letter.partner_sent_postmark
         target = answered[index]
@@ -180,44 +231,18 @@ def _dispatch_dates(letters: Sequence[LetterEntry], answered: Sequence[int],
             sent[target] = postmark
             notes.append(RuleNote(
                 "002 §4.3.1", f"{letters[target].sender.value}'s dispatch corrected from the declared "
-                f"{declared} to the postmark {postmark}", target + 1))
+                f"{declared.isoformat()} to the postmark {postmark.isoformat()}", target + 1))
         else:
             notes.append(RuleNote(
-                "002 §4.3.1", f"postmark {postmark} differs from the declared {declared} but was not "
-                f"corrected in the reply (letter {index + 1}): the declared date stands", target + 1))
-    return sent
+                "002 §4.3.1", f"postmark {postmark.isoformat()} differs from the declared {declared.isoformat()} "
+                f"but was not corrected in the reply (letter {index + 1}): the declared date stands", target + 1))
 
 
-def _partner_dispatch_dates(letters: Sequence[LetterEntry], answered: Sequence[int],
-                           sent: Sequence[date]) -> list[date | None]:
-    """The first of the three dates of each letter: the postmark, else the partner's declared
-    (or corrected) dispatch date (002 §4.3.1)."""
-    answered_sent = [sent[target] if target >= 0 else None for target in answered]
-    return [letter.partner_sent_postmark or declared for letter, declared in zip(letters, answered_sent, strict=True)]
-
-
-class _Receipts(NamedTuple):
-    received: list[date | None]
-    estimated: list[bool]
-    omission_number: list[int]
-    partner_dispatch: list[date | None]
-
-
-def _average_transit(received: Sequence[date | None], partner_dispatch: Sequence[date | None]) -> int | None:
-    """Average days from the partner's dispatch to the receipt over the letters with both dates,
-    rounded half up; ``None`` when no letter has both (002 §4.3.3)."""
-    transits = [
-        day - dispatch for day, dispatch in zip(received, partner_dispatch, strict=True)
-        if day is not None and dispatch is not None and day >= dispatch
-    ]
-    if not transits:
-        return None
-    return (2 * sum(transits, _NO_TIME).days + len(transits)) // (2 * len(transits))
-
-
-def _receipts(letters: Sequence[LetterEntry], answered: Sequence[int], sent: Sequence[date],
-              errors: list[RuleViolation], notes: list[RuleNote]) -> _Receipts:
-    """Receipt dates, completed where a letter omitted them (002 §4.3.3).
+def _estimate_receipts(letters: Sequence[LetterEntry], omitted: Sequence[int],
+                       partner_dispatch: Sequence[date | None], transit: int | None,
+                       received: list[date | None], estimated: list[bool], omission_number: list[int],
+                       errors: list[RuleViolation], notes: list[RuleNote]) -> None:
+    """Complete the receipt dates the ``omitted`` letters left out (002 §4.3.3).
 
     A missing receipt is estimated from the average transit of every letter of the game whose
     dispatch and receipt are both known, rounded half up to whole days. With no such letter the
@@ -225,21 +250,14 @@ def _receipts(letters: Sequence[LetterEntry], answered: Sequence[int], sent: Seq
     on record, so that omitting a date never shortens the omitter's time. ``omission_number``
     counts each player's omissions: the first earns a notice only (002 §4.3.3).
     """
-    partner_dispatch = _partner_dispatch_dates(letters, answered, sent)
-    received: list[date | None] = [letter.received for letter in letters]
-    estimated = [False] * len(letters)
-    omission_number = [0] * len(letters)
-    # The opening letter answers nothing: it has no receipt to omit.
-    if None not in received[1:]:
-        return _Receipts(received, estimated, omission_number, partner_dispatch)
-    transit = _average_transit(received, partner_dispatch)
     source = f"average transit {transit} days" if transit is not None else "no transit on record: 0 days"
-    omissions = {Side.WHITE: 0, Side.BLACK: 0}
-    for index in [index for index in range(1, len(letters)) if received[index] is None]:
+    omissions = [0, 0]  # white, black
+    for index in omitted:
         sender = letters[index].sender
-        omissions[sender] += 1
-        omission_number[index] = omissions[sender]
-        if omissions[sender] == 1:
+        slot = 0 if sender is _WHITE else 1
+        omissions[slot] += 1
+        omission_number[index] = omissions[slot]
+        if omissions[slot] == 1:
             notes.append(RuleNote("002 §4.3.3", f"first omission of a date by {sender.value}: a notice only, "
                                   "no penalty", index + 1))
         dispatch = partner_dispatch[index]
@@ -251,17 +269,14 @@ def _receipts(letters: Sequence[LetterEntry], answered: Sequence[int], sent: Seq
         guess = min(dispatch + timedelta(days=transit or 0), letters[index].sent)
         received[index] = guess
         estimated[index] = True
-        notes.append(RuleNote("002 §4.3.3", f"receipt date missing, estimated as {guess} ({source})", index + 1))
-    return _Receipts(received, estimated, omission_number, partner_dispatch)
+        notes.append(RuleNote("002 §4.3.3", f"receipt date missing, estimated as {guess.isoformat()} ({source})",
+                              index + 1))
 
 
 def average_transit_days(ledger: Ledger) -> int | None:
     """Average days a letter of this game took in the post, rounded half up; ``None`` when no
     letter has both its partner's dispatch and its receipt on record (002 §4.3.3)."""
-    letters = ledger.letters
-    answered = _answered_letters(letters, [])
-    partner_dispatch = _partner_dispatch_dates(letters, answered, _dispatch_dates(letters, answered, []))
-    return _average_transit([letter.received for letter in letters], partner_dispatch)
+    return _letter_dates(ledger.letters, [], []).transit
 
 
 def _referee_penalties(penalties: Sequence[Penalty], letter_count: int,
@@ -277,8 +292,7 @@ def _referee_penalties(penalties: Sequence[Penalty], letter_count: int,
     return by_letter
 
 
-def _count(ledger: Ledger, calendar: BreakCalendar, answered: Sequence[int], sent: Sequence[date],
-           receipts: _Receipts, penalties_after: dict[int, list[Penalty]],
+def _count(ledger: Ledger, calendar: BreakCalendar, dates: _LetterDates, penalties_after: dict[int, list[Penalty]],
            errors: list[RuleViolation], notes: list[RuleNote]) -> TimeChart:
     """Walk the letters once: check their dates and numbering, count the days, keep the totals.
 
@@ -287,26 +301,29 @@ def _count(ledger: Ledger, calendar: BreakCalendar, answered: Sequence[int], sen
     rare cases (errors, notes, charges) are handled out of line.
     """
     letters = ledger.letters
-    omission_number = receipts.omission_number
+    answered = dates.answered
+    omission_number = dates.omission_number
+    sent = dates.sent
     counted_days = calendar.counted_days
     breaks = bool(calendar)  # without breaks a reply's days are plain subtraction: no call needed
     end = ledger.end_date.toordinal() if ledger.end_date is not None else _NO_END
-    starts = (effective_start(ledger, Side.WHITE).toordinal(), effective_start(ledger, Side.BLACK).toordinal())
+    starts = (effective_start(ledger, _WHITE).toordinal(), effective_start(ledger, _BLACK).toordinal())
     limits = ledger.control.limit_table()
     totals = [0, 0]
     last_move = [0, 0]
     last_uncounted = [0, 0]
     all_charges = [_apply_referee_penalty(penalty, totals) for penalty in penalties_after.get(0, ())]
+    # The few letters that add days besides think time, found in C rather than tested one by one.
+    charging = {*compress(count(1), map(_REPEAT_SENT, letters)),
+                *compress(count(1), map(_PENALTY_CHARGED, letters)), *penalties_after}
     rows: list[ChartRow] = []
     overstep: Overstep | None = None
     append_row = rows.append
     new_row = tuple.__new__  # skips the keyword handling of the named tuple's generated __new__
-    for number, (letter, sent_day, received_day, was_estimated, dispatch) in enumerate(
-            zip(letters, sent, receipts.received, receipts.estimated, receipts.partner_dispatch, strict=True),
-            start=1):
-        sender = letter.sender
-        slot = 0 if sender is _WHITE else 1
-        upper = sent_day.toordinal()
+    for number, letter, sent_day, upper, received_day, was_estimated, dispatch in zip(
+            count(1), letters, sent, map(date.toordinal, sent), dates.received, dates.estimated,
+            dates.partner_dispatch, strict=False):
+        slot = 0 if letter.sender is _WHITE else 1
         lower = starts[slot]
         if received_day is not None:
             received_ordinal = received_day.toordinal()
@@ -331,15 +348,15 @@ def _count(ledger: Ledger, calendar: BreakCalendar, answered: Sequence[int], sen
         counted_moves = move - uncounted
         limit = limits[counted_moves] if counted_moves < LIMIT_TABLE_MOVES else ledger.control.limit(counted_moves)
         if total > limit and overstep is None:
-            overstep = Overstep(sender, move, number, total, limit)
+            overstep = Overstep(letter.sender, move, number, total, limit)
 
         charges: tuple[Charge, ...] = ()
-        if letter.repeat_sent is not None or letter.penalty_days_charged_to_partner or number in penalties_after:
+        if number in charging:
             charges = _charges_with(letter, number, sent_day, answered[number - 1], omission_number, calendar,
                                     end, penalties_after, totals, errors)
             all_charges.extend(charges)
         append_row(new_row(ChartRow, (
-            number, sender, move, counted_moves, received_day, was_estimated, sent_day,
+            number, letter.sender, move, counted_moves, received_day, was_estimated, sent_day,
             letter.sent, days, charges, totals[0], totals[1], limit, letter.moves_text,
         )))
     return TimeChart(
@@ -395,7 +412,8 @@ def _charges_with(letter: LetterEntry, number: int, sent_day: date, target: int,
             charges.append(penalty)
     for charge in charges:
         totals[0 if charge.player is _WHITE else 1] += charge.days
-    charges.extend(_apply_referee_penalty(penalty, totals) for penalty in penalties_after.get(number, ()))
+    if number in penalties_after:
+        charges.extend(_apply_referee_penalty(penalty, totals) for penalty in penalties_after[number])
     return tuple(charges)
 
 
@@ -406,7 +424,8 @@ def _repeat_delay(letter: LetterEntry, sent_day: date, calendar: BreakCalendar, 
         errors.append(RuleViolation("002 §4.3.4", f"repeat sent {letter.repeat_sent}, before the letter "
                                     f"itself on {sent_day}", letter.repeat_sent.isoformat(), number))
         return None
-    due = repeat_due(sent_day, calendar).toordinal()
+    due_day = repeat_due(sent_day, calendar)
+    due = due_day.toordinal()
     repeat = letter.repeat_sent.toordinal()
     if repeat > end:
         repeat = end
@@ -414,7 +433,7 @@ def _repeat_delay(letter: LetterEntry, sent_day: date, calendar: BreakCalendar, 
     if delay <= 0:
         return None
     return Charge(letter.sender, delay, "002 §4.3.4",
-                  f"repeat sent {letter.repeat_sent}, due {date.fromordinal(due)}: {delay} days late",
+                  f"repeat sent {letter.repeat_sent.isoformat()}, due {due_day.isoformat()}: {delay} days late",
                   number)
 
 
