@@ -12,8 +12,9 @@
 3. **Mailer** — the outbox the burst filled, drained by 1, 2 and 4 ``Mailer`` processes into an
    SMTP sink on loopback: letters/s and the scaling.
 
-Run: ``.venv/bin/python benchmarks/bench_load.py`` (full scale, ≈10 min on 2 cores) or
-``--scale 0.1`` for a tenth of the federation. Results: docs/benchmarks/load.md.
+Run: ``.venv/bin/python benchmarks/bench_load.py`` — the issue's scale: generating the federation
+takes ≈8 min on 2 cores and the 10,000-letter bursts ≈10–20 min each at the measured rates, so use
+``--letters 1000`` and ``--scale 0.2`` for a quicker run. Results: docs/benchmarks/load.md.
 """
 
 from __future__ import annotations
