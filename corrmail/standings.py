@@ -179,7 +179,7 @@ def scoring_tournament(
     unpaired: Sequence[Unpaired] = (),
     undecided_withdrawals: bool = False,
 ) -> ScoringTournament:
-    """The tournament as `scoring` reads it (see the module docstring), in three queries beyond
+    """The tournament as `scoring` reads it (see the module docstring), in two queries beyond
     the loaded tournament whatever its size: none per game.
 
     ``as_of`` reads the record as it stood on that date (the bulletins): results from their
