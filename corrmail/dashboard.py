@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from corrmail.game_page import GameClock, game_clock
-from corrmail.mail.game_view import GameView, UnsupportedGameType
+from corrmail.mail.game_view import GameView, UnsupportedGameType, round_start_dates
 from corrmail.models import Case, CaseType, Game, GameState, Participant, Tournament
 from corrmail.models import Penalty as PenaltyRow
 
@@ -44,12 +44,16 @@ class DashboardSort(enum.StrEnum):
 
 @dataclass
 class _PrefetchedView(GameView):
-    """A game view whose penalties were loaded with every other game's."""
+    """A game view whose penalties and round start were loaded with every other game's."""
 
     penalties: list[PenaltyRow] = field(default_factory=list)
+    round_starts: dict[int, dt.date] = field(default_factory=dict)
 
     def game_penalties(self) -> list[PenaltyRow]:
         return self.penalties
+
+    def clock_start(self) -> dt.date:
+        return self.round_starts.get(self.game.round, self.game.tournament.start_date)
 
 
 @dataclass(frozen=True)
@@ -123,17 +127,24 @@ def dashboard_rows(
     ):
         assert case.game_id is not None
         cases[case.game_id].append(case)
-    rows = [_row(game, penalties[game.id], cases[game.id], today) for game in games]
+    round_starts = round_start_dates(session, tournament)
+    rows = [_row(game, penalties[game.id], cases[game.id], round_starts, today) for game in games]
     rows = [row for row in rows if row.matches(wanted)]
     return sorted(rows, key=_SORT_KEYS[sort])
 
 
-def _row(game: Game, penalties: list[PenaltyRow], cases: list[Case], today: dt.date) -> DashboardRow:
+def _row(
+    game: Game,
+    penalties: list[PenaltyRow],
+    cases: list[Case],
+    round_starts: dict[int, dt.date],
+    today: dt.date,
+) -> DashboardRow:
     record_missing = any(
         case.case_type is CaseType.GAME_RECORD and case.deadline is not None
         and case.deadline < today for case in cases)
     try:
-        clock = game_clock(_PrefetchedView(game, penalties), today)
+        clock = game_clock(_PrefetchedView(game, penalties, round_starts), today)
     except (UnsupportedGameType, ValueError) as error:
         return DashboardRow(game, None, None, tuple(cases), record_missing, str(error))
     to_move = None

@@ -8,14 +8,15 @@ the ledger, the times from :func:`timekeeping.compute_chart` over the same lette
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 from sqlalchemy import select
-from sqlalchemy.orm import object_session
+from sqlalchemy.orm import Session, object_session
 
 from corrmail.ledger import effective_letters
-from corrmail.models import Game, Letter, Participant
+from corrmail.models import Game, Letter, PairedRound, Participant, Tournament, TournamentSystem
 from corrmail.models import Penalty as PenaltyRow
 from notation.full import format_full
 from notation.game_position import GamePosition, initial_position
@@ -229,7 +230,7 @@ class GameView:
             if received is not None:
                 received_sheets[side] = received
         return Ledger(
-            start_date=tournament.start_date,
+            start_date=self.clock_start(),
             end_date=tournament.end_date,
             control=TimeControl(tournament.time_control_days, tournament.time_control_moves),
             start_sheet_received=received_sheets,
@@ -240,6 +241,13 @@ class GameView:
                      Side.BLACK: self.game.black.player.name},
         )
 
+    def clock_start(self) -> dt.date:
+        """The day this game's clock starts (002 §4.3.2): see :func:`game_start_date`."""
+        session = object_session(self.game)
+        if session is None:
+            raise RuntimeError(f"game {self.game.id} is not attached to a session")
+        return game_start_date(session, self.game)
+
     def game_penalties(self) -> list[PenaltyRow]:
         session = object_session(self.game)
         if session is None:
@@ -249,6 +257,35 @@ class GameView:
 
     def chart(self) -> TimeChart:
         return compute_chart(self.ledger())
+
+
+#: Systems whose rounds may be published one at a time (a Swiss; a team event paired as one).
+ROUND_BY_ROUND_SYSTEMS = frozenset({TournamentSystem.SWISS, TournamentSystem.TEAM})
+
+
+def game_start_date(session: Session, game: Game) -> dt.date:
+    """The date a game's clock starts: its round's start when the round was published on its
+    own (a Swiss round), else the tournament's start (002 §4.3.2)."""
+    starts = round_start_dates(session, game.tournament, rounds=(game.round,))
+    return starts.get(game.round, game.tournament.start_date)
+
+
+def round_start_dates(
+    session: Session, tournament: Tournament, *, rounds: Sequence[int] | None = None
+) -> dict[int, dt.date]:
+    """Round number → start date of each round published on its own, in one query; rounds
+    absent from the map start with the tournament (002 §4.3.2). Round robins are paired whole
+    and all their games start together, so they need no query."""
+    if tournament.system not in ROUND_BY_ROUND_SYSTEMS:
+        return {}
+    query = select(PairedRound.number, PairedRound.starts_on).where(
+        PairedRound.tournament_id == tournament.id,
+        PairedRound.published_at.is_not(None),
+        PairedRound.starts_on.is_not(None),
+    )
+    if rounds is not None:
+        query = query.where(PairedRound.number.in_(rounds))
+    return {number: starts_on for number, starts_on in session.execute(query)}
 
 
 def _entries_through(letters: list[Letter], index: int | None) -> int:

@@ -31,6 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from corrmail.audit import record
+from corrmail.mail.game_view import game_start_date
 from corrmail.mail.letters import LetterWriter, letters_env
 from corrmail.models import (
     Game,
@@ -254,19 +255,6 @@ def scoring_view(session: Session, tournament: Tournament) -> ScoringTournament:
     return dataclasses.replace(
         results, unpaired=unpaired, withdrawals=withdrawals, teams=teams, system=system
     )
-
-
-def game_start_date(session: Session, game: Game) -> dt.date:
-    """The date a game's clock starts: its round's start when the round was published on its
-    own (a Swiss round), else the tournament's start (002 §4.3.2)."""
-    starts_on = session.scalar(
-        select(PairedRound.starts_on).where(
-            PairedRound.tournament_id == game.tournament_id,
-            PairedRound.number == game.round,
-            PairedRound.published_at.is_not(None),
-        )
-    )
-    return starts_on or game.tournament.start_date
 
 
 def _published_count(session: Session, tournament: Tournament) -> int:

@@ -337,3 +337,26 @@ def test_two_directors_pairing_at_once_keep_one_preview(
     assert outcome == ["round 1 was paired by someone else just now; reload the page"]
     with database.session() as session:
         assert [r.seed for r in session.scalars(select(PairedRound))] == [1]
+
+
+def test_a_later_round_s_time_chart_counts_from_its_own_start(
+    database: Database, swiss: Callable[..., Tournament]
+) -> None:
+    """002 §4.3.2: the clock of a round-2 game starts when that round was published, so its
+    chart carries the round's start date, not the tournament's."""
+    from corrmail.mail.game_view import GameView
+
+    tournament = swiss(players=4)
+    _publish(database, tournament.id)
+    _finish_round(database, tournament.id, 1)
+    later = dt.date(2026, 12, 15)
+    with database.transaction() as session:
+        t = session.get_one(Tournament, tournament.id)
+        pair_next_round(session, t, None, seed=1)
+        publish_round(session, t, None, writer=WRITER, today=later)
+    with database.session() as session:
+        first = session.scalars(select(Game).where(Game.round == 1)).first()
+        second = session.scalars(select(Game).where(Game.round == 2)).first()
+        assert first is not None and second is not None
+        assert GameView(first).ledger().start_date == dt.date(2026, 9, 1)
+        assert GameView(second).ledger().start_date == later
