@@ -179,7 +179,7 @@ def scoring_tournament(
     unpaired: Sequence[Unpaired] = (),
     undecided_withdrawals: bool = False,
 ) -> ScoringTournament:
-    """The tournament as `scoring` reads it (see the module docstring), in two queries beyond
+    """The tournament as `scoring` reads it (see the module docstring), in at most two queries beyond
     the loaded tournament whatever its size: none per game.
 
     ``as_of`` reads the record as it stood on that date (the bulletins): results from their
@@ -254,15 +254,12 @@ def games_in_progress(
     rows = session.execute(
         select(Letter.game_id, Letter.id, Letter.corrects_letter_id, Letter.moves_text,
                Letter.sent, Letter.entered_at)
-        .join(Game, Game.id == Letter.game_id)
-        .where(Game.tournament_id == tournament.id)
+        .where(Letter.game_id.in_(sorted(open_ids)))
         .order_by(Letter.game_id, Letter.sequence)
     ).all()
     zone = tournament.time_zone
     begun = set()
     for game_id, letters in groupby(rows, key=lambda row: row.game_id):
-        if game_id not in open_ids:
-            continue
         on_record = [row for row in letters
                      if as_of is None or letter_date(row, zone) <= as_of]
         if any(row.moves_text.strip() for row in effective_letters(on_record)):
