@@ -162,7 +162,7 @@ def _letter_dates(letters: Sequence[LetterEntry], errors: list[RuleViolation],
     archive's charts spend their time walking letters, and every extra walk costs as much as
     the counting itself.
     """
-    answered: list[int] = []
+    out_of_turn: list[int] = []
     sent: list[date] = []
     received: list[date | None] = []
     partner_dispatch: list[date | None] = []
@@ -177,10 +177,8 @@ def _letter_dates(letters: Sequence[LetterEntry], errors: list[RuleViolation],
         if sender is previous_sender:
             errors.append(RuleViolation("002 §4.3.1", f"two letters in a row from {sender.value}: each "
                                         "letter answers the partner's", letter.move, index + 1))
-            answered.append(-1)
+            out_of_turn.append(index)
             declared = None
-        else:
-            answered.append(index - 1)
         postmark = letter.partner_sent_postmark
         dispatch = postmark or declared
         partner_dispatch.append(dispatch)
@@ -197,6 +195,9 @@ def _letter_dates(letters: Sequence[LetterEntry], errors: list[RuleViolation],
         declared = letter.sent
         sent.append(declared)
         previous_sender = sender
+    answered = list(range(-1, len(letters) - 1))  # each letter answers the one before it ...
+    for index in out_of_turn:  # ... unless both are from the same player
+        answered[index] = -1
     _settle_postmarks(letters, answered, sent, to_settle, notes)
     transit = (2 * transit_sum.days + transits) // (2 * transits) if transits else None
     estimated = [False] * len(letters)
