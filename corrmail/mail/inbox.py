@@ -6,7 +6,9 @@ committed transaction, keyed by ``Message-ID`` and by the SHA-256 of the bytes, 
 returned. It then processes the stored message in a second transaction: machine-made mail is
 recorded and left alone, the sender is authenticated, and the letter is applied to its game.
 A message already processed is a duplicate and changes nothing; one stored but never processed
-(the process died, the database went away) is processed when it arrives again.
+(the process died, the database went away) is processed when it arrives again. Two deliveries
+racing on the same stored message are serialised by a conditional claim (:meth:`Inbox._claim`)
+inside the processing transaction, so exactly one processes and answers it.
 
 Authentication (both must hold, else a polite refusal goes back and nothing changes):
 
@@ -214,9 +216,10 @@ class Inbox:
         envelope_sender: str | None,
         envelope_recipients: tuple[str, ...],
     ) -> Receipt:
-        row = session.get(InboundRow, inbound_id, with_for_update=True)
+        claimed = self._claim(session, inbound_id)
+        row = session.get(InboundRow, inbound_id)
         assert row is not None
-        if row.status is not InboundStatus.STORED:  # another process got there first
+        if not claimed:  # another delivery of the same letter processed it first
             return Receipt(row.id, True, row.status, row.outcome or "", row.outcome_detail or "")
         try:
             message = parse_inbound(
@@ -265,6 +268,25 @@ class Inbox:
         )
         status = InboundStatus.REFUSED if outcome.refused else InboundStatus.PROCESSED
         return self._finish(row, status, outcome.code, outcome.detail)
+
+    def _claim(self, session: Session, inbound_id: int) -> bool:
+        """Take the stored row for this transaction; False if it is not (or no longer) stored.
+
+        A conditional ``UPDATE … WHERE status = 'stored'`` rather than ``SELECT … FOR UPDATE``,
+        which SQLite ignores: the UPDATE takes PostgreSQL's row lock or SQLite's write lock, so a
+        second delivery waits here and, once the first commits, matches no row. It must be the
+        first statement of the transaction — a SQLite transaction that has already read cannot
+        wait for the write lock. The claim belongs to the processing transaction, so a process
+        that dies mid-way rolls it back and the message stays stored for the next delivery.
+        ``processed_at`` is set only to make the write; :meth:`_finish` sets the real value.
+        """
+        result = session.execute(
+            update(InboundRow)
+            .where(InboundRow.id == inbound_id, InboundRow.status == InboundStatus.STORED)
+            .values(processed_at=self.clock())
+            .execution_options(synchronize_session=False)
+        )
+        return int(result.rowcount) == 1  # type: ignore[attr-defined]
 
     def _record_automated(self, session: Session, row: InboundRow, message: InboundMessage) -> Receipt:
         assert message.automation is not None

@@ -17,7 +17,6 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import pytest
 from sqlalchemy import select
 
 from corrmail.db import Database
@@ -112,15 +111,8 @@ def test_ingest_killed_mid_batch_loses_and_duplicates_nothing(db_url: str, tmp_p
 
 
 def test_the_same_letter_delivered_twice_at_once_is_stored_and_answered_once(
-    db_url: str, request: pytest.FixtureRequest
+    db_url: str,
 ) -> None:
-    if db_url.startswith("sqlite"):
-        # Inbox._process guards the stored row with SELECT … FOR UPDATE, which SQLite ignores:
-        # two deliveries racing on one SQLite file both process the message (two refusals).
-        # Production runs on PostgreSQL, where this passes. Fix belongs in corrmail/mail/inbox.py
-        # (claim the row with a conditional UPDATE … WHERE status = 'stored' before processing).
-        request.applymarker(pytest.mark.xfail(reason="SQLite ignores FOR UPDATE in Inbox._process",
-                                              strict=False))
     database = Database(db_url)
     inboxes = [Inbox(database, LetterWriter(MAIL)) for _ in range(2)]
     raw = message(42)
