@@ -33,11 +33,12 @@ def withdraw_and_decide(cup: Cup, number: int, set_today: Any) -> None:
         assert participant is not None
         participant_id = participant.id
     set_today(WITHDREW)
-    location = cup.post("referee", f"/cases/new/{cup.code}/withdrawal",
-                        **{"withdrawal-participant": participant_id,
-                           "withdrawal-withdrew_on": WITHDREW.isoformat(),
-                           "withdrawal-reason": "left"})
-    cup.act("referee", int(location.rsplit("/", 1)[1]), "decide")
+    response = cup.client("referee").post(
+        f"/cases/new/{cup.code}/withdrawal",
+        data={"withdrawal-participant": participant_id,
+              "withdrawal-withdrew_on": WITHDREW.isoformat(), "withdrawal-reason": "left"})
+    assert response.status_code == 303, response.data
+    cup.act("referee", int(response.headers["Location"].rsplit("/", 1)[1]), "decide")
 
 
 def test_the_standings_page_and_the_referees_view_agree_on_a_withdrawn_player(
@@ -53,7 +54,7 @@ def test_the_standings_page_and_the_referees_view_agree_on_a_withdrawn_player(
     assert response.status_code == 200
     page = {row["start_no"]: row["points"] for row in json.loads(response.data)["standings"]}
     with cup.database.session() as session:
-        desk = desk_tournament(session.get(Tournament, cup.tournament_id))
+        desk = desk_tournament(session.get_one(Tournament, cup.tournament_id))
         referee = {row.start_no: row.points for row in standings(desk)}
         table = tournament_table(load_tournament(session, cup.code))
     assert page == referee
@@ -77,8 +78,7 @@ def test_the_bulletin_before_the_withdrawal_shows_no_withdrawal_and_after_it_the
     cup.play(*unfinished, OPENING)
     withdraw_and_decide(cup, 5, set_today)
     with cup.database.session() as session:
-        tournament = session.get(Tournament, cup.tournament_id)
-        assert tournament is not None
+        tournament = session.get_one(Tournament, cup.tournament_id)
         before = Snapshot(session, tournament, WITHDREW - dt.timedelta(days=1)).scoring
         # The results were entered on START + 100 days, after the withdrawal.
         after = Snapshot(session, tournament, WITHDREW + dt.timedelta(days=30)).scoring
