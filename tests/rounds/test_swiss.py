@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import select
 
 from corrmail.db import Database
+from corrmail.mail.game_view import GameView
 from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import (
@@ -253,6 +254,9 @@ def test_a_later_round_starts_its_clocks_when_published(
         assert first is not None and second is not None
         assert game_start_date(session, first) == dt.date(2026, 9, 1)  # the tournament's start
         assert game_start_date(session, second) == later
+        # ... and each game's time chart counts from it (002 §4.3.2)
+        assert GameView(first).ledger().start_date == dt.date(2026, 9, 1)
+        assert GameView(second).ledger().start_date == later
         sheet = session.scalars(select(OutboxMessage).where(
             OutboxMessage.kind == "round_sheet", OutboxMessage.game_id == second.id)).first()
         assert sheet is not None
@@ -338,25 +342,3 @@ def test_two_directors_pairing_at_once_keep_one_preview(
     with database.session() as session:
         assert [r.seed for r in session.scalars(select(PairedRound))] == [1]
 
-
-def test_a_later_round_s_time_chart_counts_from_its_own_start(
-    database: Database, swiss: Callable[..., Tournament]
-) -> None:
-    """002 §4.3.2: the clock of a round-2 game starts when that round was published, so its
-    chart carries the round's start date, not the tournament's."""
-    from corrmail.mail.game_view import GameView
-
-    tournament = swiss(players=4)
-    _publish(database, tournament.id)
-    _finish_round(database, tournament.id, 1)
-    later = dt.date(2026, 12, 15)
-    with database.transaction() as session:
-        t = session.get_one(Tournament, tournament.id)
-        pair_next_round(session, t, None, seed=1)
-        publish_round(session, t, None, writer=WRITER, today=later)
-    with database.session() as session:
-        first = session.scalars(select(Game).where(Game.round == 1)).first()
-        second = session.scalars(select(Game).where(Game.round == 2)).first()
-        assert first is not None and second is not None
-        assert GameView(first).ledger().start_date == dt.date(2026, 9, 1)
-        assert GameView(second).ledger().start_date == later
