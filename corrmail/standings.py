@@ -179,8 +179,8 @@ def scoring_tournament(
     unpaired: Sequence[Unpaired] = (),
     undecided_withdrawals: bool = False,
 ) -> ScoringTournament:
-    """The tournament as `scoring` reads it (see the module docstring), in at most two queries beyond
-    the loaded tournament whatever its size: none per game.
+    """The tournament as `scoring` reads it (see the module docstring), in at most two queries
+    beyond the loaded tournament whatever its size: none per game.
 
     ``as_of`` reads the record as it stood on that date (the bulletins): results from their
     ``result_on``, letters from their day (`corrmail.ledger.letter_date`), withdrawals from
@@ -208,22 +208,24 @@ def scoring_tournament(
         for game in tournament.games
     )
     decided = decided_withdrawals(session, tournament, as_of=as_of)
-    withdrawals = tuple(
-        withdrawal
-        for participant in tournament.participants
-        if participant.start_number is not None
-        and participant.withdrawn_on is not None
-        and (as_of is None or participant.withdrawn_on <= as_of)
-        and (withdrawal := _withdrawal(tournament, participant, games, unpaired))
-        and (undecided_withdrawals or participant.id in decided
-             or withdrawal.decision is WithdrawalDecision.ANNUL)
-    )
+    withdrawals: list[ScoringWithdrawal] = []
+    for participant in tournament.participants:
+        withdrawn_on = participant.withdrawn_on
+        if participant.start_number is None or withdrawn_on is None:
+            continue
+        if as_of is not None and withdrawn_on > as_of:
+            continue
+        withdrawal = _withdrawal(tournament, participant, games, unpaired)
+        # Annulling every game is itself the referee's ruling, decided case or not.
+        if (undecided_withdrawals or participant.id in decided
+                or withdrawal.decision is WithdrawalDecision.ANNUL):
+            withdrawals.append(withdrawal)
     swiss = tournament.system is TournamentSystem.SWISS
     return ScoringTournament(
         players=players,
         games=games,
         unpaired=tuple(unpaired),
-        withdrawals=withdrawals,
+        withdrawals=tuple(withdrawals),
         system=ScoringSystem.SWISS if swiss else ScoringSystem.ROUND_ROBIN,
         cycles=2 if tournament.system is TournamentSystem.ROUND_ROBIN_DOUBLE else 1,
         points=PointSystem(
