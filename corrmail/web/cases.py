@@ -9,12 +9,13 @@ deciding the same case gets 409 and a message saying nothing was decided.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
 from sqlalchemy import select
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -80,6 +81,8 @@ from corrmail.web.case_forms import (
 from corrmail.web.database import db_session, settings
 
 blueprint = Blueprint("cases", __name__, url_prefix="/cases")
+
+AnyForm = TypeVar("AnyForm", bound=FlaskForm)
 
 OPEN_GAME_STATES = (GameState.NOT_STARTED, GameState.IN_PLAY, GameState.SUSPENDED)
 
@@ -312,21 +315,20 @@ def _party_label(stored: StoredCase, party: str) -> str:
     return party
 
 
-def _run_on_case(case_id: int, action: Callable[[Desk, Actor, StoredCase], Done]) -> Any:
+def _run_on_case(case_id: int, action: Callable[[Desk, Actor], Done]) -> Any:
     """Run ``action`` in the request's transaction; conflicts, refusals and rule errors roll
     everything back and show the case again with the reason."""
-    stored = _stored_or_404(case_id)
-    tournament = stored.row.tournament
-    outcome = _attempt(lambda: action(_desk(tournament), _actor(tournament.id), stored))
-    if isinstance(outcome, tuple):
-        message, status = outcome
-        flash(message, "error")
-        return _render_case(case_id, status)
+    tournament = _stored_or_404(case_id).row.tournament
+    outcome = _attempt(lambda: action(_desk(tournament), _actor(tournament.id)))
+    if isinstance(outcome, int):
+        return _render_case(case_id, outcome)
     flash(_("Done."), "success")
     return redirect(url_for("cases.show", case_id=case_id), code=303)
 
 
-def _attempt(action: Callable[[], Done]) -> Done | tuple[str, int]:
+def _attempt(action: Callable[[], Done]) -> Done | int:
+    """Run ``action`` and commit; on a conflict, a refusal or a rule error roll everything back,
+    flash the reason and return the HTTP status that goes with it."""
     session = db_session()
     try:
         done = action()
@@ -336,25 +338,31 @@ def _attempt(action: Callable[[], Done]) -> Done | tuple[str, int]:
         session.rollback()
         seen = getattr(error, "expected", "?")
         now = getattr(error, "actual", "?")
-        return _(
+        message = _(
             "This case was changed by someone else while you were reading it (revision "
             "%(seen)s, now %(now)s). Nothing was decided; read the case again.",
             seen=seen,
             now=now,
-        ), 409
+        )
+        status = 409
     except NotEntitled as error:
         session.rollback()
-        return _("Not allowed: %(reason)s", reason=str(error)), 403
+        message, status = _("Not allowed: %(reason)s", reason=str(error)), 403
     except (AdjudicationError, ActionRefused) as error:
         session.rollback()
-        return _("Refused: %(reason)s", reason=str(error)), 422
+        message, status = _("Refused: %(reason)s", reason=str(error)), 422
+    flash(message, "error")
+    return status
+
+
+def _form_or_400(form: AnyForm) -> AnyForm:
+    if not form.validate_on_submit():
+        abort(400)
+    return form
 
 
 def _revision() -> int:
-    form = RevisionForm()
-    if not form.validate_on_submit():
-        abort(400)
-    return int(form.revision.data)
+    return int(_form_or_400(RevisionForm()).revision.data)
 
 
 @blueprint.post("/<int:case_id>/decide")
@@ -363,8 +371,7 @@ def decide(case_id: int) -> Any:
     stored = _stored_or_404(case_id)
     form = DecisionForm()
     form.ruling.choices = [(r.value, r.value) for r in stored.case.RULINGS]
-    if not form.validate_on_submit():
-        abort(400)
+    _form_or_400(form)
     plan = None
     if isinstance(stored.case, Withdrawal) and request.form.get("custom_plan"):
         plan = {
@@ -373,7 +380,7 @@ def decide(case_id: int) -> Any:
         }
     return _run_on_case(
         case_id,
-        lambda desk, actor, _stored: desk.decide(
+        lambda desk, actor: desk.decide(
             actor,
             case_id,
             revision=int(form.revision.data),
@@ -393,19 +400,17 @@ def agreed(case_id: int) -> Any:
     revision = _revision()
     return _run_on_case(
         case_id,
-        lambda desk, actor, _stored: desk.fix_agreed_result(actor, case_id, revision=revision),
+        lambda desk, actor: desk.fix_agreed_result(actor, case_id, revision=revision),
     )
 
 
 @blueprint.post("/<int:case_id>/analysis")
 @login_required
 def analysis(case_id: int) -> Any:
-    form = AnalysisForm()
-    if not form.validate_on_submit():
-        abort(400)
+    form = _form_or_400(AnalysisForm())
     return _run_on_case(
         case_id,
-        lambda desk, actor, _stored: desk.submit_analysis(
+        lambda desk, actor: desk.submit_analysis(
             actor,
             case_id,
             revision=int(form.revision.data),
@@ -423,11 +428,10 @@ def analysis(case_id: int) -> Any:
 def protest(case_id: int) -> Any:
     form = ProtestForm()
     form.party.choices = [(p, p) for p in _stored_or_404(case_id).case.parties]
-    if not form.validate_on_submit():
-        abort(400)
+    _form_or_400(form)
     return _run_on_case(
         case_id,
-        lambda desk, actor, _stored: desk.protest(
+        lambda desk, actor: desk.protest(
             actor,
             case_id,
             revision=int(form.revision.data),
@@ -443,20 +447,16 @@ def protest(case_id: int) -> Any:
 @login_required
 def close(case_id: int) -> Any:
     revision = _revision()
-    return _run_on_case(
-        case_id, lambda desk, actor, _stored: desk.close(actor, case_id, revision=revision)
-    )
+    return _run_on_case(case_id, lambda desk, actor: desk.close(actor, case_id, revision=revision))
 
 
 @blueprint.post("/<int:case_id>/ban")
 @login_required
 def ban(case_id: int) -> Any:
-    form = BanForm()
-    if not form.validate_on_submit():
-        abort(400)
+    form = _form_or_400(BanForm())
     return _run_on_case(
         case_id,
-        lambda desk, actor, _stored: desk.record_ban(
+        lambda desk, actor: desk.record_ban(
             actor, case_id, revision=int(form.revision.data), until=form.until.data
         ),
     )
@@ -465,12 +465,10 @@ def ban(case_id: int) -> Any:
 @blueprint.post("/<int:case_id>/record")
 @login_required
 def record(case_id: int) -> Any:
-    form = GameRecordForm()
-    if not form.validate_on_submit():
-        abort(400)
+    form = _form_or_400(GameRecordForm())
     return _run_on_case(
         case_id,
-        lambda desk, actor, _stored: desk.register_game_record(
+        lambda desk, actor: desk.register_game_record(
             actor,
             case_id,
             revision=int(form.revision.data),
@@ -489,12 +487,10 @@ def _receipt_form(stored: StoredCase, data: dict[str, int] | None = None) -> Rec
 @blueprint.post("/<int:case_id>/receipt")
 @login_required
 def receipt(case_id: int) -> Any:
-    form = _receipt_form(_stored_or_404(case_id))
-    if not form.validate_on_submit():
-        abort(400)
+    form = _form_or_400(_receipt_form(_stored_or_404(case_id)))
     return _run_on_case(
         case_id,
-        lambda desk, actor, _stored: desk.acknowledge_receipt(
+        lambda desk, actor: desk.acknowledge_receipt(
             actor,
             case_id,
             revision=int(form.revision.data),
@@ -507,13 +503,11 @@ def receipt(case_id: int) -> Any:
 @blueprint.post("/<int:case_id>/evidence")
 @login_required
 def evidence(case_id: int) -> Any:
-    form = EvidenceForm()
-    if not form.validate_on_submit():
-        abort(400)
+    form = _form_or_400(EvidenceForm())
     items = frozenset(Evidence(item) for item in form.items.data or [])
     return _run_on_case(
         case_id,
-        lambda desk, actor, _stored: desk.add_evidence(
+        lambda desk, actor: desk.add_evidence(
             actor, case_id, revision=int(form.revision.data), items=items
         ),
     )
@@ -522,13 +516,11 @@ def evidence(case_id: int) -> Any:
 @blueprint.post("/letters/<int:letter_id>/file")
 @login_required
 def file_protest(letter_id: int) -> Any:
-    form = FileProtestForm()
-    if not form.validate_on_submit():
-        abort(400)
+    form = _form_or_400(FileProtestForm())
     target = int(form.case_id.data)
     return _run_on_case(
         target,
-        lambda desk, actor, _stored: desk.file_protest_letter(
+        lambda desk, actor: desk.file_protest_letter(
             actor,
             letter_id,
             case_id=target,
@@ -607,10 +599,8 @@ def _open(code: str, build: Callable[[Desk, Actor, Tournament], Done | list[Done
     outcome = _attempt(
         lambda: _as_done(build(_desk(tournament), _actor(tournament.id), tournament))
     )
-    if isinstance(outcome, tuple):
-        message, status = outcome
-        flash(message, "error")
-        return _render_new(tournament, status)
+    if isinstance(outcome, int):
+        return _render_new(tournament, outcome)
     return redirect(url_for("cases.show", case_id=outcome.stored.row.id), code=303)
 
 
@@ -625,10 +615,10 @@ def _as_done(result: Done | list[Done]) -> Done:
     return result
 
 
-def _form_or_400(form: Any) -> Any:
-    if not form.validate_on_submit():
-        abort(400)
-    return form
+def _ids(rows: Iterable[Game] | Iterable[Participant]) -> list[tuple[int, str]]:
+    """Choices that only check a posted id belongs to the tournament; the form page shows
+    names (:func:`_opening_forms`)."""
+    return [(row.id, str(row.id)) for row in rows]
 
 
 def _game_of(tournament: Tournament, game_id: int) -> Game:
@@ -649,7 +639,7 @@ def _participant_of(tournament: Tournament, participant_id: int) -> Participant:
 @login_required
 def new_overstep(code: str) -> Any:
     form = OverstepClaimForm(prefix="overstep")
-    form.game.choices = [(g.id, str(g.id)) for g in _tournament_or_404(code).games]
+    form.game.choices = _ids(_tournament_or_404(code).games)
     _form_or_400(form)
     return _open(
         code,
@@ -669,7 +659,7 @@ def new_overstep(code: str) -> Any:
 @login_required
 def new_withdrawal(code: str) -> Any:
     form = WithdrawalForm(prefix="withdrawal")
-    form.participant.choices = [(p.id, str(p.id)) for p in _tournament_or_404(code).participants]
+    form.participant.choices = _ids(_tournament_or_404(code).participants)
     _form_or_400(form)
     return _open(
         code,
@@ -688,8 +678,8 @@ def new_withdrawal(code: str) -> Any:
 def new_sanction(code: str) -> Any:
     tournament = _tournament_or_404(code)
     form = SanctionForm(prefix="sanction")
-    form.participant.choices = [(p.id, str(p.id)) for p in tournament.participants]
-    form.game.choices = [(0, "—"), *[(g.id, str(g.id)) for g in tournament.games]]
+    form.participant.choices = _ids(tournament.participants)
+    form.game.choices = [(0, "—"), *_ids(tournament.games)]
     _form_or_400(form)
     rules = tuple(
         part.strip() for part in (form.rules_violated.data or "").split(",") if part.strip()
@@ -711,7 +701,7 @@ def new_sanction(code: str) -> Any:
 @login_required
 def new_break(code: str) -> Any:
     form = SpecialBreakForm(prefix="break")
-    form.participant.choices = [(p.id, str(p.id)) for p in _tournament_or_404(code).participants]
+    form.participant.choices = _ids(_tournament_or_404(code).participants)
     _form_or_400(form)
     return _open(
         code,
@@ -730,7 +720,7 @@ def new_break(code: str) -> Any:
 @login_required
 def new_dispute(code: str) -> Any:
     form = DisputeForm(prefix="dispute")
-    form.game.choices = [(g.id, str(g.id)) for g in _tournament_or_404(code).games]
+    form.game.choices = _ids(_tournament_or_404(code).games)
     _form_or_400(form)
     return _open(
         code,
@@ -751,11 +741,9 @@ def open_adjudications(code: str) -> Any:
     outcome = _attempt(
         lambda: _as_done(_desk(tournament).open_adjudications(tournament, _actor(tournament.id)))
     )
-    if isinstance(outcome, tuple):
-        message, status = outcome
-        flash(message, "error")
-        if status == 403:
+    if isinstance(outcome, int):
+        if outcome == 403:
             abort(403)
-        return redirect(url_for("cases.queue"), code=303)
-    flash(_("Adjudication cases opened."), "success")
+    else:
+        flash(_("Adjudication cases opened."), "success")
     return redirect(url_for("cases.queue"), code=303)

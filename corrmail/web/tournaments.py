@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from sqlalchemy import select
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import Session, selectinload
 from werkzeug.wrappers.response import Response
 
 from corrmail.clock import today as service_today
@@ -67,6 +68,8 @@ from corrmail.web.round_forms import (
 from scoring.tiebreaks import TIEBREAKS
 
 blueprint = Blueprint("tournaments", __name__, url_prefix="/tournaments")
+
+Outcome = TypeVar("Outcome")
 
 
 @blueprint.get("/")
@@ -126,25 +129,34 @@ def _attach(form: FlaskForm, errors: Sequence[FieldError | RowError]) -> list[st
     return loose
 
 
+def _register(form: FlaskForm, step: Callable[[Session], Outcome]) -> Outcome | list[str]:
+    """Run a registration step and commit what it did; when it is refused, roll back, put each
+    error on its field of `form` and return those that belong to no field."""
+    session = db_session()
+    try:
+        outcome = step(session)
+    except RegistrationError as error:
+        session.rollback()
+        return _attach(form, error.errors)
+    session.commit()
+    return outcome
+
+
 @blueprint.route("/new", methods=["GET", "POST"])
 @roles_required(Role.ORGANIZER)
 def create() -> str | Response:
     form = TournamentForm()
     loose: list[str] = []
     if form.validate_on_submit():
-        session = db_session()
-        try:
-            tournament = create_tournament(session, form.spec(), current_user)
-        except RegistrationError as error:
-            session.rollback()
-            loose = _attach(form, error.errors)
+        tournament = _register(
+            form, lambda session: create_tournament(session, form.spec(), current_user)
+        )
+        if isinstance(tournament, list):
+            loose = tournament
         else:
-            session.commit()
             flash(_("Tournament %(code)s created.", code=tournament.code), "info")
             return redirect(url_for("tournaments.show", code=tournament.code))
-    return render_template(
-        "tournaments/form.html", form=form, loose=loose, tournament=None, tiebreaks=TIEBREAKS
-    )
+    return _tournament_form(form, loose, tournament=None)
 
 
 @blueprint.route("/<code>/edit", methods=["GET", "POST"])
@@ -156,16 +168,19 @@ def edit(code: str) -> str | Response:
     if not form.is_submitted():
         form.fill(spec_of(tournament))
     elif form.validate():
-        session = db_session()
-        try:
-            update_tournament(session, tournament, form.spec(), current_user)
-        except RegistrationError as error:
-            session.rollback()
-            loose = _attach(form, error.errors)
+        changes = _register(
+            form, lambda session: update_tournament(session, tournament, form.spec(), current_user)
+        )
+        if isinstance(changes, list):
+            loose = changes
         else:
-            session.commit()
             flash(_("Saved."), "info")
             return redirect(url_for("tournaments.show", code=tournament.code))
+    return _tournament_form(form, loose, tournament=tournament)
+
+
+def _tournament_form(form: TournamentForm, loose: list[str], tournament: Tournament | None) -> str:
+    """The tournament form, blank for a new tournament, with the tiebreaks to choose from."""
     return render_template(
         "tournaments/form.html", form=form, loose=loose, tournament=tournament, tiebreaks=TIEBREAKS
     )
@@ -185,14 +200,12 @@ def add_player(code: str) -> str | Response:
             rating=form.rating.data,
             club=(form.club.data or "").strip() or None,
         )
-        session = db_session()
-        try:
-            participant = add_participant(session, tournament, row, current_user)
-        except RegistrationError as error:
-            session.rollback()
-            loose = _attach(form, error.errors)
+        participant = _register(
+            form, lambda session: add_participant(session, tournament, row, current_user)
+        )
+        if isinstance(participant, list):
+            loose = participant
         else:
-            session.commit()
             flash(
                 _(
                     "%(name)s entered as no. %(number)s.",
@@ -292,6 +305,20 @@ def _require_director(tournament: Tournament) -> None:
         abort(403)
 
 
+def _direct(step: Callable[[Session], Outcome], announce: Callable[[Outcome], str]) -> None:
+    """Run a director's step on rounds or teams and commit it, flashing what it did; a refusal
+    rolls everything back and is flashed instead."""
+    session = db_session()
+    try:
+        outcome = step(session)
+    except RoundRefused as error:
+        session.rollback()
+        flash(str(error), "error")
+    else:
+        session.commit()
+        flash(announce(outcome), "info")
+
+
 def _absent_numbers(text: str) -> list[int] | None:
     parts = [part for part in text.replace(";", ",").replace(" ", ",").split(",") if part]
     if not all(part.isdigit() for part in parts):
@@ -336,21 +363,16 @@ def pair_next(code: str) -> Response:
     form = PairRoundForm()
     if form.validate_on_submit():
         absent = _absent_numbers(form.absent.data or "")
-        session = db_session()
         if absent is None:
             flash(_("Known absentees: start numbers separated by commas."), "error")
         else:
-            try:
-                paired = pair_next_round(
+            _direct(
+                lambda session: pair_next_round(
                     session, tournament, current_user, seed=form.seed.data, absent=absent
-                )
-            except RoundRefused as error:
-                session.rollback()
-                flash(str(error), "error")
-            else:
-                session.commit()
-                flash(_("Round %(number)s paired: check the preview, then publish.",
-                        number=paired.number), "info")  # fmt: skip
+                ),
+                lambda paired: _("Round %(number)s paired: check the preview, then publish.",
+                                 number=paired.number),
+            )  # fmt: skip
     return redirect(url_for("tournaments.rounds", code=code))
 
 
@@ -360,21 +382,18 @@ def publish_next(code: str) -> Response:
     tournament = _tournament_or_404(code)
     _require_director(tournament)
     if PublishRoundForm().validate_on_submit():
-        session = db_session()
         writer = LetterWriter(MailSettings.from_env(secret_fallback=settings().secret_key))
-        try:
-            published = publish_round(
+        _direct(
+            lambda session: publish_round(
                 session, tournament, current_user, writer=writer,
                 today=service_today(settings().today, tournament.time_zone),
-            )  # fmt: skip
-        except RoundRefused as error:
-            session.rollback()
-            flash(str(error), "error")
-        else:
-            session.commit()
-            flash(_("Round %(number)s published: %(games)s games, %(letters)s letters queued.",
-                    number=published.round.number, games=len(published.games),
-                    letters=published.letters), "info")  # fmt: skip
+            ),
+            lambda published: _(
+                "Round %(number)s published: %(games)s games, %(letters)s letters queued.",
+                number=published.round.number, games=len(published.games),
+                letters=published.letters,
+            ),
+        )  # fmt: skip
     return redirect(url_for("tournaments.rounds", code=code))
 
 
@@ -385,21 +404,16 @@ def round_rules_update(code: str) -> Response:
     _require_director(tournament)
     form = RoundRulesForm()
     if form.validate_on_submit():
-        session = db_session()
-        try:
-            set_round_rules(
+        _direct(
+            lambda session: set_round_rules(
                 session, tournament, current_user,
                 pair_before_finished=form.pair_before_finished.data,
                 team_pairing=TeamPairing(form.team_pairing.data),
                 team_pairing_system=form.team_pairing_system.data or None,
                 team_schedule=TeamSchedule(form.team_schedule.data),
-            )  # fmt: skip
-        except RoundRefused as error:
-            session.rollback()
-            flash(str(error), "error")
-        else:
-            session.commit()
-            flash(_("Saved."), "info")
+            ),
+            lambda _rules: _("Saved."),
+        )  # fmt: skip
     return redirect(url_for("tournaments.rounds", code=code))
 
 
@@ -431,7 +445,9 @@ def teams(code: str) -> tuple[str, int] | Response:
                     flash(_("%(count)s teams saved.", count=len(entries)), "info")
                     return redirect(url_for("tournaments.teams", code=code))
     stored = list(
-        session.scalars(select(Team).where(Team.tournament_id == tournament.id).order_by(Team.number))
+        session.scalars(
+            select(Team).where(Team.tournament_id == tournament.id).order_by(Team.number)
+        )
     )
     if not form.is_submitted():
         form.teams.data = "\n".join(
@@ -459,13 +475,8 @@ def pair_teams_round_robin(code: str) -> Response:
     tournament = _tournament_or_404(code)
     _require_director(tournament)
     if PairTeamsForm().validate_on_submit():
-        session = db_session()
-        try:
-            games = pair_team_round_robin(session, tournament, current_user)
-        except RoundRefused as error:
-            session.rollback()
-            flash(str(error), "error")
-        else:
-            session.commit()
-            flash(_("%(count)s games paired.", count=len(games)), "info")
+        _direct(
+            lambda session: pair_team_round_robin(session, tournament, current_user),
+            lambda games: _("%(count)s games paired.", count=len(games)),
+        )
     return redirect(url_for("tournaments.teams", code=code))
