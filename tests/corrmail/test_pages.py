@@ -165,7 +165,7 @@ def _demo_game(database: Database, demo_tournament: Tournament) -> tuple[int, in
         game = session.scalar(
             select(Game).where(
                 Game.tournament_id == demo_tournament.id, Game.state == GameState.IN_PLAY
-            )
+            ).order_by(Game.id)
         )
         assert game is not None
         first = game.letters[0]
@@ -177,6 +177,12 @@ def test_steward_records_a_correction_and_the_page_shows_both(
     login: Callable[..., FlaskClient], demo_tournament: Tournament, database: Database
 ) -> None:
     game_id, first_id, sender_id = _demo_game(database, demo_tournament)
+    with database.session() as session:
+        stored = session.get(Letter, first_id)
+        assert stored is not None
+        stored_postmark = stored.postmark_date
+    # The correction reads the postmark as a day the original does not carry (002 §4.2.5).
+    corrected = (stored_postmark or dt.date(2026, 9, 2)) + dt.timedelta(days=1)
     steward = login(Role.STEWARD)
     assert steward.get(f"/games/{game_id}/letters/new").status_code == 403  # not his tournament
     steward.post("/logout")
@@ -186,7 +192,8 @@ def test_steward_records_a_correction_and_the_page_shows_both(
         f"/games/{game_id}/letters/new",
         data={
             "sender": str(sender_id), "channel": "post", "corrects": str(first_id),
-            "postmark_date": "2026-09-03", "raw_text": "Штемпель читается как 03.09.2026",
+            "postmark_date": corrected.isoformat(),
+            "raw_text": f"Штемпель читается как {corrected:%d.%m.%Y}",
         },
     )  # fmt: skip
     assert response.status_code == 302
@@ -194,7 +201,12 @@ def test_steward_records_a_correction_and_the_page_shows_both(
     assert "исправлено письмом" in page and "исправляет письмо 1" in page
     with database.session() as session:
         original = session.get(Letter, first_id)
-        assert original is not None and original.postmark_date != dt.date(2026, 9, 3)
+        # The original entry is never edited in place: its postmark is what it was.
+        assert original is not None and original.postmark_date == stored_postmark
+        correction = session.scalars(
+            select(Letter).where(Letter.corrects_letter_id == first_id)
+        ).one()
+        assert correction.postmark_date == corrected
         audit = session.scalars(select(AuditEntry).order_by(AuditEntry.id.desc())).first()
         assert audit is not None and (audit.action, audit.rule) == ("letter.correct", "002 §4.2.5")
 
