@@ -53,7 +53,7 @@ from corrmail.standings import scoring_tournament
 from scoring.model import Team as ScoringTeam
 from scoring.model import Tournament as ScoringTournament
 from scoring.model import TournamentSystem as ScoringSystem
-from scoring.model import Unpaired, Withdrawal, WithdrawalDecision
+from scoring.model import Unpaired
 from scoring.pairing import (
     Draw,
     PairingError,
@@ -218,26 +218,15 @@ def unpaired_entries(session: Session, tournament: Tournament) -> tuple[Unpaired
 def scoring_view(session: Session, tournament: Tournament) -> ScoringTournament:
     """The tournament as `scoring` reads it for pairing and team standings.
 
-    The results come from the one adapter, `corrmail.standings.scoring_tournament`; this adds
-    what a round-by-round event also knows: byes and known absences of published rounds, every
-    withdrawn player (after the last round he was in, so he is not paired again, 000 §3.18.2)
-    and the teams in board order (000 §3.17.2).
+    Results, byes and known absences of published rounds, and every withdrawn player, decided or
+    not (so he is not paired again, 000 §3.18.2), come from the one adapter,
+    `corrmail.standings.scoring_tournament`; this adds the teams in board order (000 §3.17.2).
     """
-    results = scoring_tournament(tournament)
     number_of = {p.id: p.start_number for p in tournament.participants}
     unpaired = unpaired_entries(session, tournament)
-    last_round: dict[int, int] = {}
-    for game in results.games:
-        for number in (game.white, game.black):
-            last_round[number] = max(last_round.get(number, 0), game.round)
-    for entry in unpaired:
-        last_round[entry.player] = max(last_round.get(entry.player, 0), entry.round)
-    recorded = {withdrawal.player for withdrawal in results.withdrawals}
-    withdrawals = results.withdrawals + tuple(
-        Withdrawal(p.start_number, last_round.get(p.start_number, 0), WithdrawalDecision.KEEP)
-        for p in tournament.participants
-        if p.withdrawn and p.start_number is not None and p.start_number not in recorded
-    )
+    # Every withdrawal, decided or not, after the last round he took part in
+    # (docs/rules/standings.md, reading 7): a player who left is not paired again.
+    results = scoring_tournament(tournament, unpaired=unpaired, undecided_withdrawals=True)
     teams = tuple(
         ScoringTeam(
             team.name,
@@ -252,9 +241,7 @@ def scoring_view(session: Session, tournament: Tournament) -> ScoringTournament:
         )
     )
     system = ScoringSystem.SWISS if is_paired_by_rounds(session, tournament) else results.system
-    return dataclasses.replace(
-        results, unpaired=unpaired, withdrawals=withdrawals, teams=teams, system=system
-    )
+    return dataclasses.replace(results, teams=teams, system=system)
 
 
 def _published_count(session: Session, tournament: Tournament) -> int:
