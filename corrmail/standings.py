@@ -45,8 +45,11 @@ from corrmail.models import (
     Participant,
     ResultKind,
     TournamentSystem,
+    UnpairedEntry,
+    UnpairedKind,
 )
 from corrmail.models import Tournament as TournamentRow
+from corrmail.models.enums import ROUND_BY_ROUND_SYSTEMS
 from scoring.crosstable import Cell, Crosstable, crosstable
 from scoring.model import Colour, Unpaired, WithdrawalDecision
 from scoring.model import Game as ScoringGame
@@ -56,6 +59,7 @@ from scoring.model import TournamentSystem as ScoringSystem
 from scoring.model import Withdrawal as ScoringWithdrawal
 from scoring.points import PointSystem
 from scoring.result import GameResult as ScoringResult
+from scoring.result import Result as ScoringSide
 from scoring.standings import StandingRow, default_tiebreaks, standings
 
 __all__ = [
@@ -74,6 +78,7 @@ __all__ = [
     "scoring_tournament",
     "tiebreak_order",
     "tournament_table",
+    "unpaired_entries",
     "withdrawal_after_round",
 ]
 
@@ -176,7 +181,7 @@ def scoring_tournament(
     tournament: TournamentRow,
     *,
     as_of: dt.date | None = None,
-    unpaired: Sequence[Unpaired] = (),
+    unpaired: Sequence[Unpaired] | None = None,
     undecided_withdrawals: bool = False,
 ) -> ScoringTournament:
     """The tournament as `scoring` reads it (see the module docstring), in at most two queries
@@ -185,8 +190,9 @@ def scoring_tournament(
     ``as_of`` reads the record as it stood on that date (the bulletins): results from their
     ``result_on``, letters from their day (`corrmail.ledger.letter_date`), withdrawals from
     ``withdrawn_on`` and the referee's decisions from their ``decided_on``. ``unpaired`` are
-    the byes and known absences of published Swiss rounds (`corrmail.rounds.swiss`); they are
-    passed on and count for `withdrawal_after_round`. ``undecided_withdrawals`` passes every
+    the byes (``+``) and known absences (``0``) of published rounds; when not given they are
+    read with :func:`unpaired_entries` (one query, Swiss and team events only). They are passed
+    on and count for `withdrawal_after_round`. ``undecided_withdrawals`` passes every
     recorded withdrawal, decided or not, as ``KEEP`` unless decided otherwise: pairing must not
     pair a player who left (000 §3.18.2), whatever the referee has yet to rule.
     """
@@ -202,6 +208,8 @@ def scoring_tournament(
     )
     session = _session_of(tournament)
     numbers = {p.id: p.start_number for p in tournament.participants}
+    if unpaired is None:
+        unpaired = unpaired_entries(session, tournament)
     begun = games_in_progress(session, tournament, as_of=as_of)
     games = tuple(
         scoring_game(game, numbers, in_progress=game.id in begun, as_of=as_of)
@@ -234,6 +242,26 @@ def scoring_tournament(
             float(Decimal(tournament.points_loss)),
         ),
         name=tournament.code,
+    )
+
+
+_UNPAIRED_RESULT = {UnpairedKind.BYE: ScoringSide.BYE, UnpairedKind.ABSENT: ScoringSide.ABSENT}
+
+
+def unpaired_entries(session: Session, tournament: TournamentRow) -> tuple[Unpaired, ...]:
+    """The byes (``+``, 002 note а) and known absences (``0``, 000 §3.18.2) of the published
+    rounds, for `scoring`; round robins have none and cost no query."""
+    if tournament.system not in ROUND_BY_ROUND_SYSTEMS:
+        return ()
+    number_of = {p.id: p.start_number for p in tournament.participants}
+    return tuple(
+        Unpaired(entry.round, number, _UNPAIRED_RESULT[entry.kind])
+        for entry in session.scalars(
+            select(UnpairedEntry)
+            .where(UnpairedEntry.tournament_id == tournament.id)
+            .order_by(UnpairedEntry.round, UnpairedEntry.id)
+        )
+        if (number := number_of.get(entry.participant_id)) is not None
     )
 
 

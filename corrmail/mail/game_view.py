@@ -16,8 +16,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, object_session
 
 from corrmail.ledger import effective_letters
-from corrmail.models import Game, Letter, PairedRound, Participant, Tournament, TournamentSystem
+from corrmail.models import Game, Letter, PairedRound, Participant, Tournament
 from corrmail.models import Penalty as PenaltyRow
+from corrmail.models.enums import ROUND_BY_ROUND_SYSTEMS
 from notation.full import format_full
 from notation.game_position import GamePosition, initial_position
 from notation.letters import LegalMove, PlayedGame, play_moves, read_move
@@ -257,10 +258,6 @@ class GameView:
 
     def chart(self) -> TimeChart:
         return compute_chart(self.ledger())
-
-
-#: Systems whose rounds may be published one at a time (a Swiss; a team event paired as one).
-ROUND_BY_ROUND_SYSTEMS = frozenset({TournamentSystem.SWISS, TournamentSystem.TEAM})
 
 
 def game_start_date(session: Session, game: Game) -> dt.date:

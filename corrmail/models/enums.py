@@ -54,6 +54,11 @@ class TournamentSystem(enum.StrEnum):
     TEAM = "team"
 
 
+#: Systems whose rounds may be published one at a time (a Swiss; a team event paired as one):
+#: only they have byes, absences and rounds starting on their own dates.
+ROUND_BY_ROUND_SYSTEMS = frozenset({TournamentSystem.SWISS, TournamentSystem.TEAM})
+
+
 class TournamentStatus(enum.StrEnum):
     DRAFT = "draft"
     RUNNING = "running"

@@ -49,11 +49,10 @@ from corrmail.models import (
     User,
 )
 from corrmail.paths import templates_dir
-from corrmail.standings import scoring_tournament
+from corrmail.standings import scoring_tournament, unpaired_entries
 from scoring.model import Team as ScoringTeam
 from scoring.model import Tournament as ScoringTournament
 from scoring.model import TournamentSystem as ScoringSystem
-from scoring.model import Unpaired
 from scoring.pairing import (
     Draw,
     PairingError,
@@ -88,7 +87,6 @@ __all__ = [
 PUBLISHED_ROUND_RULE = "004"
 """A published draw is not changed unless it breaks an absolute criterion (004)."""
 
-_UNPAIRED_RESULT = {UnpairedKind.BYE: Result.BYE, UnpairedKind.ABSENT: Result.ABSENT}
 
 
 class RoundRefused(ValueError):
@@ -198,20 +196,6 @@ def paired_rounds(session: Session, tournament: Tournament) -> list[PairedRound]
             .where(PairedRound.tournament_id == tournament.id)
             .order_by(PairedRound.number)
         )
-    )
-
-
-def unpaired_entries(session: Session, tournament: Tournament) -> tuple[Unpaired, ...]:
-    """The byes (``+``) and known absences (``0``) of the published rounds, for `scoring`."""
-    number_of = {p.id: p.start_number for p in tournament.participants}
-    return tuple(
-        Unpaired(entry.round, number, _UNPAIRED_RESULT[entry.kind])
-        for entry in session.scalars(
-            select(UnpairedEntry)
-            .where(UnpairedEntry.tournament_id == tournament.id)
-            .order_by(UnpairedEntry.round, UnpairedEntry.id)
-        )
-        if (number := number_of.get(entry.participant_id)) is not None
     )
 
 

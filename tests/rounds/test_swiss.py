@@ -36,6 +36,7 @@ from corrmail.rounds.swiss import (
 )
 from corrmail.schedule import start_sheets
 from scoring.pairing import check_round, entrants_before, pair_round
+from scoring.result import Result
 
 WRITER = LetterWriter(
     MailSettings(domain="turnir.example", from_address="turnir@turnir.example", secret=b"r" * 16)
@@ -342,3 +343,24 @@ def test_two_directors_pairing_at_once_keep_one_preview(
     with database.session() as session:
         assert [r.seed for r in session.scalars(select(PairedRound))] == [1]
 
+
+
+def test_the_standings_count_a_published_bye_as_a_plus(
+    database: Database, swiss: Callable[..., Tournament]
+) -> None:
+    """002 note а: with an odd number the bye is a point (plus); the one adapter that feeds the
+    standings pages reads it from the published round without being handed it."""
+    from corrmail.standings import scoring_tournament
+    from scoring.standings import standings
+
+    tournament = swiss(players=5)
+    _publish(database, tournament.id)
+    _finish_round(database, tournament.id, 1)
+    with database.session() as session:
+        t = session.get_one(Tournament, tournament.id)
+        view = scoring_tournament(t)
+        byes = [u.player for u in view.unpaired if u.result is Result.BYE]
+        assert len(byes) == 1
+        rows = {row.start_no: row for row in standings(view, ["wins"])}
+        assert rows[byes[0]].points == 1.0
+        assert rows[byes[0]].norm_points == 0.0  # pluses are left out for norms (000 §3.15.2)
