@@ -10,13 +10,13 @@ import datetime as dt
 import random
 from dataclasses import dataclass
 from email.message import EmailMessage
-from email.utils import make_msgid
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail.demo_moves import DEMO_MOVES
 from corrmail.ledger import LetterInput, append_letter
+from corrmail.mail.compose import new_message_id
 from corrmail.models import (
     Channel,
     Game,
@@ -323,9 +323,7 @@ def _enqueue_start_sheet_notice(
     message["From"] = "Турнирная служба <turnir@corrmail.local>"
     message["To"] = f"{participant.player.name} <{participant.player.email}>"
     message["Subject"] = f"{tournament.code}: стартовый лист"
-    message["Message-ID"] = make_msgid(
-        idstring=f"demo-start-{participant.id}", domain="corrmail.local"
-    )
+    message["Message-ID"] = new_message_id("corrmail.local", tag=f"demo-start-{participant.id}")
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(
         f"Уважаемый(ая) {participant.player.name}!\n\n"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from email.message import EmailMessage
-from email.utils import formataddr, make_msgid
+from email.utils import formataddr
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -28,6 +28,7 @@ from wtforms import PasswordField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length
 
 from corrmail import audit
+from corrmail.mail.compose import new_message_id
 from corrmail.mail.settings import MailSettings
 from corrmail.models import User
 from corrmail.outbox import enqueue
@@ -108,7 +109,7 @@ def _send_link(user: User) -> None:
     message["From"] = mail.from_address
     message["To"] = formataddr((user.display_name, user.email or ""))
     message["Subject"] = _("Setting a new password")
-    message["Message-ID"] = make_msgid(domain=mail.domain)
+    message["Message-ID"] = new_message_id(mail.domain, tag="password-reset")
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(_(
         "Someone (hopefully you) asked to set a new password for the login %(login)s.\n\n"

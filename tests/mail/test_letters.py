@@ -99,3 +99,19 @@ def test_missing_context_is_an_error_not_a_blank() -> None:
 
     with pytest.raises(jinja2.UndefinedError):
         WRITER.render("move", "ru", tournament=CONTEXT["tournament"])
+
+
+def test_message_ids_stay_unique_when_the_global_random_generator_is_reseeded() -> None:
+    """Regression: ``make_msgid`` drew from :mod:`random`; after ``random.seed`` (Hypothesis does
+    it per example) two letters in the same hundredth of a second shared a Message-ID and the
+    outbox's unique key refused the second (a fuzzed letter ended 'failed')."""
+    import random
+
+    from corrmail.mail.compose import new_message_id
+
+    ids = set()
+    for _ in range(50):
+        random.seed(7)
+        ids.add(new_message_id("turnir.example"))
+    assert len(ids) == 50
+    assert all(i.startswith("<corrmail.") and i.endswith("@turnir.example>") for i in ids)
