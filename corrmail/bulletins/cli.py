@@ -20,6 +20,7 @@ from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
+from corrmail.models import utcnow
 from corrmail.models.bulletins import BulletinKind, DeliveryStatus
 
 __all__ = ["register"]
@@ -113,7 +114,8 @@ def report(code: str, as_of: dt.datetime | None, send: bool, output: Path | None
 
 @click.command("bulletins-due")
 @click.option("--today", "day", type=DATE, default=None,
-              help="The date to act on (default: CORRMAIL_TODAY, else the real date).")
+              help="The date to act on in every tournament (default: CORRMAIL_TODAY, else "
+              "today in each tournament's time zone).")
 def bulletins_due(day: dt.datetime | None) -> None:
     """Issue and send every scheduled bulletin that is due. Safe to run daily."""
     settings = Settings.from_env()
@@ -121,7 +123,8 @@ def bulletins_due(day: dt.datetime | None) -> None:
     writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
     try:
         with database.transaction() as session:
-            on = day.date() if day is not None else today(settings.today)
+            on: dt.datetime | dt.date = (day.date() if day is not None
+                                         else settings.today or utcnow())
             issued = run_due(session, writer, on)
             for row in issued:
                 click.echo(f"{row.tournament.code}: bulletin {row.number} as of {row.as_of}")

@@ -2,7 +2,9 @@
 every N days, weeks or months from a first date; :func:`run_due` issues and sends what is due.
 
 A scheduled bulletin is built as of its scheduled date, not the day the job ran, so a late run
-produces the same bulletin it would have produced on time.
+produces the same bulletin it would have produced on time. Whether a date has come is judged on
+the tournament's own calendar (its ``time_zone``): the steward's "1 December" is 1 December where
+the tournament is played, which in Auckland begins half a day before it does in Los Angeles.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from corrmail.bulletins.sending import send_issue
 from corrmail.mail.letters import LetterWriter
 from corrmail.models import Tournament, User
 from corrmail.models.bulletins import BulletinIssue, BulletinSchedule, ScheduleUnit
+from timekeeping import local_date
 
 __all__ = ["ScheduleError", "following", "run_due", "set_schedule"]
 
@@ -81,16 +84,33 @@ def set_schedule(
     return schedule
 
 
-def run_due(session: Session, writer: LetterWriter, today: dt.date) -> list[BulletinIssue]:
-    """Issue and send every scheduled bulletin due on or before ``today``; each missed date gets
-    its own bulletin, as of that date."""
+#: No calendar is more than a day ahead of UTC's (UTC+14 is the furthest), so no schedule whose
+#: date is later than this can be due anywhere yet.
+_AHEAD_OF_UTC = dt.timedelta(days=1)
+
+
+def run_due(session: Session, writer: LetterWriter,
+            now: dt.datetime | dt.date) -> list[BulletinIssue]:
+    """Issue and send every scheduled bulletin due on or before the tournament's today; each
+    missed date gets its own bulletin, as of that date.
+
+    ``now`` is an instant (timezone-aware), turned into each tournament's own calendar date
+    through its ``time_zone``; a plain date (``CORRMAIL_TODAY``, ``--today``) is that date in
+    every tournament, as everywhere else in the service.
+    """
     issued = []
+    if isinstance(now, dt.datetime):
+        latest = local_date(now, dt.UTC) + _AHEAD_OF_UTC
+    else:
+        latest = now
     schedules = session.scalars(
         select(BulletinSchedule)
-        .where(BulletinSchedule.active.is_(True), BulletinSchedule.next_on <= today)
+        .where(BulletinSchedule.active.is_(True), BulletinSchedule.next_on <= latest)
         .order_by(BulletinSchedule.tournament_id)
     ).all()
     for schedule in schedules:
+        today = (local_date(now, schedule.tournament.time_zone) if isinstance(now, dt.datetime)
+                 else now)
         while schedule.next_on <= today:
             row = issue(session, schedule.tournament, schedule.next_on)
             send_issue(session, writer, row)

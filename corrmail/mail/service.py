@@ -11,7 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from corrmail.bulletins.schedule import run_due
-from corrmail.clock import today
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.mail.inbox import Inbox
@@ -69,7 +68,7 @@ class MailService:
             now: dt.datetime | dt.date = self.settings.today or utcnow()
             writer = self.writer()
             report = Schedule(writer).run(session, now)
-            report.bulletins = len(run_due(session, writer, today(self.settings.today)))
+            report.bulletins = len(run_due(session, writer, now))
             return report
 
     def close(self) -> None:

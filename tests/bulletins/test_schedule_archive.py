@@ -20,8 +20,9 @@ from corrmail.bulletins import (
 )
 from corrmail.bulletins.schedule import following
 from corrmail.cli import main
-from corrmail.models import GameResult, OutboxMessage
+from corrmail.models import GameResult, OutboxMessage, Tournament
 from corrmail.models.bulletins import BulletinIssue, BulletinSchedule, ScheduleUnit
+from timekeeping import NaiveDatetimeError
 
 
 @pytest.mark.parametrize(("day", "every", "unit", "expected"), [
@@ -68,6 +69,66 @@ def test_due_bulletins_are_issued_as_of_their_dates(league: Any) -> None:
         assert run_due(session, league.writer(), dt.date(2026, 11, 30)) == []
         letters = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "bulletin"))
         assert len(letters.all()) == 2 * (4 + 2)  # four players, the steward and the referee
+
+
+def _twin_in(session: Any, code: str, time_zone: str) -> Tournament:
+    """A second tournament with no entries yet: its bulletin is a heading and empty tables."""
+    twin = Tournament(code=code, title="Кубок заочников", game_type="russian",
+                      system="round_robin_single", channel="post",
+                      start_date=dt.date(2026, 9, 1), end_date=dt.date(2027, 8, 31),
+                      status="running", time_zone=time_zone)
+    session.add(twin)
+    session.flush()
+    return twin
+
+
+def test_due_is_judged_on_each_tournaments_own_date(league: Any) -> None:
+    """"1 December" is 1 December where the tournament is played (002 §4.1.8): at 12:30 UTC on
+    30 November it is already 1 December in Auckland (UTC+13) but still 30 November in
+    Los Angeles (UTC−8), whose bulletin waits until its own midnight."""
+    with league.database.transaction() as session:
+        auckland = load_tournament(session, league.code)
+        auckland.time_zone = "Pacific/Auckland"
+        los_angeles = _twin_in(session, "ЗКБ-2", "America/Los_Angeles")
+        for tournament in (auckland, los_angeles):
+            set_schedule(session, tournament, every=1, unit="month", next_on=dt.date(2026, 12, 1))
+    just_past_auckland_midnight = dt.datetime(2026, 11, 30, 12, 30, tzinfo=dt.UTC)
+    with league.database.transaction() as session:
+        issued = run_due(session, league.writer(), just_past_auckland_midnight)
+        assert [(row.tournament.code, row.as_of) for row in issued] == [
+            (league.code, dt.date(2026, 12, 1))]
+    before_los_angeles_midnight = dt.datetime(2026, 12, 1, 7, 59, tzinfo=dt.UTC)
+    with league.database.transaction() as session:
+        assert run_due(session, league.writer(), before_los_angeles_midnight) == []
+    just_past_los_angeles_midnight = dt.datetime(2026, 12, 1, 8, 1, tzinfo=dt.UTC)
+    with league.database.transaction() as session:
+        issued = run_due(session, league.writer(), just_past_los_angeles_midnight)
+        assert [(row.tournament.code, row.as_of) for row in issued] == [
+            ("ЗКБ-2", dt.date(2026, 12, 1))]
+        schedules = session.scalars(select(BulletinSchedule)).all()
+        assert {s.next_on for s in schedules} == {dt.date(2027, 1, 1)}
+
+
+def test_a_replayed_date_is_the_same_date_in_every_tournament(league: Any) -> None:
+    """``CORRMAIL_TODAY`` / ``--today`` name a date, not an instant: no time zone applies."""
+    with league.database.transaction() as session:
+        auckland = load_tournament(session, league.code)
+        auckland.time_zone = "Pacific/Auckland"
+        los_angeles = _twin_in(session, "ЗКБ-2", "America/Los_Angeles")
+        for tournament in (auckland, los_angeles):
+            set_schedule(session, tournament, every=1, unit="month", next_on=dt.date(2026, 12, 1))
+    with league.database.transaction() as session:
+        assert run_due(session, league.writer(), dt.date(2026, 11, 30)) == []
+        issued = run_due(session, league.writer(), dt.date(2026, 12, 1))
+        assert sorted(row.tournament.code for row in issued) == [league.code, "ЗКБ-2"]
+
+
+def test_an_instant_without_a_time_zone_is_refused(league: Any) -> None:
+    with league.database.transaction() as session:
+        set_schedule(session, load_tournament(session, league.code), every=1, unit="month",
+                     next_on=dt.date(2026, 12, 1))
+        with pytest.raises(NaiveDatetimeError, match="no time zone"):
+            run_due(session, league.writer(), dt.datetime(2026, 12, 1, 12, 0))
 
 
 def test_cli_runs_due_bulletins(league: Any, db_url: str, monkeypatch: Any) -> None:
