@@ -21,7 +21,7 @@ from corrmail.models.enums import (
 )
 from corrmail.models.games import Game, Letter, Penalty
 from corrmail.models.ledger_guard import AppendOnlyViolation
-from corrmail.models.mail import InboundMessage, OutboxMessage
+from corrmail.models.mail import ImapFolderCursor, InboundMessage, OutboxMessage
 from corrmail.models.people import ApiToken, Player, User, UserRole
 from corrmail.models.rounds import (
     PairedRound,
@@ -53,6 +53,7 @@ __all__ = [
     "GameResult",
     "GameState",
     "GameType",
+    "ImapFolderCursor",
     "InboundMessage",
     "InboundStatus",
     "Letter",

@@ -1,10 +1,10 @@
-"""Mail in and out: the outbox the mailer drains and the raw inbound messages."""
+"""Mail in and out: the outbox the mailer drains, the raw inbound messages, the IMAP cursors."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import ForeignKey, Index, LargeBinary, String, Text
+from sqlalchemy import BigInteger, ForeignKey, Index, LargeBinary, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from corrmail.models.base import Base, utcnow
@@ -63,3 +63,21 @@ class InboundMessage(Base):
     outcome_detail: Mapped[str | None] = mapped_column(Text)
     processed_at: Mapped[dt.datetime | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class ImapFolderCursor(Base):
+    """How far ``corrmail poll`` has read one IMAP folder: its UIDVALIDITY and the last UID stored.
+
+    ``last_uid`` only moves after :meth:`corrmail.mail.inbox.Inbox.receive` has committed the
+    message, so a crash re-reads at most the message in hand (the inbox deduplicates it). UIDs and
+    UIDVALIDITY are unsigned 32-bit numbers (RFC 3501 §2.3.1.1): too large for a signed INTEGER.
+    """
+
+    __tablename__ = "imap_cursors"
+
+    host: Mapped[str] = mapped_column(String(255), primary_key=True)
+    username: Mapped[str] = mapped_column(String(320), primary_key=True)
+    folder: Mapped[str] = mapped_column(String(255), primary_key=True)
+    uidvalidity: Mapped[int] = mapped_column(BigInteger)
+    last_uid: Mapped[int] = mapped_column(BigInteger, default=0)
+    updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
