@@ -1,9 +1,14 @@
 """The directors' dashboard (issue 6 §5): every game of a tournament with its clock at a glance.
 
-A fixed handful of queries for the whole tournament — games with players, breaks and letters
-eagerly loaded, then penalties and open cases in one query each — so a 500-game tournament is
-one page load, never a query per game. The clock of each game is :mod:`timekeeping`'s
-(:func:`corrmail.game_page.game_clock`).
+A fixed handful of queries for the whole tournament — games with players and breaks eagerly
+loaded, the letters as plain rows, then penalties and open cases in one query each — so a
+500-game tournament is one page load, never a query per game. The clock of each game is
+:mod:`timekeeping`'s (:func:`corrmail.game_page.game_clock`), from the same ledger a game's page
+reads.
+
+The letters are the bulk (about ten a game): they are read as tuples of the columns the time
+chart needs, without ORM objects or the identity map, which made loading them the costliest
+part of the page (issue 11; docs/benchmarks/dashboard.md).
 """
 
 from __future__ import annotations
@@ -13,13 +18,16 @@ import enum
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import NamedTuple, cast
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from corrmail.game_page import GameClock, game_clock
+from corrmail.ledger import effective_letters
 from corrmail.mail.game_view import GameView, UnsupportedGameType, round_start_dates
-from corrmail.models import Case, CaseType, Game, GameState, Participant, Tournament
+from corrmail.models import Case, CaseType, Game, GameState, Letter, Participant, Tournament
 from corrmail.models import Penalty as PenaltyRow
 
 __all__ = ["DashboardFilter", "DashboardRow", "DashboardSort", "dashboard_rows"]
@@ -42,12 +50,40 @@ class DashboardSort(enum.StrEnum):
     PLAYER = "player"
 
 
+class _LetterRow(NamedTuple):
+    """The columns of a letter that :meth:`GameView.ledger` and
+    :func:`corrmail.ledger.effective_letters` read — and nothing else of it is read here."""
+
+    id: int
+    game_id: int
+    sender_id: int | None
+    sent: dt.date | None
+    received: dt.date | None
+    partner_sent: dt.date | None
+    moves_text: str
+    corrects_letter_id: int | None
+
+
+letters_table = Letter.__table__
+games_table = Game.__table__
+# Table columns, not mapped attributes: a Core select skips the ORM's per-row loading.
+_LETTER_COLUMNS = tuple(Letter.__table__.c[name] for name in _LetterRow._fields)
+
+
 @dataclass
 class _PrefetchedView(GameView):
-    """A game view whose penalties and round start were loaded with every other game's."""
+    """A game view whose letters, penalties and round start were loaded with every other
+    game's."""
 
+    letter_rows: list[_LetterRow] = field(default_factory=list)
     penalties: list[PenaltyRow] = field(default_factory=list)
     round_starts: dict[int, dt.date] = field(default_factory=dict)
+
+    @cached_property
+    def letters(self) -> list[Letter]:
+        # Only the time chart reads this view (game_clock → ledger), and it reads only the
+        # columns of _LetterRow; the board and variants (which read more) are never asked for.
+        return cast("list[Letter]", effective_letters(self.letter_rows))
 
     def game_penalties(self) -> list[PenaltyRow]:
         return self.penalties
@@ -99,7 +135,6 @@ def _load_games(session: Session, tournament: Tournament) -> Sequence[Game]:
         .options(
             selectinload(Game.white).options(*participant),
             selectinload(Game.black).options(*participant),
-            selectinload(Game.letters),
         )
         .order_by(Game.round, Game.board, Game.id)
     ).all()
@@ -114,6 +149,14 @@ def dashboard_rows(
     sort: DashboardSort = DashboardSort.ROUND,
 ) -> list[DashboardRow]:
     games = _load_games(session, tournament)
+    letters: dict[int, list[_LetterRow]] = defaultdict(list)
+    for row in session.execute(
+        select(*_LETTER_COLUMNS).join(games_table, games_table.c.id == letters_table.c.game_id)
+        .where(games_table.c.tournament_id == tournament.id)
+        .order_by(letters_table.c.game_id, letters_table.c.sequence)
+    ):
+        letter = _LetterRow._make(row)
+        letters[letter.game_id].append(letter)
     penalties: dict[int, list[PenaltyRow]] = defaultdict(list)
     for penalty in session.scalars(
         select(PenaltyRow).join(Game, Game.id == PenaltyRow.game_id)
@@ -128,13 +171,15 @@ def dashboard_rows(
         assert case.game_id is not None
         cases[case.game_id].append(case)
     round_starts = round_start_dates(session, tournament)
-    rows = [_row(game, penalties[game.id], cases[game.id], round_starts, today) for game in games]
+    rows = [_row(game, letters[game.id], penalties[game.id], cases[game.id], round_starts, today)
+            for game in games]
     rows = [row for row in rows if row.matches(wanted)]
     return sorted(rows, key=_SORT_KEYS[sort])
 
 
 def _row(
     game: Game,
+    letters: list[_LetterRow],
     penalties: list[PenaltyRow],
     cases: list[Case],
     round_starts: dict[int, dt.date],
@@ -144,7 +189,7 @@ def _row(
         case.case_type is CaseType.GAME_RECORD and case.deadline is not None
         and case.deadline < today for case in cases)
     try:
-        clock = game_clock(_PrefetchedView(game, penalties, round_starts), today)
+        clock = game_clock(_PrefetchedView(game, letters, penalties, round_starts), today)
     except (UnsupportedGameType, ValueError) as error:
         return DashboardRow(game, None, None, tuple(cases), record_missing, str(error))
     to_move = None

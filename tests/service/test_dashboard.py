@@ -110,3 +110,53 @@ def test_page_filters_and_access(paired: Callable[..., int], database: Database,
     assert code in organizer.get("/dashboard/").get_data(as_text=True)
     assert login(Role.STEWARD).get(f"/dashboard/{code}").status_code == 403
     assert login(Role.PLAYER).get(f"/dashboard/{code}").status_code == 403
+
+
+def test_clocks_are_the_game_pages_clocks(database: Database) -> None:
+    """The dashboard reads letters as plain rows (issue 11); every figure must still be the one
+    the game's own page computes from its ORM letters: corrections, penalties and breaks too."""
+    from corrmail.game_page import game_clock
+    from corrmail.mail.game_view import GameView
+    from corrmail.models import Break, Game, Letter, Penalty
+    from corrmail.ops.federation import FederationSpec, generate_federation
+
+    generate_federation(database, FederationSpec(players=6, tournaments=1, players_per_tournament=6,
+                                                 start=dt.date(2026, 3, 2)))
+    with database.transaction() as session:
+        tournament = session.scalars(select(Tournament).order_by(Tournament.id.desc())).first()
+        assert tournament is not None
+        games = sorted(tournament.games, key=lambda game: game.id)
+        corrected, penalised = games[0].letters[1], games[1].letters[2]
+        # 002 §4.2.5: a correction re-enters the letter with another dispatch date.
+        assert corrected.sent is not None and corrected.sender_id is not None
+        session.add(Letter(game_id=corrected.game_id, sequence=len(games[0].letters) + 1,
+                           sender_id=corrected.sender_id, channel=corrected.channel,
+                           partner_sent=corrected.partner_sent, received=corrected.received,
+                           sent=corrected.sent + dt.timedelta(days=3),
+                           moves_text=corrected.moves_text, corrects_letter_id=corrected.id))
+        assert penalised.sender_id is not None
+        session.add(Penalty(game_id=penalised.game_id, participant_id=penalised.sender_id, days=5,
+                            rule="002 §4.2.11", charged_on=dt.date(2026, 5, 1),
+                            letter_id=penalised.id))
+        session.add(Break(participant_id=games[2].white_id, start_date=dt.date(2026, 4, 1),
+                          end_date=dt.date(2026, 4, 20), announced_on=dt.date(2026, 3, 20)))
+    with database.transaction() as session:
+        tournament = session.get(Tournament, tournament.id)
+        assert tournament is not None
+        rows = dashboard_rows(session, tournament, TODAY)
+        assert len(rows) == 30 and all(row.clock is not None for row in rows)
+        for row in rows:
+            game = session.get(Game, row.game.id)
+            assert game is not None
+            page = game_clock(GameView(game), TODAY)
+            assert row.clock == page, f"game {game.id}"
+            # The chart compares without its break calendar; the intervals are the breaks.
+            assert row.clock.chart.break_calendar.intervals() == page.chart.break_calendar.intervals()
+        # The three changes above reach the dashboard's figures.
+        by_game = {row.game.id: row.clock for row in rows}
+        first, second, third = (by_game[game.id] for game in games[:3])
+        assert first is not None and first.chart.rows[1].declared_sent == corrected.sent + dt.timedelta(days=3)
+        assert second is not None and [(charge.days, charge.rule) for charge in second.chart.charges
+                                       if charge.rule == "002 §4.2.11"] == [(5, "002 §4.2.11")]
+        assert third is not None and third.chart.break_calendar.intervals() == [
+            (dt.date(2026, 4, 1), dt.date(2026, 4, 20))]
