@@ -63,6 +63,7 @@ def to_data(tournament: Tournament) -> dict[str, Any]:
         ],
         "teams": [{"name": t.name, "members": list(t.members)} for t in tournament.teams],
         "playoff": [list(group) for group in tournament.playoff],
+        "team_playoff": [list(group) for group in tournament.team_playoff],
         "header": dict(tournament.header),
     }
 
@@ -133,6 +134,7 @@ def read_json(text: str, source: str = "JSON") -> Tournament:
             rounds=_optional_int(data.get("rounds")),
             points=points,
             playoff=tuple(tuple(int(s) for s in group) for group in data.get("playoff", [])),
+            team_playoff=tuple(tuple(str(t) for t in group) for group in data.get("team_playoff", [])),
             name=str(data.get("name", "")),
             header={str(k): str(v) for k, v in dict(data.get("header", {})).items()},
         )

@@ -185,6 +185,7 @@ class Tournament:
     ``rounds`` is the planned number of rounds (``None``: as many as recorded). ``cycles`` is 2
     for a double round robin. ``playoff`` lists groups of start numbers in the order a recorded
     play-off finished (000 §3.16.2, 003 §2); players in one group share their place.
+    ``team_playoff`` does the same for teams, by team name (000 §3.17.6, 003 §2).
     """
 
     players: tuple[Player, ...]
@@ -197,6 +198,7 @@ class Tournament:
     rounds: int | None = None
     points: PointSystem = field(default_factory=PointSystem)
     playoff: tuple[tuple[int, ...], ...] = ()
+    team_playoff: tuple[tuple[str, ...], ...] = ()
     name: str = ""
     header: Mapping[str, str] = field(default_factory=dict)
 

@@ -17,12 +17,13 @@ from functools import cached_property, partial
 
 from scoring.errors import (
     InconsistentResultError,
+    PlayoffError,
     ScoringError,
     TiebreakNotApplicableError,
     UnknownTiebreakError,
 )
 from scoring.model import Colour, Game, Team, Tournament
-from scoring.ranking import Criterion, TiebreakValue, TieRule, direct_encounter_values, rank
+from scoring.ranking import Criterion, Ranked, TiebreakValue, TieRule, direct_encounter_values, rank
 from scoring.result import GameResult
 
 #: Match points for a match won, drawn, lost (000 §3.17.7 note, 001 §5.4.8.3.2).
@@ -197,6 +198,24 @@ def _team_direct_encounter(context: TeamContext, group: Sequence[str], order: Se
     return direct_encounter_values(group, points, met, MATCH_WIN)
 
 
+def _team_results_vs_placed(context: TeamContext, group: Sequence[str], order: Sequence[str]) -> Mapping[str, TiebreakValue]:
+    """The best match result against the other teams in order of places (000 §3.16.3 read for
+    teams, 001 §5.4.8.2): match points against the team placed highest first, then the next.
+
+    As for players, only teams every level team has met are compared: a match not played is no
+    result."""
+    members = set(group)
+    vectors: dict[str, list[float]] = {team: [] for team in group}
+    for other in order:
+        if other in members:
+            continue
+        against = {team: [m.match_points for m in context.matches[team] if m.opponent == other] for team in group}
+        if all(against.values()):
+            for team in group:
+                vectors[team].append(sum(against[team]))
+    return {team: TiebreakValue(None, tuple(vectors[team])) for team in group}
+
+
 def _team_tiebreaks() -> dict[str, TeamTiebreak]:
     def team(name: str, rule: str, title: str, compute: Callable[[TeamContext, str], TiebreakValue], **flags: bool) -> TeamTiebreak:
         return TeamTiebreak(name, rule, title, _per_team(compute, name), **flags)
@@ -205,6 +224,7 @@ def _team_tiebreaks() -> dict[str, TeamTiebreak]:
         team("match_points", "003 §9.15, 000 §3.17.7 note", "match points: 2 a match won, 1 drawn, 0 lost", lambda c, t: TiebreakValue.of(c.match_points[t])),
         team("game_points", "003 §9.16, 000 §3.17.6", "game points: the sum of all board results", lambda c, t: TiebreakValue.of(c.game_points[t])),
         TeamTiebreak("direct_encounter", "000 §3.17.6, 003 §10.3", "match points in the matches among the level teams", _team_direct_encounter),
+        TeamTiebreak("results_vs_placed", "000 §3.16.3, 001 §5.4.8.2", "best match result against the other teams in order of places", _team_results_vs_placed),
         team("match_wins", "000 §3.17.6", "number of matches won", lambda c, t: TiebreakValue.of(float(sum(1 for m in c.matches[t] if m.match_points == MATCH_WIN)))),
         team("team_sonneborn_berger", "001 §5.4.8.3.2, 003 §9.14", "Σ opponent's score × game points against it", _primary_products),
         team("team_sb_a", "003 §11.9", "Σ opponent's match points × match points against it", _opponent_products("mp", "mp", False)),
@@ -274,7 +294,14 @@ def team_standings(
     tie_rule: TieRule = TieRule.SHARED,
     seed: int = 0,
 ) -> list[TeamStandingRow]:
-    """Rank the teams of ``tournament``; default order 003 §14.2 (round robin) or §14.5 (Swiss)."""
+    """Rank the teams of ``tournament``; default order 003 §14.2 (round robin) or §14.5 (Swiss).
+
+    A recorded team play-off (``tournament.team_playoff``) overrides the order for the teams in
+    it, as for players (000 §3.16.2, 003 §2), when they are level on the primary score. One
+    play-off needs no level score: the extra match for first place that a team placed second
+    after winning every match may claim (000 §3.17.6); it is recorded as its winner then the
+    loser, and a drawn extra match is not recorded — first place stays with the team with more
+    points. Anything else is refused (:class:`~scoring.errors.PlayoffError`)."""
     if not tournament.teams:
         raise ScoringError("team standings need teams (000 §3.17.1): the tournament has none")
     round_robin = tournament.system.is_round_robin
@@ -289,7 +316,11 @@ def team_standings(
     context = TeamContext(team_matches(tournament), primary)
     criteria: list[tuple[str, Criterion[str]]] = [(t.name, partial(t.criterion, context)) for t in chosen]
     teams = [team.name for team in tournament.teams]
-    ranked = rank(teams, context.scores, criteria, (), tie_rule, seed)
+    playoff = tournament.team_playoff
+    extra_match = _first_place_match(playoff, context)
+    ranked = rank(teams, context.scores, criteria, () if extra_match else playoff, tie_rule, seed)
+    if extra_match:
+        ranked = _apply_first_place_match(ranked, playoff, context)
     return [
         TeamStandingRow(
             entry.place,
@@ -303,6 +334,36 @@ def team_standings(
         )
         for entry in ranked
     ]
+
+
+def _first_place_match(playoff: Sequence[Sequence[str]], context: TeamContext) -> bool:
+    """Whether ``playoff`` is 000 §3.17.6's extra match (two teams not level on points)."""
+    if len(playoff) != 2 or any(len(group) != 1 for group in playoff):
+        return False
+    first, second = playoff[0][0], playoff[1][0]
+    scores = context.scores
+    return first in scores and second in scores and abs(scores[first] - scores[second]) > 1e-9
+
+
+def _apply_first_place_match(
+    ranked: list[Ranked[str]], playoff: Sequence[Sequence[str]], context: TeamContext
+) -> list[Ranked[str]]:
+    winner, loser = playoff[0][0], playoff[1][0]
+    teams = (winner, loser)
+    top = [entry.participant for entry in ranked[:2]]
+    if set(top) != set(teams) or ranked[0].place != "1" or (len(ranked) > 2 and ranked[2].place.startswith("2")):
+        raise PlayoffError(teams, "the teams are not level on points (000 §3.16.2), and an extra match for "
+                                  "first place is only between the teams placed first and second alone "
+                                  "(000 §3.17.6)")
+    runner_up = top[1]
+    matches = context.matches[runner_up]
+    if not matches or any(m.opponent is None or m.match_points != MATCH_WIN for m in matches):
+        raise PlayoffError(teams, f"team {runner_up!r} did not win every match, so it has no right to an "
+                                  "extra match for first place (000 §3.17.6), and the teams are not level "
+                                  "on points for a play-off (000 §3.16.2)")
+    by_team = {entry.participant: entry for entry in ranked[:2]}
+    reordered = [replace(by_team[winner], position=1, place="1"), replace(by_team[loser], position=2, place="2")]
+    return reordered + ranked[2:]
 
 
 def board_colours(boards: int, board_one: Colour) -> tuple[Colour, ...]:

@@ -7,7 +7,12 @@ from dataclasses import replace
 import pytest
 
 from scoring import Colour, GameResult, Player, Team, Tournament, TournamentSystem
-from scoring.errors import InconsistentResultError, ScoringError, TiebreakNotApplicableError
+from scoring.errors import (
+    InconsistentResultError,
+    PlayoffError,
+    ScoringError,
+    TiebreakNotApplicableError,
+)
 from scoring.teams import (
     TEAM_TIEBREAKS,
     TeamScoring,
@@ -147,3 +152,90 @@ def test_direct_encounter_partial_case_with_match_points() -> None:
     # With A on 2 (one win, one loss), C could still reach 2 + 2: nobody is separated.
     level = direct_encounter_values(["A", "B", "C"], {"A": 2.0, "B": 0.0, "C": 2.0}, {"A": {"B", "C"}, "B": {"A"}, "C": {"A"}}, 2.0)
     assert {team: value.key for team, value in level.items()} == {"A": (0.0,), "B": (0.0,), "C": (0.0,)}
+
+
+def test_recorded_team_playoff_overrides_the_order(three_teams: Tournament) -> None:
+    """000 §3.16.2, 003 §2: A and B are level on game points (2.5); a recorded play-off won by B
+    puts B first although A won their match."""
+    assert [(r.place, r.team) for r in team_standings(three_teams, [])] == [("1-2", "A"), ("1-2", "B"), ("3", "C")]
+    decided = replace(three_teams, team_playoff=(("B",), ("A",)))
+    assert [(r.place, r.team) for r in team_standings(decided, ["direct_encounter"])] == [("1", "B"), ("2", "A"), ("3", "C")]
+
+
+@pytest.mark.parametrize(
+    ("playoff", "reason"),
+    [
+        ((("A",), ("C",)), "level on points (000 §3.16.2)"),  # C has 1 game point, A 2.5
+        ((("A",), ("Z",)), "take no place"),
+        ((("A",), ("A", "B")), "listed twice"),
+    ],
+)
+def test_a_team_playoff_that_does_not_fit_is_refused(
+    three_teams: Tournament, playoff: tuple[tuple[str, ...], ...], reason: str
+) -> None:
+    with pytest.raises(PlayoffError, match=reason.replace("(", r"\(").replace(")", r"\)")):
+        team_standings(replace(three_teams, team_playoff=playoff), [])
+
+
+def test_team_playoff_survives_the_json_format(three_teams: Tournament) -> None:
+    from scoring.jsonformat import read_json, to_json
+
+    decided = replace(three_teams, team_playoff=(("B",), ("A",)))
+    assert read_json(to_json(decided)).team_playoff == (("B",), ("A",))
+
+
+def test_team_results_against_the_others_in_order_of_places() -> None:
+    """000 §3.16.3 / 001 §5.4.8.2 read for teams: A and B level on game points (3.5) and drew
+    their match; against C, placed highest of the rest, A won and B drew — A goes first."""
+    a, b, c, d = Team("A", (1, 2)), Team("B", (3, 4)), Team("C", (5, 6)), Team("D", (7, 8))
+    schedule = [
+        (match_games(1, a, b, Colour.WHITE), [D, D]),
+        (match_games(1, c, d, Colour.WHITE), [W, B]),  # C 2-0
+        (match_games(2, a, c, Colour.WHITE), [W, B]),  # A 2-0
+        (match_games(2, b, d, Colour.WHITE), [W, D]),  # B 1.5-0.5
+        (match_games(3, a, d, Colour.WHITE), [D, W]),  # A 0.5-1.5
+        (match_games(3, b, c, Colour.WHITE), [D, D]),
+    ]
+    games = tuple(replace(g, result=r) for match, results in schedule for g, r in zip(match, results, strict=True))
+    event = Tournament(tuple(Player(n, f"P{n}") for n in range(1, 9)), games, teams=(a, b, c, d),
+                       system=TournamentSystem.ROUND_ROBIN)
+    rows = team_standings(event, ["direct_encounter", "results_vs_placed"])
+    assert [(r.place, r.team, r.game_points) for r in rows] == [
+        ("1", "A", 3.5), ("2", "B", 3.5), ("3", "C", 3.0), ("4", "D", 2.0)
+    ]
+    assert [(r.place, r.team) for r in team_standings(event, ["direct_encounter"])][:2] == [("1-2", "A"), ("1-2", "B")]
+
+
+def _unbeaten_runner_up(second_match: list[GameResult]) -> Tournament:
+    """Four boards: B beats A 2.5-1.5, B plays C (``second_match``), A beats C 4-0."""
+    a, b, c = Team("A", (1, 2, 3, 4)), Team("B", (5, 6, 7, 8)), Team("C", (9, 10, 11, 12))
+    schedule = [
+        (match_games(1, b, a, Colour.WHITE), [W, B, D, W]),
+        (match_games(2, b, c, Colour.WHITE), second_match),
+        (match_games(3, a, c, Colour.WHITE), [W, B, W, B]),
+    ]
+    games = tuple(replace(g, result=r) for match, results in schedule for g, r in zip(match, results, strict=True))
+    return Tournament(tuple(Player(n, f"P{n}") for n in range(1, 13)), games, teams=(a, b, c),
+                      system=TournamentSystem.ROUND_ROBIN)
+
+
+def test_a_runner_up_that_won_every_match_may_play_off_for_first_place() -> None:
+    """000 §3.17.6: B won both its matches but has fewer game points (5) than A (5.5); the extra
+    match for first place, won by B, gives B first place."""
+    event = _unbeaten_runner_up([W, B, D, W])
+    assert [(r.place, r.team, r.game_points) for r in team_standings(event, [])] == [
+        ("1", "A", 5.5), ("2", "B", 5.0), ("3", "C", 1.5)
+    ]
+    decided = replace(event, team_playoff=(("B",), ("A",)))
+    assert [(r.place, r.team) for r in team_standings(decided, [])] == [("1", "B"), ("2", "A"), ("3", "C")]
+
+
+def test_the_extra_match_for_first_place_is_refused_without_its_conditions() -> None:
+    """000 §3.17.6: only the team placed second, and only if it won every match; otherwise a
+    play-off needs level points (000 §3.16.2)."""
+    event = _unbeaten_runner_up([W, B, D, W])
+    with pytest.raises(PlayoffError, match="placed first and second alone"):
+        team_standings(replace(event, team_playoff=(("C",), ("A",))), [])
+    drew_c = _unbeaten_runner_up([D, D, D, D])  # B 4.5: drew with C
+    with pytest.raises(PlayoffError, match="did not win every match"):
+        team_standings(replace(drew_c, team_playoff=(("B",), ("A",))), [])
