@@ -30,9 +30,13 @@ from corrmail.models import (
 )
 from corrmail.player_import import PlayerImport, PlayerRow, RowError, check_row
 from corrmail.referee.bans import BAN_RULE, Ban, ban_barring, bans_in_force
-from notation.columns import RuleOptionError, parse_rule_options
-from notation.game_position import initial_position
-from notation.rules import GameType as BoardType
+from corrmail.rule_options import (
+    FIXED_RULE,
+    canonical_options,
+    effective_options,
+    play_has_begun,
+    rule_option_errors,
+)
 from scoring.pairing.model import PairingSystem
 from scoring.tiebreaks import TIEBREAKS
 
@@ -150,14 +154,11 @@ def check_spec(
         ZoneInfo(spec.time_zone)
     except (ZoneInfoNotFoundError, ValueError):
         errors.append(FieldError("time_zone", _("unknown time zone %(name)s", name=spec.time_zone)))
-    if spec.rule_options:
-        try:
-            initial_position(BoardType[spec.game_type.name], parse_rule_options(spec.rule_options))
-        except RuleOptionError as error:
-            errors.append(FieldError("rule_options", str(error)))
-        except KeyError:
-            errors.append(FieldError("rule_options", _(
-                "%(type)s has no rule options", type=spec.game_type.value)))
+    # A form without the options keeps the stored ones, which must still suit the game type.
+    options = spec.rule_options if spec.rule_options is not None else _written(
+        editing.rule_options if editing is not None else None)
+    errors.extend(FieldError("rule_options", message)
+                  for message in rule_option_errors(spec.game_type, options))
     return errors
 
 
@@ -167,12 +168,16 @@ def _columns(spec: TournamentSpec) -> dict[str, object]:
     if spec.rule_options is None:
         del values["rule_options"]
     else:
-        values["rule_options"] = parse_rule_options(spec.rule_options) or None
+        values["rule_options"] = canonical_options(spec.rule_options) or None
     values["pairing_system"] = spec.pairing_system or None
     values["points_win"], values["points_draw"], values["points_loss"] = POINT_SYSTEMS[
         spec.point_system
     ]
     return values
+
+
+def _written(options: dict[str, str] | None) -> tuple[str, ...]:
+    return tuple(f"{name}={value}" for name, value in sorted((options or {}).items()))
 
 
 def spec_of(tournament: Tournament) -> TournamentSpec:
@@ -197,8 +202,7 @@ def spec_of(tournament: Tournament) -> TournamentSpec:
         break_max_days=tournament.break_max_days,
         time_zone=tournament.time_zone,
         status=tournament.status,
-        rule_options=tuple(f"{name}={value}"
-                           for name, value in sorted((tournament.rule_options or {}).items())),
+        rule_options=_written(tournament.rule_options),
     )
 
 
@@ -221,6 +225,13 @@ def update_tournament(
 ) -> dict[str, tuple[str, str]]:
     """Apply `spec`; returns (old, new) of each changed field, as the audit log keeps it."""
     errors = check_spec(session, spec, editing=tournament)
+    if not errors and _changes_rule_options(tournament, spec):
+        begun = play_has_begun(session, tournament)
+        if begun:
+            errors.append(FieldError("rule_options", _(
+                "the rule options cannot be changed: %(count)s game(s) have begun, and every "
+                "move already in their ledgers was judged under the options announced; a letter "
+                "once judged is not judged again (%(rule)s)", count=begun, rule=FIXED_RULE)))
     if errors:
         raise RegistrationError(errors)
     changes: dict[str, tuple[str, str]] = {}
@@ -237,6 +248,17 @@ def update_tournament(
             summary=", ".join(sorted(changes)), detail={k: list(v) for k, v in changes.items()},
         )  # fmt: skip
     return changes
+
+
+def _changes_rule_options(tournament: Tournament, spec: TournamentSpec) -> bool:
+    """Whether ``spec`` plays ``tournament``'s games under other rules than before: another
+    game type, or options that differ in effect (not merely in spelling)."""
+    if spec.rule_options is None and spec.game_type is tournament.game_type:
+        return False
+    new = (tournament.rule_options if spec.rule_options is None
+           else canonical_options(spec.rule_options))
+    return (effective_options(spec.game_type, new)
+            != effective_options(tournament.game_type, tournament.rule_options))
 
 
 def _entered_emails(session: Session, tournament: Tournament) -> set[str]:

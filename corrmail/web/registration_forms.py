@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import request
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -13,6 +14,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional, Vali
 
 from corrmail.models import GameType, TournamentChannel, TournamentStatus, TournamentSystem
 from corrmail.registration import TournamentSpec
+from corrmail.rule_options import QUIET_LIMITS, canonical_options, is_column
 from scoring.pairing.model import PairingSystem
 from scoring.standings import PRESETS
 
@@ -69,6 +71,37 @@ STATUSES = _choices(
 )
 
 
+def _rule_option(
+    name: str, label: Any, values: list[tuple[str, Any]], help_text: Any
+) -> SelectField:
+    return SelectField(
+        label,
+        choices=_choices([("", _l("recommended reading (default)")), *values]),
+        default="",
+        validate_choice=False,
+        description=help_text,
+        render_kw={"data-rule-option": name},
+    )
+
+
+#: (form field, option name) of every column-draughts rule option on the tournament form.
+RULE_OPTION_FIELDS = (
+    ("rule_moves", "moves"),
+    ("rule_rejump", "rejump"),
+    ("rule_placement", "placement"),
+    ("rule_king_landing", "king-landing"),
+    ("rule_numbering", "numbering"),
+    ("rule_quiet_limit", "quiet-limit"),
+)
+
+
+class _Errors:
+    """Errors of the rule options as a whole (registration names them ``rule_options``)."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+
 class TournamentForm(FlaskForm):
     code = StringField(_l("Code"), validators=[DataRequired(), Length(max=40)])
     title = StringField(_l("Title"), validators=[DataRequired(), Length(max=300)])
@@ -101,6 +134,33 @@ class TournamentForm(FlaskForm):
         _l("Time zone"), default="Europe/Moscow", validators=[DataRequired(), Length(max=64)]
     )
     status = SelectField(_l("Status"), choices=STATUSES)
+    # Column draughts' rule options (002 §4.1.4, docs/rules/columns.md): "" keeps the digest's
+    # recommended reading. Choices are not checked by WTForms: a forged value gets
+    # `corrmail.rule_options`' message citing the rule instead of "Not a valid choice".
+    rule_moves = _rule_option("moves", _l("Movement"), [
+        ("bashni", _l("bashni: men capture backwards, flying kings")),
+        ("lasker", _l("lasker: forward only, kings step one square")),
+    ], _l("Default: bashni for Bashni, lasker for Lasca (digest §4, §9 Q3)."))
+    rule_rejump = _rule_option("rejump", _l("Jumping a column again in one move"), [
+        ("forbidden", _l("forbidden (Turkish strike)")),
+        ("allowed", _l("allowed")),
+    ], _l("Default: forbidden (digest §2, §9 Q1)."))
+    rule_placement = _rule_option("placement", _l("When jumped columns give up their top"), [
+        ("deferred", _l("deferred: when the move ends")),
+        ("immediate", _l("immediate: as each is jumped")),
+    ], _l("Default: deferred (digest §2, §9 Q2)."))
+    rule_king_landing = _rule_option("king-landing", _l("Where a flying king lands"), [
+        ("continue", _l("continue: where the capture goes on (Russian rule)")),
+        ("free", _l("free: any square beyond")),
+    ], _l("Default: continue (digest §2)."))
+    rule_numbering = _rule_option("numbering", _l("Lasca square 1"), [
+        ("a1", "a1"),
+        ("g1", "g1"),
+    ], _l("Lasca only. Default: a1, rows numbered left to right (digest §4, §9 Q4)."))
+    rule_quiet_limit = _rule_option("quiet-limit", _l("Draw after N quiet king moves each"), [
+        ("off", _l("off")),
+        *((str(n), str(n)) for n in QUIET_LIMITS),
+    ], _l("Default: off (digest §2 Result, §9 Q5); 15 is Russian draughts' limit."))
 
     def spec(self) -> TournamentSpec:
         return TournamentSpec(
@@ -120,7 +180,34 @@ class TournamentForm(FlaskForm):
             break_max_days=self.break_max_days.data,
             time_zone=self.time_zone.data.strip(),
             status=TournamentStatus(self.status.data),
+            rule_options=self._rule_options(),
         )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rule_options = _Errors()
+
+    def rule_option_fields(self) -> list[SelectField]:
+        return [getattr(self, field) for field, _name in RULE_OPTION_FIELDS]
+
+    def _rule_options(self) -> tuple[str, ...] | None:
+        """``NAME=VALUE`` of every option chosen; None when the form carried none of them (the
+        fields are disabled once play has begun), which keeps the stored options; a game type
+        without options has none to keep."""
+        known = {field for field, _name in RULE_OPTION_FIELDS}
+        # A posted rule_* the form does not know is an option notation does not know either:
+        # pass it on, so that it is refused with the rule instead of silently dropped.
+        unknown = tuple(f"{key.removeprefix('rule_')}={value}"
+                        for key, value in request.form.items(multi=True)
+                        if key.startswith("rule_") and key not in known)
+        posted = any(field.raw_data for field in self.rule_option_fields())
+        if not posted and not unknown:
+            return None if is_column(GameType(self.game_type.data)) else ()
+        return tuple(
+            f"{name}={value}"
+            for field, name in RULE_OPTION_FIELDS
+            if (value := (getattr(self, field).data or "").strip())
+        ) + unknown
 
     def _tiebreaks(self) -> tuple[str, ...]:
         if self.tiebreak_preset.data:
@@ -141,6 +228,13 @@ class TournamentForm(FlaskForm):
             getattr(self, name).data = getattr(spec, name).value
         self.pairing_system.data = spec.pairing_system or ""
         self.tiebreak_order.data = ", ".join(spec.tiebreak_order)
+        chosen = canonical_options(spec.rule_options or ())
+        for field_name, name in RULE_OPTION_FIELDS:
+            field = getattr(self, field_name)
+            field.data = chosen.get(name, "")
+            if field.data and field.data not in {choice.value for choice in field.choices}:
+                # A value set from the CLI the form does not list (quiet-limit=32): keep it.
+                field.choices = [*field.choices, SelectChoice(field.data, field.data)]
 
 
 class PlayerForm(FlaskForm):

@@ -19,6 +19,7 @@ from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import (
     Game,
+    GameType,
     Participant,
     Role,
     Team,
@@ -53,6 +54,7 @@ from corrmail.rounds.teams import (
     set_teams,
     team_table,
 )
+from corrmail.rule_options import FIXED_RULE, is_column, play_has_begun
 from corrmail.schedule import PairingRefused, pair_round_robin, start_sheets
 from corrmail.web.access import is_official_of
 from corrmail.web.auth import roles_required
@@ -180,10 +182,14 @@ def edit(code: str) -> str | Response:
 
 
 def _tournament_form(form: TournamentForm, loose: list[str], tournament: Tournament | None) -> str:
-    """The tournament form, blank for a new tournament, with the tiebreaks to choose from."""
+    """The tournament form, blank for a new tournament, with the tiebreaks to choose from and
+    the column-draughts rule options (read-only once play has begun)."""
+    begun = play_has_begun(db_session(), tournament) if tournament is not None else 0
     return render_template(
-        "tournaments/form.html", form=form, loose=loose, tournament=tournament, tiebreaks=TIEBREAKS
-    )
+        "tournaments/form.html", form=form, loose=loose, tournament=tournament, tiebreaks=TIEBREAKS,
+        column_types=[t.value for t in GameType if is_column(t)], options_begun=begun,
+        options_rule=FIXED_RULE,
+    )  # fmt: skip
 
 
 @blueprint.route("/<code>/players/new", methods=["GET", "POST"])

@@ -33,7 +33,7 @@ def test_options_are_stored_shown_and_kept_by_a_form_without_them(db_url: str) -
             tournament = create_tournament(session, SPEC, None)
             assert tournament.rule_options == {"rejump": "allowed"}
             assert spec_of(tournament).rule_options == ("rejump=allowed",)
-            # The web form has no such field: its spec leaves the options as they are.
+            # A form that posts no options (disabled once play began) leaves them as they are.
             update_tournament(session, tournament,
                               dataclasses.replace(SPEC, title="Башни-2027", rule_options=None),
                               None)
