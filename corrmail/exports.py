@@ -29,6 +29,7 @@ from corrmail.standings import (
     cell_text,
     round_cell_text,
 )
+from corrmail.tiebreak_labels import tiebreak_label
 from notation.game_position import initial_position
 from notation.letters import play_moves
 from notation.pdn import PdnGame, write_pdn
@@ -122,6 +123,10 @@ def standings_text(table: TournamentTable) -> str:
     header = _header(table)
     lines = _lines(table, decimal=".")
     header[0:5] = ["", "№", "", "", ""]
+    # Read by people, not programs: the tiebreaks under their names, the CSV keeps the codes.
+    labels = [tiebreak_label(name) for name in table.tiebreaks]
+    if labels:
+        header[-len(labels):] = [label.short for label in labels]
     # The club and rating columns make a printed crosstable too wide; the CSV keeps them.
     rows = [[line[0], line[1], line[2], *line[5:]] for line in [header, *lines]]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -132,7 +137,8 @@ def standings_text(table: TournamentTable) -> str:
     text.append("")
     text.append(f"{ADJUDICATED_MARK} adjudicated (000 §3.14.4), {OVERSTEP_MARK} overstep "
                 f"(002 §4.3.7), {DECIDED_MARK} referee's decision; + / − unplayed (002 §4.5.8); "
-                "tiebreaks in order: " + ", ".join(table.tiebreaks))
+                "tiebreaks in order: "
+                + "; ".join(f"{label.short} — {label.title} ({label.rule})" for label in labels))
     return "\n".join(text) + "\n"
 
 

@@ -16,6 +16,7 @@ from babel.support import NullTranslations, Translations
 from markupsafe import Markup
 
 from corrmail.paths import templates_dir, translation_dirs
+from corrmail.tiebreak_labels import tiebreak_label
 
 __all__ = ["PRINT_TEMPLATE", "render_printable", "iso_date"]
 
@@ -67,6 +68,8 @@ def _environment(language: str) -> jinja2.Environment:
     env.filters["iso_date"] = iso_date
     env.filters["points"] = _points
     env.filters["svg"] = Markup  # diagrams are drawn by `notation`, never from user input
+    # The archive keeps the tiebreaks' code names; the page shows their labels, translated.
+    env.globals["tiebreak_label"] = tiebreak_label
     return env
 
 

@@ -19,8 +19,8 @@ from corrmail.standings import (
     load_tournament,
     tournament_table,
 )
+from corrmail.tiebreak_labels import TiebreakLabel, tiebreak_label
 from corrmail.web.database import db_session
-from scoring.tiebreaks import TIEBREAKS
 
 blueprint = Blueprint("standings", __name__, url_prefix="/tournaments")
 
@@ -44,6 +44,11 @@ def _marks() -> dict[str, str]:
     }
 
 
+def _labels(table: TournamentTable) -> dict[str, TiebreakLabel]:
+    """The tiebreaks' column labels and titles; the templates translate them."""
+    return {name: tiebreak_label(name) for name in table.tiebreaks}
+
+
 def _download(body: bytes | str, mimetype: str, name: str) -> Response:
     response = Response(body, mimetype=mimetype)
     response.headers.set("Content-Disposition", "attachment", filename=name)
@@ -54,7 +59,7 @@ def _download(body: bytes | str, mimetype: str, name: str) -> Response:
 @login_required
 def show(code: str) -> str:
     table = _table(code)
-    return render_template("standings/show.html", table=table, tiebreaks=TIEBREAKS,
+    return render_template("standings/show.html", table=table, tiebreaks=_labels(table),
                            marks=_marks(), points=format_points)
 
 
@@ -62,7 +67,7 @@ def show(code: str) -> str:
 @login_required
 def printable(code: str) -> str:
     table = _table(code)
-    return render_template("standings/print.html", table=table, tiebreaks=TIEBREAKS,
+    return render_template("standings/print.html", table=table, tiebreaks=_labels(table),
                            marks=_marks(), points=format_points)
 
 

@@ -56,6 +56,7 @@ from corrmail.rounds.teams import (
 )
 from corrmail.rule_options import FIXED_RULE, is_column, play_has_begun
 from corrmail.schedule import PairingRefused, pair_round_robin, start_sheets
+from corrmail.tiebreak_labels import tiebreak_label
 from corrmail.web.access import is_official_of
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, settings
@@ -469,6 +470,8 @@ def teams(code: str) -> tuple[str, int] | Response:
     page = render_template(
         "tournaments/teams.html", tournament=tournament, teams=stored, form=form,
         problems=problems, table=table, table_error=table_error,
+        tiebreaks={name: tiebreak_label(name, team=True)
+                   for name in (table[0].tiebreaks if table else ())},
         may_direct=_may_direct(tournament), pair_form=PairTeamsForm(),
         by_rounds=is_paired_by_rounds(session, tournament),
     )  # fmt: skip

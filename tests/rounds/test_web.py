@@ -118,6 +118,10 @@ def test_teams_page(
             (1, 1, 3), (2, 4, 2)]
     reading = player_client.get(page).get_data(as_text=True)
     assert "Odessa" in reading and "Team standings" in reading and "Save the teams" not in reading
+    # Tiebreak columns are headed by the rulebook's names, the rule in the tooltip (003 §14.2).
+    head = reading[reading.index('<table class="team-standings">'):reading.index("</thead>")]
+    assert '(000 §3.17.6, 003 §10.3)">Direct encounter</th>' in head
+    assert "direct_encounter" not in head and "team_sb" not in head
 
 
 def test_team_swiss_preview_on_the_rounds_page(

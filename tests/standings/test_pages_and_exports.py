@@ -33,12 +33,35 @@ def test_page_shows_places_marks_and_tiebreaks(
 ) -> None:
     page = player_client.get(f"/tournaments/{CODE}/standings").get_data(as_text=True)
     assert CYRILLIC_NAME in page
-    assert "sonneborn_berger" in page and "wins" in page
     assert '<td class="place">1</td>' in page
     assert "+</span>" in page and "−</span>" in page
     assert '<span class="result adjudicated" title="' in page and "½<sup>*</sup>" in page
     assert "† " in page and "‡ " in page  # the legend of the marks
-    assert page.index("sonneborn_berger") < page.index(">wins<")
+    # The columns carry the rulebook's names (001 §5.4.8.3, §5.4.8.2), in the regulations' order,
+    # with the full rule in the tooltip; the code names stay in the exports only.
+    berger = ('<th class="num" title="Система коэффициентов Зонненборна-Бергера: очки участников, '
+              "у которых игрок выиграл, и половина очков участников, с которыми он сыграл вничью "
+              '(001 §5.4.8.3.1, 003 §9.13)">Зонненборн-Бергер</th>')
+    wins = '(000 §3.16.3, 001 §5.4.8.2)">Победы</th>'
+    assert berger in page and wins in page
+    assert page.index(berger) < page.index(wins)
+    assert "1. Зонненборн-Бергер — Система коэффициентов Зонненборна-Бергера" in page  # legend
+    assert "sonneborn_berger" not in page and "wins" not in page
+
+
+def test_english_page_shows_english_tiebreak_labels(
+    player_client: FlaskClient, results_tournament: Tournament
+) -> None:
+    with player_client.session_transaction() as session:
+        session["locale"] = "en"
+    page = player_client.get(f"/tournaments/{CODE}/standings").get_data(as_text=True)
+    assert ('title="Sonneborn-Berger coefficient: points of the opponents beaten plus half the '
+            'points of the opponents drawn with (001 §5.4.8.3.1, 003 §9.13)">Sonneborn-Berger</th>'
+            in page)
+    assert ">Wins</th>" in page
+    assert "sonneborn_berger" not in page and ">wins<" not in page
+    printable = player_client.get(f"/tournaments/{CODE}/crosstable/print").get_data(as_text=True)
+    assert ">Sonneborn-Berger</th>" in printable and "sonneborn_berger" not in printable
 
 
 def test_printable_crosstable_is_a_page_of_its_own(
@@ -49,6 +72,8 @@ def test_printable_crosstable_is_a_page_of_its_own(
     assert response.status_code == 200
     assert "@page" in page and "site" not in page  # no navigation header on paper
     assert CYRILLIC_NAME in page
+    assert ">Зонненборн-Бергер</th>" in page and ">Победы</th>" in page
+    assert "sonneborn_berger" not in page
 
 
 def test_csv_opens_in_excel_with_cyrillic(
@@ -111,6 +136,9 @@ def test_text_and_files_export(
         pdn = games_pdn(table.tournament)
     assert text.splitlines()[0].startswith(DEMO_CODE)
     assert "adjudicated" in text.splitlines()[-1]
+    assert text.splitlines()[2].split()[-2:] == ["Sonneborn-Berger", "Koya"]  # people read names
+    assert "Koya — Koya system: points scored against" in text.splitlines()[-1]
+    assert "sonneborn_berger" not in text and "koya" not in text
     assert sorted(path.name for path in files) == sorted([
         f"{DEMO_CODE}-standings.csv", f"{DEMO_CODE}-standings.json",
         f"{DEMO_CODE}-crosstable.txt", f"{DEMO_CODE}.pdn",
