@@ -1,20 +1,27 @@
 """Load: gunicorn + PostgreSQL holding a generated federation, on loopback, bounded.
 
-1. **Web** — a federation (``corrmail.ops.federation``; default 1,000 players, 200 tournaments,
-   101,200 games, ≈1 million letters) in a fresh PostgreSQL database; ``corrmail serve
-   --gunicorn`` with ``--web-workers`` processes; ``--clients`` threads, each logged in as the
-   director, send a realistic mix (directors' dashboard of a tournament 10 %, game pages 50 %,
-   standings 20 %, the JSON API 20 %) until ``--requests`` are done or ``--seconds`` have passed.
-   Reported: p50/p95/p99 latency per kind and overall, throughput, errors.
-2. **Ingest** — a burst of ``--letters`` e-mail replies (genuine reply tokens and senders, a draw
-   offer each) received by 1, 2 and 4 processes in parallel (each runs ``Inbox.receive`` on its
-   share, as ``corrmail ingest`` does): letters/s and the scaling.
-3. **Mailer** — the outbox the burst filled, drained by 1, 2 and 4 ``Mailer`` processes into an
-   SMTP sink on loopback: letters/s and the scaling.
+0. **Federation** — ``corrmail.ops.federation`` (default 1,000 players, 200 tournaments,
+   101,200 games, ≈2 million letters, every letter a legal move) generated once into a template
+   database named after its size and labelled with its spec; ``--reuse`` keeps a template of
+   the same spec. Each run works on a fresh copy of it (``CREATE DATABASE … TEMPLATE``, seconds).
+1. **Web** — ``corrmail serve --gunicorn`` with ``--web-workers`` processes; ``--clients``
+   threads, each logged in as the director, send a realistic mix (directors' dashboard of a
+   tournament 10 %, game pages 50 %, standings 20 %, the JSON API 20 %) until ``--requests`` are
+   done or ``--seconds`` have passed. Reported: p50/p95/p99 latency per kind and overall,
+   throughput, errors, and the CPU seconds of gunicorn and of PostgreSQL.
+2. **Ingest** — three bursts of ``--letters`` e-mail replies, each to its own in-play games:
+   the player on move repeats the partner's last move and answers with a legal one, signed
+   with the game's genuine reply token. Received by 1, 2 and 4 processes in parallel (each runs
+   ``Inbox.receive`` on its share, as ``corrmail ingest`` does): letters/s and the scaling.
+3. **Mailer** — the outbox letters of burst k (the moves relayed to the partners), drained by
+   1, 2 and 4 ``Mailer`` processes into an SMTP sink on loopback: letters/s and the scaling.
+4. **Profile** — ``--profile-letters`` more letters ingested by one process under cProfile:
+   the share of time spent waiting on PostgreSQL, and the top functions.
 
-Run: ``.venv/bin/python benchmarks/bench_load.py`` — the issue's scale: generating the federation
-takes ≈8 min on 2 cores and the 10,000-letter bursts ≈10–20 min each at the measured rates, so use
-``--letters 1000`` and ``--scale 0.2`` for a quicker run. Results: docs/benchmarks/load.md.
+Each burst and drain stops after ``--burst-seconds`` and reports how many letters it handled.
+Run: ``.venv/bin/python benchmarks/bench_load.py`` (the issue's scale; generation ≈15 min on
+2 cores, then ``--reuse``); ``--scale 0.2 --letters 1000`` for a quicker run.
+Results: docs/benchmarks/load.md.
 """
 
 from __future__ import annotations
@@ -28,14 +35,15 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import defaultdict
 from pathlib import Path
 
 import httpx
-from sqlalchemy import create_engine, select, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import create_engine, func, select, text, update
+from sqlalchemy.engine import Engine, make_url
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -46,6 +54,8 @@ from corrmail.demo import load_demo  # noqa: E402
 from corrmail.migrate import upgrade  # noqa: E402
 from corrmail.models import (  # noqa: E402
     Game,
+    GameState,
+    Letter,
     OutboxMessage,
     OutboxStatus,
     Participant,
@@ -53,10 +63,12 @@ from corrmail.models import (  # noqa: E402
     Tournament,
     User,
 )
-from corrmail.ops.federation import CODE_PREFIX, FederationSpec, generate_federation  # noqa: E402
+from corrmail.ops.federation import CODE_PREFIX, FederationSpec, game_pool, generate_federation  # noqa: E402
 
 POSTGRES = os.environ.get("CORRMAIL_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 DATABASE = "corrmail_bench_load"
+#: Bumped whenever generate_federation writes something different for the same spec.
+FEDERATION_FORMAT = 2
 SECRET = "bench-load-secret-key-0123456789"
 MAIL_SECRET = "bench-load-mail-secret"
 
@@ -73,32 +85,90 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-def fresh_database() -> str:
-    base = make_url(POSTGRES)
-    admin = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
+def database_url(name: str) -> str:
+    return make_url(POSTGRES).set(database=name).render_as_string(hide_password=False)
+
+
+def admin_engine() -> Engine:
+    return create_engine(make_url(POSTGRES).set(database="postgres"), isolation_level="AUTOCOMMIT")
+
+
+def spec_label(spec: FederationSpec) -> str:
+    """What the template was generated from; a changed generator or spec means a new template."""
+    return f"corrmail federation {FEDERATION_FORMAT}: {spec!r}"
+
+
+def template_name(spec: FederationSpec) -> str:
+    return f"{DATABASE}_{spec.players}p_{spec.tournaments}t"
+
+
+def prepared_template(spec: FederationSpec, *, reuse: bool) -> str:
+    """The federation is generated once into a template database per size (labelled with its
+    spec by a database comment); with ``reuse`` a template of the same spec is kept, so runs
+    can be repeated without the ≈15 min of generation. Returns the template's name."""
+    TEMPLATE = template_name(spec)  # noqa: N806 - a constant of this run
+    admin = admin_engine()
+    label = spec_label(spec)
+    with admin.connect() as connection:
+        found = connection.execute(text(
+            "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = :name"
+        ), {"name": TEMPLATE}).first()
+        if reuse and found is not None and found[0] == label:
+            print(f"federation: reusing database {TEMPLATE} ({label})")
+            admin.dispose()
+            return TEMPLATE
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{TEMPLATE}" WITH (FORCE)'))
+        connection.execute(text(f'CREATE DATABASE "{TEMPLATE}"'))
+    build(database_url(TEMPLATE), spec)
+    with admin.connect() as connection:
+        # Set last: a generation cut short leaves an unlabelled template, never reused.
+        connection.execute(text(f'COMMENT ON DATABASE "{TEMPLATE}" IS \'{label}\''))
+    admin.dispose()
+    return TEMPLATE
+
+
+def fresh_copy(TEMPLATE: str) -> str:  # noqa: N803
+    """Each run works on a copy of the template: its ingest and mailer leave the template as it was."""
+    started = time.perf_counter()
+    admin = admin_engine()
     with admin.connect() as connection:
         connection.execute(text(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)'))
-        connection.execute(text(f'CREATE DATABASE "{DATABASE}"'))
+        connection.execute(text(f'CREATE DATABASE "{DATABASE}" TEMPLATE "{TEMPLATE}" STRATEGY FILE_COPY'))
     admin.dispose()
-    return base.set(database=DATABASE).render_as_string(hide_password=False)
+    url = database_url(DATABASE)
+    upgrade(url)  # migrations added since the template was generated
+    database = Database(url)
+    with database.session() as session:
+        letters = session.scalar(select(func.count()).select_from(Letter))
+        games = session.scalar(select(func.count()).select_from(Game))
+        players = session.scalar(select(func.count()).select_from(Player))
+    database.dispose()
+    print(f"database: {DATABASE} copied from {TEMPLATE} in {time.perf_counter() - started:.0f} s: "
+          f"{players} players, {games} games, {letters} letters (demo included)")
+    return url
 
 
-def build(url: str, spec: FederationSpec) -> str:
+def build(url: str, spec: FederationSpec) -> None:
     started = time.perf_counter()
     upgrade(url)
     database = Database(url)
     with database.transaction() as session:
         load_demo(session)
     summary = generate_federation(database, spec)
-    with database.transaction() as session:
-        director = session.scalar(select(User).where(User.login == "director"))
-        assert director is not None
-        token = issue_token(session, director, "bench")
     with database.engine.connect() as connection:
         connection.execution_options(isolation_level="AUTOCOMMIT").execute(text("VACUUM ANALYZE"))
     database.dispose()
     print(f"federation: {summary.players} players, {summary.tournaments} tournaments, "
           f"{summary.games} games, {summary.letters} letters in {time.perf_counter() - started:.0f} s")
+
+
+def api_token(url: str) -> str:
+    database = Database(url)
+    with database.transaction() as session:
+        director = session.scalar(select(User).where(User.login == "director"))
+        assert director is not None
+        token = issue_token(session, director, "bench")
+    database.dispose()
     return token
 
 
@@ -180,39 +250,120 @@ def web_load(url: str, token: str, *, workers: int, clients: int, requests: int,
             api.close()
 
         logged = [threading.Thread(target=client_loop, args=(n,)) for n in range(clients)]
-        started = time.perf_counter()
-        for thread in logged:
-            thread.start()
-        for thread in logged:
-            thread.join()
-        wall = time.perf_counter() - started
+        with CpuMeter() as meter:
+            started = time.perf_counter()
+            for thread in logged:
+                thread.start()
+            for thread in logged:
+                thread.join()
+            wall = time.perf_counter() - started
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(60)
     every = [v for values in latencies.values() for v in values]
     print(f"web: {workers} gunicorn workers × 4 threads, {clients} clients, {len(every)} requests "
           f"in {wall:.1f} s = {len(every) / wall:.1f} req/s; errors: {dict(errors) or 'none'}")
+    print(f"  {meter.summary()}")
     print(f"  {'kind':<10} {'n':>6} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
     for kind, values in sorted(latencies.items()) + [("all", every)]:
         print(f"  {kind:<10} {len(values):>6} {percentile(values, 50):>8.1f} "
               f"{percentile(values, 95):>8.1f} {percentile(values, 99):>8.1f}")
 
 
+# --- CPU by process group -----------------------------------------------------------------------
+
+
+class CpuMeter:
+    """CPU seconds spent by the processes of a phase, sampled from /proc: the benchmark's own
+    children (gunicorn, ingest and mailer workers) and the PostgreSQL backends serving the
+    benchmark's database (their process title names it), apart from other users of the host."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, tuple[str, float]] = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.tick = os.sysconf("SC_CLK_TCK")
+        self.wall = 0.0
+        self.baseline: dict[int, float] = {}
+
+    def __enter__(self) -> CpuMeter:
+        self._sample(os.getpid())
+        self.baseline = {pid: seconds for pid, (_, seconds) in self.seen.items()}
+        self.started = time.perf_counter()
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.wall = time.perf_counter() - self.started
+
+    def _run(self) -> None:
+        mine = os.getpid()
+        while not self.stop.is_set():
+            self._sample(mine)
+            self.stop.wait(0.25)
+        self._sample(mine)
+
+    def _sample(self, mine: int) -> None:
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/cmdline", "rb") as handle:
+                    command = handle.read().replace(b"\0", b" ").decode(errors="replace")
+                with open(f"/proc/{entry.name}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            group = None
+            if command.startswith("postgres:") and f" {DATABASE} " in command:
+                group = "postgres"
+            elif int(entry.name) == mine:
+                group = "bench"
+            elif int(fields[1]) in (mine, *self.seen_parents()):
+                group = "python"
+            if group is not None:
+                self.seen[int(entry.name)] = (group, (int(fields[11]) + int(fields[12])) / self.tick)
+
+    def seen_parents(self) -> tuple[int, ...]:
+        return tuple(pid for pid, (group, _) in self.seen.items() if group == "python")
+
+    def summary(self) -> str:
+        totals: dict[str, float] = defaultdict(float)
+        for pid, (group, seconds) in self.seen.items():
+            totals[group] += seconds - self.baseline.get(pid, 0.0)
+        return (f"CPU in {self.wall:.0f} s wall: corrmail processes {totals['python']:.1f} s, "
+                f"PostgreSQL backends of {DATABASE} {totals['postgres']:.1f} s, "
+                f"this process (load generator, SMTP sink) {totals['bench']:.1f} s; "
+                f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
 # --- 2. ingest and 3. mailer -----------------------------------------------------------------------
 
 INGEST_WORKER = r"""
-import datetime as dt, sys, time
+import cProfile, os, pstats, sys, time
 from corrmail.mail.service import MailService
 from corrmail.mail.inbox import Source
-paths = sys.argv[1:]
+deadline, paths = float(sys.argv[1]), sys.argv[2:]
 service = MailService.from_env()
 inbox = service.inbox()
-started = time.perf_counter()
+profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") else None
+started, cpu = time.perf_counter(), time.process_time()
 outcomes = {}
+done = 0
+if profile:
+    profile.enable()
 for path in paths:
+    if time.time() > deadline:
+        break
     receipt = inbox.receive(open(path, "rb").read(), source=Source.PIPE)
     outcomes[receipt.outcome] = outcomes.get(receipt.outcome, 0) + 1
-print(repr((time.perf_counter() - started, outcomes)))
+    done += 1
+if profile:
+    profile.disable()
+    profile.dump_stats(os.environ["BENCH_PROFILE"])
+print(repr((time.perf_counter() - started, time.process_time() - cpu, done, outcomes)))
 service.close()
 """
 
@@ -221,64 +372,140 @@ import asyncio, sys, time
 from corrmail.mail.service import MailService
 service = MailService.from_env()
 mailer = service.mailer(batch_size=100, worker=sys.argv[1])
-started = time.perf_counter()
-report = asyncio.run(mailer.drain())
-print(repr((time.perf_counter() - started, report.sent)))
+deadline = float(sys.argv[2])
+
+async def drain():
+    sent = 0
+    while time.time() < deadline:
+        report = await mailer.run_once()
+        sent += report.sent
+        if report.handled == 0 and report.lost_lease == 0:
+            break
+    return sent
+
+started, cpu = time.perf_counter(), time.process_time()
+sent = asyncio.run(drain())
+print(repr((time.perf_counter() - started, time.process_time() - cpu, sent)))
 service.close()
 """
 
 
-def write_letters(url: str, count: int, directory: Path, offset: int) -> list[Path]:
+def write_letters(url: str, spec: FederationSpec, count: int, skip: int, directory: Path) -> list[Path]:
+    """``count`` replies, one per in-play generated game (from the ``skip``-th on), each from
+    the player on move, signed with the game's genuine reply token: the partner's last move
+    repeated (002 §4.2.9) and a legal move of one's own, as a player writes them."""
     from corrmail.mail.settings import MailSettings
     from corrmail.mail.tokens import TokenSigner
 
     mail = MailSettings(domain="turnir.example", from_address="turnir@turnir.example",
                         secret=MAIL_SECRET.encode())
     signer = TokenSigner(mail.secret, mail.domain)
+    pool = game_pool(spec.seed)
     database = Database(url)
     with database.session() as session:
         rows = session.execute(
-            select(Game.id, Game.white_id, Player.email)
-            .join(Participant, Participant.id == Game.white_id)
-            .join(Player, Player.id == Participant.player_id)
-            .order_by(Game.id).limit(count)
+            select(Game.id, Game.white_id, Game.black_id)
+            .join(Tournament, Tournament.id == Game.tournament_id)
+            .where(Tournament.code.startswith(CODE_PREFIX), Game.state == GameState.IN_PLAY)
+            .order_by(Game.id).offset(skip).limit(count)
         ).all()
+        emails = dict(session.execute(
+            select(Participant.id, Player.email).join(Player, Player.id == Participant.player_id)
+        ).tuples().all())
     database.dispose()
+    if len(rows) < count:
+        raise SystemExit(f"only {len(rows)} unused in-play games for a burst of {count}")
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
     for number, row in enumerate(rows):
-        raw = (f"From: {row.email}\r\nTo: {signer.reply_address(row.id, row.white_id)}\r\n"
-               f"Subject: Re: ход\r\nMessage-ID: <burst{offset}-{number}@example.org>\r\n"
-               "Content-Type: text/plain; charset=utf-8\r\n\r\nПредлагаю ничью.\r\n").encode()
+        game = pool[row.id % len(pool)]
+        mover = row.white_id if len(game.moves) % 2 == 0 else row.black_id
+        raw = (f"From: {emails[mover]}\r\nTo: {signer.reply_address(row.id, mover)}\r\n"
+               f"Subject: Re: ход\r\nMessage-ID: <burst{skip}-{number}@example.org>\r\n"
+               "Content-Type: text/plain; charset=utf-8\r\n\r\n"
+               f"Ваш ход {game.moves[-1]}, мой ход {game.next_move}.\r\n").encode()
         path = directory / f"{number:06d}.eml"
         path.write_bytes(raw)
         paths.append(path)
     return paths
 
 
-def ingest_burst(url: str, letters: int, workdir: Path) -> None:
-    print(f"ingest: a burst of {letters} letters (draw offers with genuine tokens)")
-    baseline = None
-    for round_number, processes in enumerate((1, 2, 4)):
-        paths = write_letters(url, letters, workdir / f"burst{processes}", round_number)
-        shares = [paths[i::processes] for i in range(processes)]
+def run_ingest(url: str, paths: list[Path], processes: int, limit: float,
+               profile: Path | None = None) -> tuple[float, float, int, dict[str, int], CpuMeter]:
+    shares = [paths[i::processes] for i in range(processes)]
+    deadline = time.time() + limit
+    extra = {"BENCH_PROFILE": str(profile)} if profile else {}
+    with CpuMeter() as meter:
         started = time.perf_counter()
-        workers = [subprocess.Popen([sys.executable, "-c", INGEST_WORKER, *map(str, share)],
-                                    env=environment(url), stdout=subprocess.PIPE, text=True)
+        workers = [subprocess.Popen([sys.executable, "-c", INGEST_WORKER, str(deadline), *map(str, share)],
+                                    env=environment(url, **extra), stdout=subprocess.PIPE, text=True)
                    for share in shares]
         outcomes: dict[str, int] = defaultdict(int)
+        done = 0
+        cpu = 0.0
         for worker in workers:
-            _, counted = eval(worker.communicate()[0])  # noqa: S307 - our own child's repr
+            _, used, count, counted = eval(worker.communicate()[0])  # noqa: S307 - our own child's repr
+            done += count
+            cpu += used
             for outcome, n in counted.items():
                 outcomes[outcome] += n
         wall = time.perf_counter() - started
-        rate = len(paths) / wall
+    return wall, cpu, done, dict(outcomes), meter
+
+
+def ingest_burst(url: str, spec: FederationSpec, letters: int, workdir: Path, limit: float) -> list[tuple[int, int]]:
+    """The three bursts go to three disjoint sets of games; returns each burst's outbox id range."""
+    print(f"ingest: a burst of {letters} move letters (genuine tokens, the player on move, "
+          f"a legal move), at most {limit:.0f} s a burst")
+    baseline = None
+    ranges = []
+    for round_number, processes in enumerate((1, 2, 4)):
+        paths = write_letters(url, spec, letters, round_number * letters, workdir / f"burst{processes}")
+        first = outbox_max(url)
+        wall, cpu, done, outcomes, meter = run_ingest(url, paths, processes, limit)
+        ranges.append((first, outbox_max(url)))
+        rate = done / wall
         baseline = baseline or rate
-        print(f"  {processes} process(es): {len(paths)} letters in {wall:.1f} s = {rate:.0f} letters/s "
-              f"(×{rate / baseline:.2f}); outcomes {dict(outcomes)}")
+        print(f"  {processes} process(es): {done} of {len(paths)} letters in {wall:.1f} s = {rate:.1f} letters/s "
+              f"(×{rate / baseline:.2f}); {1000 * wall * processes / max(done, 1):.0f} ms a letter per process, "
+              f"{1000 * cpu / max(done, 1):.0f} ms of it CPU in the worker; outcomes {outcomes}")
+        print(f"    {meter.summary()}")
+    return ranges
 
 
-def mailer_drain(url: str) -> None:
+def outbox_max(url: str) -> int:
+    database = Database(url)
+    with database.session() as session:
+        value = session.scalar(select(func.max(OutboxMessage.id))) or 0
+    database.dispose()
+    return int(value)
+
+
+def ingest_profile(url: str, spec: FederationSpec, letters: int, skip: int, workdir: Path) -> None:
+    """One process under cProfile on fresh games: where a letter's time goes."""
+    import pstats
+
+    paths = write_letters(url, spec, letters, skip, workdir / "profile")
+    target = workdir / "ingest.prof"
+    wall, cpu, done, outcomes, meter = run_ingest(url, paths, 1, 3600, profile=target)
+    print(f"ingest profile: {done} letters in one process under cProfile, {wall:.1f} s "
+          f"({1000 * wall / done:.0f} ms a letter, {1000 * cpu / done:.0f} ms CPU); {meter.summary()}")
+    stats = pstats.Stats(str(target))
+    total = stats.total_tt  # type: ignore[attr-defined]
+    # psycopg's Connection.wait blocks until PostgreSQL answers: its cumulative time is the time
+    # spent waiting on the server (round trips plus the server's work), the rest is Python.
+    waiting = sum(
+        cumulative for (file, _, name), (_, _, _, cumulative, _) in stats.stats.items()  # type: ignore[attr-defined]
+        if file.endswith("psycopg/connection.py") and name == "wait"
+    )
+    print(f"  profiled time {total:.1f} s; waiting on PostgreSQL (psycopg Connection.wait) "
+          f"{waiting:.1f} s ({100 * waiting / total:.0f} %)")
+    stats.sort_stats("tottime").print_stats(12)
+    stats.sort_stats("cumulative").print_stats(25)
+
+
+def mailer_drain(url: str, ranges: list[tuple[int, int]], limit: float) -> None:
+    """Drain k sends exactly the letters burst k wrote (the other letters are set aside as sent)."""
     from aiosmtpd.controller import Controller
 
     class Sink:
@@ -293,25 +520,32 @@ def mailer_drain(url: str) -> None:
     sink.start()
     database = Database(url)
     try:
-        with database.session() as session:
-            total = len(session.scalars(select(OutboxMessage.id)).all())
-        print(f"mailer: {total} outbox letters to an SMTP sink on loopback")
+        print(f"mailer: the outbox letters of each burst to an SMTP sink on loopback, at most {limit:.0f} s a drain")
         baseline = None
-        for processes in (1, 2, 4):
+        for processes, (low, high) in zip((1, 2, 4), ranges, strict=True):
             with database.transaction() as session:
-                session.execute(OutboxMessage.__table__.update().values(
+                session.execute(update(OutboxMessage).where(OutboxMessage.status == OutboxStatus.PENDING)
+                                .values(status=OutboxStatus.SENT))
+                session.execute(update(OutboxMessage).where(OutboxMessage.id > low, OutboxMessage.id <= high).values(
                     status=OutboxStatus.PENDING, lease_owner=None, lease_until=None, attempts=0,
-                    next_attempt_at=text("created_at")))
+                    next_attempt_at=text("created_at")).execution_options(synchronize_session=False))
             env = environment(url, CORRMAIL_SMTP_HOST="127.0.0.1", CORRMAIL_SMTP_PORT=str(port),
                               CORRMAIL_SMTP_SECURITY="none")
-            started = time.perf_counter()
-            workers = [subprocess.Popen([sys.executable, "-c", MAILER_WORKER, f"bench{n}"], env=env,
-                                        stdout=subprocess.PIPE, text=True) for n in range(processes)]
-            sent = sum(eval(w.communicate()[0])[1] for w in workers)  # noqa: S307
-            wall = time.perf_counter() - started
+            deadline = time.time() + limit
+            with CpuMeter() as meter:
+                started = time.perf_counter()
+                workers = [subprocess.Popen([sys.executable, "-c", MAILER_WORKER, f"bench{n}", str(deadline)],
+                                            env=env, stdout=subprocess.PIPE, text=True)
+                           for n in range(processes)]
+                results = [eval(w.communicate()[0]) for w in workers]  # noqa: S307
+                wall = time.perf_counter() - started
+            sent = sum(r[2] for r in results)
+            cpu = sum(r[1] for r in results)
             rate = sent / wall
             baseline = baseline or rate
-            print(f"  {processes} process(es): {sent} sent in {wall:.1f} s = {rate:.0f} letters/s (×{rate / baseline:.2f})")
+            print(f"  {processes} process(es): {sent} of {high - low} sent in {wall:.1f} s = {rate:.1f} letters/s "
+                  f"(×{rate / baseline:.2f}); {1000 * cpu / max(sent, 1):.1f} ms CPU a letter in the workers")
+            print(f"    {meter.summary()}")
     finally:
         sink.stop()
         database.dispose()
@@ -325,30 +559,29 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=3000)
     parser.add_argument("--seconds", type=float, default=90)
     parser.add_argument("--letters", type=int, default=10_000)
-    parser.add_argument("--reuse", action="store_true", help="keep the database of the last run")
+    parser.add_argument("--reuse", action="store_true",
+                        help=f"keep the generated federation ({DATABASE}_<size>) if its spec is the same")
+    parser.add_argument("--burst-seconds", type=float, default=900,
+                        help="time limit of each ingest burst and each mailer drain")
+    parser.add_argument("--profile-letters", type=int, default=300,
+                        help="letters ingested under cProfile after the bursts (0: none)")
+    parser.add_argument("--generate-only", action="store_true", help="only generate the federation")
     options = parser.parse_args()
     spec = FederationSpec(players=max(23, int(1000 * options.scale)),
                           tournaments=max(1, int(200 * options.scale)))
-    base = make_url(POSTGRES)
-    url = base.set(database=DATABASE).render_as_string(hide_password=False)
-    if options.reuse:
-        database = Database(url)
-        with database.transaction() as session:
-            director = session.scalar(select(User).where(User.login == "director"))
-            assert director is not None
-            token = issue_token(session, director, "bench")
-        database.dispose()
-    else:
-        url = fresh_database()
-        token = build(url, spec)
+    template = prepared_template(spec, reuse=options.reuse)
+    if options.generate_only:
+        return
+    url = fresh_copy(template)
+    token = api_token(url)
     web_load(url, token, workers=options.web_workers, clients=options.clients,
              requests=options.requests, seconds=options.seconds)
-    import tempfile
-
     with tempfile.TemporaryDirectory() as workdir:
-        ingest_burst(url, min(options.letters, 101_200), Path(workdir))
-    mailer_drain(url)
-
+        letters = options.letters
+        ranges = ingest_burst(url, spec, letters, Path(workdir), options.burst_seconds)
+        mailer_drain(url, ranges, options.burst_seconds)
+        if options.profile_letters:
+            ingest_profile(url, spec, options.profile_letters, 3 * letters, Path(workdir))
 
 if __name__ == "__main__":
     main()

@@ -1,10 +1,11 @@
 """A synthetic federation, generated straight into the database: for load benchmarks and
 restore drills, at any scale (the issue's target: 1,000 players, 200 tournaments, 100,000
-games, about a million letters — see docs/benchmarks/load.md).
+games, 2 million letters — see docs/benchmarks/load.md).
 
-Every game replays one of the demo's legal games (:data:`corrmail.demo_moves.DEMO_MOVES`) letter
-by letter, with posting dates that advance like real post, so game pages, boards and time charts
-work on every generated game. A third of the games carry a result. Rows are written with bulk
+Every game replays, letter by letter, one game of a pool of legal Russian-draughts games
+(:func:`game_pool`: seeded random playouts of 10–30 plies, 20 on average, made once with
+``notation``), with posting dates that advance like real post, so game pages, boards and time
+charts work on every generated game. A third of the games carry a result. Rows are written with bulk
 Core inserts in batches, ids assigned here, so millions of rows take minutes, not hours; the
 generator is deterministic for a given :class:`FederationSpec`.
 """
@@ -15,13 +16,13 @@ import datetime as dt
 import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import func, insert, select, text
 from sqlalchemy.orm import Session
 
 from corrmail.db import Database
-from corrmail.demo_moves import DEMO_MOVES
 from corrmail.models import (
     Base,
     Channel,
@@ -39,13 +40,55 @@ from corrmail.models import (
     TournamentSystem,
     utcnow,
 )
+from notation.full import format_full
+from notation.position import Position
+from notation.rules import GameType as NotationGameType
 from scoring.roundrobin import round_robin_games
 
-__all__ = ["FederationSpec", "FederationSummary", "generate_federation", "CODE_PREFIX"]
+__all__ = [
+    "CODE_PREFIX", "FederationSpec", "FederationSummary", "PooledGame", "game_pool",
+    "generate_federation",
+]
 
 CODE_PREFIX = "FED-"
 _BATCH = 5000
 _RESULTS = (GameResult.WHITE_WIN, GameResult.DRAW, GameResult.BLACK_WIN)
+#: Games replayed in turn: enough variety for pages and caches, cheap to make (≈0.2 s).
+POOL_SIZE = 315
+#: Replayed lengths run 10..30 plies in turn, 20 on average: 100,000 games make 2 million letters.
+_SHORTEST, _LONGEST = 10, 30
+
+
+@dataclass(frozen=True, slots=True)
+class PooledGame:
+    """One legal game of the pool: ``moves`` are replayed as letters; ``next_move`` is a legal
+    reply to the last of them (by the side on move), for benchmarks that post one more letter."""
+
+    moves: tuple[str, ...]
+    next_move: str
+
+
+@lru_cache(maxsize=4)
+def game_pool(seed: int, size: int = POOL_SIZE) -> tuple[PooledGame, ...]:
+    """``size`` legal Russian-draughts games in full notation (``002 §4.2.2``), deterministic
+    for ``seed``: uniformly random legal moves from the initial position; the ``i``-th game is
+    ``10 + i % 21`` plies long, and playouts that end before one more move are drawn again."""
+    rng = random.Random(seed)
+    pool: list[PooledGame] = []
+    while len(pool) < size:
+        length = _SHORTEST + len(pool) % (_LONGEST - _SHORTEST + 1)
+        position = Position.initial(NotationGameType.RUSSIAN)
+        written: list[str] = []
+        for _ in range(length + 1):
+            legal = position.legal_moves()
+            if not legal:
+                break
+            move = rng.choice(legal)
+            written.append(format_full(position, move))
+            position = position.play(move)
+        if len(written) == length + 1:
+            pool.append(PooledGame(tuple(written[:-1]), written[-1]))
+    return tuple(pool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +100,9 @@ class FederationSpec:
     #: 2: a double round robin (the Berger table twice, colours swapped).
     cycles: int = 2
     seed: int = 2026
-    start: dt.date = dt.date(2025, 9, 1)
+    #: Tournaments start weekly over a year from here; 30 plies of post take up to ≈14 months,
+    #: so every generated letter is dated before the end of 2026.
+    start: dt.date = dt.date(2024, 9, 1)
 
     def __post_init__(self) -> None:
         if self.players_per_tournament > self.players:
@@ -79,6 +124,7 @@ class FederationSummary:
 def generate_federation(database: Database, spec: FederationSpec) -> FederationSummary:
     """Add the federation to ``database`` (a migrated one; existing rows are kept)."""
     rng = random.Random(spec.seed)
+    pool = game_pool(spec.seed)
     with database.transaction() as session:
         next_id = {
             model: (session.scalar(select(func.max(model.id))) or 0) + 1
@@ -110,20 +156,22 @@ def generate_federation(database: Database, spec: FederationSpec) -> FederationS
         for pairing in round_robin_games(list(range(1, len(participants) + 1)), spec.cycles):
             white, black = participants[pairing.white - 1], participants[pairing.black - 1]
             finished = game_id % 3 == 0
+            moves = pool[game_id % len(pool)].moves
+            played = list(_letters(game_id, white, black, moves, start, rng))
+            for row in played:
+                row["id"] = letter_id
+                letter_id += 1
+            letters.extend(played)
             games.append({
                 "id": game_id, "tournament_id": tournament_id, "round": pairing.round,
                 "white_id": white, "black_id": black,
                 "state": GameState.FINISHED if finished else GameState.IN_PLAY,
                 "result": _RESULTS[game_id % 9 // 3] if finished else None,
                 "result_kind": ResultKind.PLAYED if finished else None,
-                "result_on": start + dt.timedelta(days=200) if finished else None,
+                # The result is recorded after the last letter, as a director would.
+                "result_on": played[-1]["sent"] + dt.timedelta(days=10) if finished else None,
                 "version": 1,
             })
-            moves = DEMO_MOVES[game_id % len(DEMO_MOVES)]
-            for row in _letters(game_id, white, black, moves, start, rng):
-                row["id"] = letter_id
-                letter_id += 1
-                letters.append(row)
             game_id += 1
         with database.transaction() as session:
             _bulk(session, Tournament, [{
