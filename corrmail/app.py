@@ -14,6 +14,7 @@ from corrmail.web import admin, api, auth, cases, format, games, health, i18n, t
 from corrmail.web.bulletins import blueprint as bulletins_blueprint
 from corrmail.web.dashboard import blueprint as dashboard_blueprint
 from corrmail.web.database import init_database
+from corrmail.web.playoff import blueprint as playoff_blueprint
 from corrmail.web.standings import blueprint as standings_blueprint
 
 csrf = CSRFProtect()
@@ -53,6 +54,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         cases.blueprint,
         bulletins_blueprint,
         standings_blueprint,
+        playoff_blueprint,
         dashboard_blueprint,
     ):
         app.register_blueprint(blueprint)

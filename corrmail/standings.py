@@ -25,6 +25,7 @@ Points, tiebreaks, shared places and the crosstable are `scoring`'s (`scoring.st
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -51,6 +52,7 @@ from corrmail.models import (
 from corrmail.models import Tournament as TournamentRow
 from corrmail.models.enums import ROUND_BY_ROUND_SYSTEMS
 from scoring.crosstable import Cell, Crosstable, crosstable
+from scoring.errors import PlayoffError
 from scoring.model import Colour, Unpaired, WithdrawalDecision
 from scoring.model import Game as ScoringGame
 from scoring.model import Player as ScoringPlayer
@@ -241,6 +243,8 @@ def scoring_tournament(
             float(Decimal(tournament.points_draw)),
             float(Decimal(tournament.points_loss)),
         ),
+        playoff=tuple(tuple(group) for group in tournament.playoff or ()),
+        team_playoff=tuple(tuple(group) for group in tournament.team_playoff or ()),
         name=tournament.code,
     )
 
@@ -367,6 +371,9 @@ class TournamentTable:
     crosstable: Crosstable
     kind_marks: Mapping[tuple[int, int, int], str]
     """(round, White's start number, Black's) → the mark of how the result came about."""
+    playoff_problem: str = ""
+    """Why the recorded play-off no longer fits the table (a result corrected after it was
+    recorded); the table is then shown without it until the referee records it again."""
 
     def mark_of(self, start_no: int, cell: Cell) -> str:
         """The mark after ``start_no``'s result in ``cell``: ``*`` adjudicated, ``†`` overstep,
@@ -416,7 +423,14 @@ def tournament_table(tournament: TournamentRow) -> TournamentTable:
     """Compute the table; raises `MissingStartNumber` or a `scoring.errors` ``ValueError``."""
     scoring = scoring_tournament(tournament)
     order = tiebreak_order(tournament, scoring)
-    rows = tuple(standings(scoring, tiebreaks=order))
+    problem = ""
+    try:
+        rows = tuple(standings(scoring, tiebreaks=order))
+    except PlayoffError as error:
+        # A results correction after the play-off: the rest of the table must still be readable.
+        problem = str(error)
+        scoring = dataclasses.replace(scoring, playoff=())
+        rows = tuple(standings(scoring, tiebreaks=order))
     table = crosstable(scoring, order=[row.start_no for row in rows])
     numbers = {p.id: p.start_number for p in tournament.participants}
     marks = {
@@ -425,7 +439,7 @@ def tournament_table(tournament: TournamentRow) -> TournamentTable:
         for game in tournament.games
         if game.result_kind in KIND_MARKS and game.result is not GameResult.ANNULLED
     }
-    return TournamentTable(tournament, scoring, order, rows, table, marks)
+    return TournamentTable(tournament, scoring, order, rows, table, marks, problem)
 
 
 def adjudication_mark(cell: Cell) -> str:

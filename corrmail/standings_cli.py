@@ -1,5 +1,6 @@
-"""``corrmail standings CODE`` and ``corrmail export CODE``: the table and the files of a
-tournament from the command line (the same adapter and formats as the web pages)."""
+"""``corrmail standings CODE``, ``corrmail export CODE`` and ``corrmail playoff CODE ORDER``: the
+table and the files of a tournament from the command line (the same adapter and formats as the
+web pages), and the recorded play-off that decides places (000 §3.16.2, §3.17.6)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import click
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.exports import export_files, standings_csv, standings_json, standings_text
+from corrmail.playoff import PlayoffRefused, PlayoffSyntaxError, clear_playoff, record_playoff
 from corrmail.standings import TournamentNotFound, load_tournament, tournament_table
 
 __all__ = ["register"]
@@ -19,6 +21,7 @@ def register(group: click.Group) -> None:
     """Add ``standings`` and ``export`` to the ``corrmail`` group."""
     group.add_command(standings)
     group.add_command(export)
+    group.add_command(playoff)
 
 
 @click.command()
@@ -58,5 +61,33 @@ def export(code: str, output: Path) -> None:
                 raise click.ClickException(str(error)) from None
             for path in export_files(table, output):
                 click.echo(str(path))
+    finally:
+        database.dispose()
+
+
+@click.command()
+@click.argument("code")
+@click.argument("order", required=False, default="")
+@click.option("--teams", is_flag=True, help="A team play-off (team names) instead of players' start numbers.")
+@click.option("--clear", "remove", is_flag=True, help="Remove the recorded play-off.")
+def playoff(code: str, order: str, teams: bool, remove: bool) -> None:
+    """Record the outcome of a play-off of tournament CODE (000 §3.16.2): ORDER lists the groups
+    in finishing order, '/' between places, e.g. "3 7 / 5" (3 and 7 share, then 5); with
+    --teams, team names ("Казань / Уфа", 000 §3.17.6). Nothing is stored if it does not fit."""
+    if remove == bool(order):
+        raise click.UsageError("give the finishing ORDER, or --clear to remove the recorded play-off")
+    database = Database(Settings.from_env().database_url)
+    try:
+        with database.transaction() as session:
+            try:
+                tournament = load_tournament(session, code)
+                if remove:
+                    removed = clear_playoff(session, tournament, None, teams=teams)
+                    click.echo("play-off removed" if removed else "no play-off was recorded")
+                    return
+                recorded = record_playoff(session, tournament, order, None, teams=teams)
+            except (TournamentNotFound, PlayoffSyntaxError, PlayoffRefused) as error:
+                raise click.ClickException(str(error)) from None
+            click.echo("play-off recorded: " + " / ".join(", ".join(g) for g in recorded.groups))
     finally:
         database.dispose()

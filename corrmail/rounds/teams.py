@@ -5,6 +5,7 @@ standings (`scoring.teams.team_standings`). A team Swiss is paired round by roun
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,7 +25,7 @@ from corrmail.models import (
     User,
 )
 from corrmail.rounds.swiss import RoundRefused, round_rules, scoring_view
-from scoring.errors import ScoringError
+from scoring.errors import PlayoffError, ScoringError
 from scoring.model import Colour
 from scoring.model import Game as ScoringGame
 from scoring.model import Team as ScoringTeam
@@ -259,4 +260,9 @@ def team_table(session: Session, tournament: Tournament) -> list[TeamStandingRow
     view = scoring_view(session, tournament)
     order = tuple(tournament.tiebreak_order)
     chosen = order if order and all(name in TEAM_TIEBREAKS for name in order) else None
-    return team_standings(view, tiebreaks=chosen)
+    try:
+        return team_standings(view, tiebreaks=chosen)
+    except PlayoffError:
+        # A result corrected after the play-off was recorded: the table stays readable without
+        # it; corrmail.playoff.playoff_problems tells the referee why.
+        return team_standings(dataclasses.replace(view, team_playoff=()), tiebreaks=chosen)
