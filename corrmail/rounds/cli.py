@@ -15,6 +15,7 @@ from corrmail.db import Database
 from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import PairedRound, TeamPairing, Tournament, TournamentSystem, User
+from corrmail.rounds.redraw import RedrawPlan, apply_redraw, plan_redraw
 from corrmail.rounds.swiss import (
     RoundRefused,
     is_paired_by_rounds,
@@ -77,7 +78,7 @@ def draw_text(paired: PairedRound) -> str:
 
 @click.group("round")
 def round_group() -> None:
-    """Rounds of a Swiss or team Swiss: pair (preview), then publish."""
+    """Rounds of a Swiss or team Swiss: pair (preview), then publish; redraw a broken one."""
 
 
 @round_group.command("pair")
@@ -131,6 +132,54 @@ def round_publish(code: str, day: dt.datetime | None, login: str | None) -> None
                 f"games, {len(published.unpaired)} without a game, {published.letters} letters "
                 f"queued"
             )
+    except RoundRefused as error:
+        raise click.ClickException(str(error)) from error
+    finally:
+        database.dispose()
+
+
+def redraw_text(plan: RedrawPlan) -> str:
+    """What a redraw changes, for the director to check before applying it."""
+    lines = [f"Round {plan.round.number}: redraw (002, 004); {len(plan.kept)} game(s) stand"]
+    lines += [f"cancel: {g.white.start_number} - {g.black.start_number} (game {g.id})"
+              for g in plan.cancelled]
+    lines += [f"pair:   {p.white} - {p.black}" for p in plan.added]
+    if plan.bye_after != plan.bye_before:
+        lines.append(f"bye (+): {plan.bye_before or '-'} -> {plan.bye_after or '-'}")
+    lines += [f"note: {note}" for note in plan.after.notes]
+    lines.append(f"fingerprint: {plan.fingerprint}")
+    return "\n".join(lines)
+
+
+@round_group.command("redraw")
+@click.argument("code")
+@click.argument("number", type=int)
+@click.option("--apply", "fingerprint", default=None,
+              help="Apply the plan with this fingerprint (shown when run without --apply).")
+@click.option("--today", "day", type=DATE, default=None,
+              help="The date of the redraw (default: CORRMAIL_TODAY, else today).")
+@click.option("--by", "login", default=None, help="The director's login, for the audit log.")
+def round_redraw(code: str, number: int, fingerprint: str | None, day: dt.datetime | None,
+                 login: str | None) -> None:
+    """Show, then apply, the redraw of published round NUMBER of CODE that breaks an absolute
+    criterion: as few players touched as possible (002, 004)."""
+    settings = Settings.from_env()
+    database = Database(settings.database_url)
+    writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
+    try:
+        with database.transaction() as session:
+            tournament = _tournament(session, code)
+            if fingerprint is None:
+                click.echo(redraw_text(plan_redraw(session, tournament, number)))
+                click.echo(f"apply with: corrmail round redraw {code} {number} --apply FINGERPRINT")
+                return
+            on = day.date() if day is not None else service_today(settings.today,
+                                                                  tournament.time_zone)
+            done = apply_redraw(session, tournament, _user(session, login), number,
+                                fingerprint=fingerprint, writer=writer, today=on)
+            click.echo(redraw_text(done.plan))
+            click.echo(f"{code}: round {number} redrawn — {len(done.plan.cancelled)} cancelled, "
+                       f"{len(done.plan.added)} paired, {done.letters} letters queued")
     except RoundRefused as error:
         raise click.ClickException(str(error)) from error
     finally:

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms import (
+    BooleanField,
+    HiddenField,
+    IntegerField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import NumberRange, Optional
+from wtforms.validators import DataRequired, NumberRange, Optional
 
 from corrmail.models import TeamPairing, TeamSchedule
 from scoring.pairing.model import PairingSystem
@@ -48,3 +55,9 @@ class TeamsForm(FlaskForm):
 
 class PairTeamsForm(FlaskForm):
     pass
+
+
+class RedrawForm(FlaskForm):
+    """Applying a redraw: the fingerprint of the plan the director was shown (hidden)."""
+
+    fingerprint = HiddenField(validators=[DataRequired()])

@@ -38,6 +38,7 @@ from corrmail.registration import (
     spec_of,
     update_tournament,
 )
+from corrmail.rounds.redraw import apply_redraw, plan_redraw
 from corrmail.rounds.swiss import (
     RoundRefused,
     is_paired_by_rounds,
@@ -65,6 +66,7 @@ from corrmail.web.round_forms import (
     PairRoundForm,
     PairTeamsForm,
     PublishRoundForm,
+    RedrawForm,
     RoundRulesForm,
     TeamsForm,
 )
@@ -402,6 +404,48 @@ def publish_next(code: str) -> Response:
             ),
         )  # fmt: skip
     return redirect(url_for("tournaments.rounds", code=code))
+
+
+@blueprint.route("/<code>/rounds/<int:number>/redraw", methods=["GET", "POST"])
+@login_required
+def redraw_round(code: str, number: int) -> tuple[str, int] | Response:
+    """Repair published round ``number`` that breaks an absolute criterion (002, 004): GET shows
+    the director what would change, POST applies exactly that (docs/rounds.md)."""
+    tournament = _tournament_or_404(code)
+    _require_director(tournament)
+    session = db_session()
+    form = RedrawForm()
+    here = url_for("tournaments.redraw_round", code=code, number=number)
+    if form.is_submitted():
+        if not form.validate():
+            abort(400)
+        writer = LetterWriter(MailSettings.from_env(secret_fallback=settings().secret_key))
+        try:
+            done = apply_redraw(
+                session, tournament, current_user, number, fingerprint=form.fingerprint.data,
+                writer=writer, today=service_today(settings().today, tournament.time_zone),
+            )  # fmt: skip
+        except RoundRefused as error:
+            session.rollback()
+            flash(str(error), "error")
+            return redirect(here)
+        session.commit()
+        flash(_("Round %(number)s redrawn: %(cancelled)s game(s) cancelled, %(added)s paired "
+                "instead, %(letters)s letter(s) queued.", number=number,
+                cancelled=len(done.plan.cancelled), added=len(done.plan.added),
+                letters=done.letters), "info")  # fmt: skip
+        return redirect(url_for("tournaments.rounds", code=code) + f"#round-{number}")
+    names = {p.start_number: p.player.name for p in tournament.participants}
+    try:
+        plan = plan_redraw(session, tournament, number)
+    except RoundRefused as error:
+        page = render_template("tournaments/redraw.html", tournament=tournament, number=number,
+                               plan=None, refusal=str(error), names=names, form=form)
+        return page, 409
+    form.fingerprint.data = plan.fingerprint
+    page = render_template("tournaments/redraw.html", tournament=tournament, number=number,
+                           plan=plan, refusal=None, names=names, form=form)
+    return page, 200
 
 
 @blueprint.post("/<code>/rounds/rules")
