@@ -32,6 +32,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail import audit
+from corrmail.chart_notes import note_message
 from corrmail.ledger import LetterInput, append_letter
 from corrmail.mail.content import MoveMention, normalize_move_text, read_letter
 from corrmail.mail.game_view import GameView, side_of
@@ -434,7 +435,7 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
             check.errors.append(Finding(error.rule, f"{error.message} ({error.value})"))
     for note in chart.notes:
         if note not in before.notes:
-            check.findings.append(Finding(note.rule, note.message, _("noted in the time chart")))
+            check.findings.append(Finding(note.rule, note_message(note), _("noted in the time chart")))
     if chart.overstep is not None and chart.overstep.letter == number:
         check.findings.append(Finding(
             "002 §4.3.5",

@@ -46,16 +46,19 @@ from timekeeping.deadlines import (
     repeat_due,
 )
 from timekeeping.errors import (
+    NOTE_TEXTS,
     BreakAnnouncementError,
     DateFormatError,
     LedgerFormatError,
     LedgerProblem,
     NaiveDatetimeError,
+    NoteValue,
     RuleNote,
     RuleViolation,
     TimeControlError,
     TimeFractionError,
     TimekeepingError,
+    rule_note,
 )
 from timekeeping.ledger import (
     PENALTY_DAYS,
@@ -73,11 +76,11 @@ __all__ = [
     "FIRST_MOVE_QUERY_AFTER_DAYS", "LIMIT_TABLE_MOVES", "MAX_BREAK_DAYS", "NO_BREAKS", "PENALTY_DAYS", "REPEAT_AFTER_DAYS",
     "Break", "BreakAnnouncement", "BreakAnnouncementError", "BreakCalendar", "Charge", "ChartRow",
     "DateFormatError", "Ledger", "LedgerFormatError", "LedgerProblem", "LetterEntry",
-    "NaiveDatetimeError", "NotToMoveError", "Overstep", "Penalty", "ReplyClock", "RuleNote",
+    "NaiveDatetimeError", "NOTE_TEXTS", "NoteValue", "NotToMoveError", "Overstep", "Penalty", "ReplyClock", "RuleNote",
     "RuleViolation", "Side", "TimeChart", "TimeControl", "TimeControlError", "TimeFraction", "TimeFractionError", "TimekeepingError",
     "average_transit_days", "chart_to_dict", "chart_to_text", "check_break_limits", "compute_chart", "days_left",
     "effective_start", "find_break_announcements", "first_move_query_date", "format_chart_date",
     "game_break_days", "last_safe_reply_date", "ledger_from_dict", "ledger_to_dict", "local_date",
-    "parse_break_announcement", "parse_player_date", "read_ledger", "repeat_due", "reply_clock",
+    "parse_break_announcement", "parse_player_date", "read_ledger", "repeat_due", "reply_clock", "rule_note",
     "think_days", "validate_player_breaks",
 ]

@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from timekeeping.dates import parse_player_date
-from timekeeping.errors import BreakAnnouncementError, DateFormatError, RuleNote, RuleViolation
+from timekeeping.errors import (
+    BreakAnnouncementError,
+    DateFormatError,
+    RuleNote,
+    RuleViolation,
+    rule_note,
+)
 from timekeeping.side import Side
 
 #: 002 §4.4.1: a break lasts at most 30 days.
@@ -145,18 +151,16 @@ def days_in_game(brk: Break) -> tuple[tuple[date, date] | None, RuleNote | None]
     if brk.granted_by_referee:
         return (brk.first_day, brk.last_day), None
     if brk.notice_postmark is None:
-        return None, RuleNote(
-            "002 §4.4.2", f"break of {brk.player.value} {brk.first_day}..{brk.last_day} not counted: "
-            "the partner was never notified")
+        return None, rule_note("002 §4.4.2", "break_not_notified", side=brk.player.value,
+                               first=brk.first_day, last=brk.last_day)
     if brk.notice_postmark <= brk.first_day:
         return (brk.first_day, brk.last_day), None
     if brk.notice_postmark > brk.last_day:
-        return None, RuleNote(
-            "002 §4.4.2", f"break of {brk.player.value} {brk.first_day}..{brk.last_day} not counted: "
-            f"notified on {brk.notice_postmark}, after it ended")
-    return (brk.notice_postmark, brk.last_day), RuleNote(
-        "002 §4.4.2", f"break of {brk.player.value} notified late: counted from the notice's "
-        f"postmark {brk.notice_postmark}, not from {brk.first_day}")
+        return None, rule_note("002 §4.4.2", "break_notified_after_end", side=brk.player.value,
+                               first=brk.first_day, last=brk.last_day, notified=brk.notice_postmark)
+    return (brk.notice_postmark, brk.last_day), rule_note(
+        "002 §4.4.2", "break_notified_late", side=brk.player.value, notified=brk.notice_postmark,
+        first=brk.first_day)
 
 
 def game_break_days(breaks: Collection[Break]) -> tuple[list[tuple[date, date]], list[RuleViolation], list[RuleNote]]:

@@ -28,7 +28,7 @@ from timekeeping.breaks import game_break_days
 from timekeeping.control import LIMIT_TABLE_MOVES, TimeControl, TimeFraction
 from timekeeping.daycount import NO_BREAKS, BreakCalendar
 from timekeeping.deadlines import repeat_due
-from timekeeping.errors import RuleNote, RuleViolation
+from timekeeping.errors import RuleNote, RuleViolation, rule_note
 from timekeeping.ledger import PENALTY_DAYS, Ledger, LetterEntry, Penalty
 from timekeeping.side import Side
 
@@ -224,19 +224,17 @@ def _settle_postmarks(letters: Sequence[LetterEntry], answered: Sequence[int], s
         if (postmark is None or target < 0 or postmark == letters[target].sent
                 or postmark == letters[target].repeat_sent):
             if letter.corrects_partner:
-                notes.append(RuleNote("002 §4.3.1", "nothing to correct: the postmark is missing or "
-                                      "matches the declared dispatch date", index + 1))
+                notes.append(rule_note("002 §4.3.1", "postmark_matches", index + 1))
             continue
         declared = letters[target].sent
         if letter.corrects_partner:
             sent[target] = postmark
-            notes.append(RuleNote(
-                "002 §4.3.1", f"{letters[target].sender.value}'s dispatch corrected from the declared "
-                f"{declared.isoformat()} to the postmark {postmark.isoformat()}", target + 1))
+            notes.append(rule_note("002 §4.3.1", "dispatch_corrected", target + 1,
+                                   side=letters[target].sender.value, declared=declared,
+                                   postmark=postmark))
         else:
-            notes.append(RuleNote(
-                "002 §4.3.1", f"postmark {postmark.isoformat()} differs from the declared {declared.isoformat()} "
-                f"but was not corrected in the reply (letter {index + 1}): the declared date stands", target + 1))
+            notes.append(rule_note("002 §4.3.1", "postmark_not_corrected", target + 1,
+                                   postmark=postmark, declared=declared, reply=index + 1))
 
 
 def _estimate_receipts(letters: Sequence[LetterEntry], omitted: Sequence[int],
@@ -251,7 +249,6 @@ def _estimate_receipts(letters: Sequence[LetterEntry], omitted: Sequence[int],
     on record, so that omitting a date never shortens the omitter's time. ``omission_number``
     counts each player's omissions: the first earns a notice only (002 §4.3.3).
     """
-    source = f"average transit {transit} days" if transit is not None else "no transit on record: 0 days"
     omissions = [0, 0]  # white, black
     for index in omitted:
         sender = letters[index].sender
@@ -259,8 +256,7 @@ def _estimate_receipts(letters: Sequence[LetterEntry], omitted: Sequence[int],
         omissions[slot] += 1
         omission_number[index] = omissions[slot]
         if omissions[slot] == 1:
-            notes.append(RuleNote("002 §4.3.3", f"first omission of a date by {sender.value}: a notice only, "
-                                  "no penalty", index + 1))
+            notes.append(rule_note("002 §4.3.3", "first_omission", index + 1, side=sender.value))
         dispatch = partner_dispatch[index]
         if dispatch is None:
             errors.append(RuleViolation("002 §4.3.3", "receipt date missing and the partner's dispatch "
@@ -270,8 +266,12 @@ def _estimate_receipts(letters: Sequence[LetterEntry], omitted: Sequence[int],
         guess = min(dispatch + timedelta(days=transit or 0), letters[index].sent)
         received[index] = guess
         estimated[index] = True
-        notes.append(RuleNote("002 §4.3.3", f"receipt date missing, estimated as {guess.isoformat()} ({source})",
-                              index + 1))
+        if transit is not None:
+            notes.append(rule_note("002 §4.3.3", "receipt_estimated", index + 1, estimate=guess,
+                                   transit=transit))
+        else:
+            notes.append(rule_note("002 §4.3.3", "receipt_estimated_no_transit", index + 1,
+                                   estimate=guess))
 
 
 def average_transit_days(ledger: Ledger) -> int | None:
@@ -379,8 +379,7 @@ def _report_receipt_after(received: date, sent: date, number: int, after_end: bo
         errors.append(RuleViolation("002 §4.3.1", f"sent {sent} before the letter it answers was received "
                                     f"on {received}", sent.isoformat(), number))
     if after_end:
-        notes.append(RuleNote("002 §4.3.2", "received on or after the end of play: no further time; "
-                              "only a draw acceptance or a resignation may follow", number))
+        notes.append(rule_note("002 §4.3.2", "received_after_end", number))
 
 
 def _report_numbering(letter: LetterEntry, number: int, last_move: int, last_uncounted: int,

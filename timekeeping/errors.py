@@ -13,6 +13,7 @@ so a referee sees every problem and still gets the rest of the chart.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import NamedTuple
 
 
@@ -104,13 +105,65 @@ class RuleViolation(NamedTuple):
         return f"{self.rule}: {where}{self.message} ({self.value!r})"
 
 
+#: A value a note carries: a side (``"white"``), a date, a number of days or a letter.
+NoteValue = str | int | date
+
+#: The English text of every note, by code. ``message`` is this text filled in; a reader in
+#: another language gets ``code`` and ``params`` and words them himself (the service translates
+#: them, see ``corrmail/chart_notes.py``), so a new note needs its code here and there.
+NOTE_TEXTS: dict[str, str] = {
+    # 002 §4.3.1
+    "postmark_matches": "nothing to correct: the postmark is missing or matches the declared "
+                        "dispatch date",
+    "dispatch_corrected": "{side}'s dispatch corrected from the declared {declared} to the postmark "
+                          "{postmark}",
+    "postmark_not_corrected": "postmark {postmark} differs from the declared {declared} but was not "
+                              "corrected in the reply (letter {reply}): the declared date stands",
+    # 002 §4.3.2
+    "received_after_end": "received on or after the end of play: no further time; only a draw "
+                          "acceptance or a resignation may follow",
+    # 002 §4.3.3
+    "first_omission": "first omission of a date by {side}: a notice only, no penalty",
+    "receipt_estimated": "receipt date missing, estimated as {estimate} (average transit {transit} "
+                         "days)",
+    "receipt_estimated_no_transit": "receipt date missing, estimated as {estimate} (no transit on "
+                                    "record: 0 days)",
+    # 002 §4.4.2
+    "break_not_notified": "break of {side} {first}..{last} not counted: the partner was never "
+                          "notified",
+    "break_notified_after_end": "break of {side} {first}..{last} not counted: notified on "
+                                "{notified}, after it ended",
+    "break_notified_late": "break of {side} notified late: counted from the notice's postmark "
+                           "{notified}, not from {first}",
+}
+
+
 class RuleNote(NamedTuple):
-    """A rule applied in a way a referee should see (an estimated date, a first omission)."""
+    """A rule applied in a way a referee should see (an estimated date, a first omission).
+
+    ``code`` (a key of :data:`NOTE_TEXTS`) and ``params`` say the same as ``message`` as data,
+    for a reader who words it in his own language; build one with :func:`rule_note`.
+    """
 
     rule: str
     message: str
     letter: int | None = None
+    code: str = ""
+    params: tuple[tuple[str, NoteValue], ...] = ()
 
     def __str__(self) -> str:
         where = f"letter {self.letter}: " if self.letter is not None else ""
         return f"{self.rule}: {where}{self.message}"
+
+    @property
+    def values(self) -> dict[str, NoteValue]:
+        """``params`` as a dict: ``{"side": "white", "first": date(2026, 3, 1)}``."""
+        return dict(self.params)
+
+
+def rule_note(rule: str, code: str, letter: int | None = None, **params: NoteValue) -> RuleNote:
+    """The note ``code`` of :data:`NOTE_TEXTS`, its English message filled in from ``params``
+    (dates written ISO, as everywhere in :mod:`timekeeping`'s messages)."""
+    text = NOTE_TEXTS[code].format(**{key: value.isoformat() if isinstance(value, date) else value
+                                      for key, value in params.items()})
+    return RuleNote(rule, text, letter, code, tuple(sorted(params.items())))

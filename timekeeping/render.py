@@ -50,7 +50,12 @@ def chart_to_dict(chart: TimeChart) -> dict[str, Any]:
             {"rule": error.rule, "message": error.message, "value": error.value, "letter": error.letter}
             for error in chart.errors
         ],
-        "notes": [{"rule": note.rule, "message": note.message, "letter": note.letter} for note in chart.notes],
+        "notes": [
+            {"rule": note.rule, "message": note.message, "letter": note.letter, "code": note.code,
+             "params": {key: value.isoformat() if isinstance(value, date) else value
+                        for key, value in note.params}}
+            for note in chart.notes
+        ],
         "charges": [_charge_dict(charge) for charge in chart.charges],
     }
 

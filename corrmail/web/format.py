@@ -1,4 +1,4 @@
-"""Template filters for results and dates."""
+"""Template filters for results, dates and the time chart's notes."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import datetime as dt
 from flask import Flask
 from flask_babel import format_date
 
+from corrmail.chart_notes import chart_note
 from corrmail.models import GameResult, ResultKind
 
 _PLAYED = {
@@ -39,3 +40,4 @@ def short_date(value: dt.date | None) -> str:
 def init_filters(app: Flask) -> None:
     app.add_template_global(result_mark)
     app.add_template_filter(short_date)
+    app.add_template_filter(chart_note)

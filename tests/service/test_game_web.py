@@ -117,3 +117,27 @@ def test_steward_of_another_tournament_and_players_may_not_enter(
     assert _count(database) == 0
 
 
+
+
+def test_chart_notes_are_in_the_readers_language(
+        steward: FlaskClient, database: Database, game_id: int, card: Callable[..., object]) -> None:
+    """timekeeping notes a first omission and the estimated receipt (002 §4.3.3) as a code and its
+    values; the game page words them in Russian or English, dates as dd.mm.yyyy."""
+    card(game_id, "white", dt.date(2026, 9, 3), moves_text="1. c3-d4", sent="01.09.26",
+         postmark="01.09.26", declared_white_days=0, declared_black_days=0)
+    card(game_id, "black", dt.date(2026, 9, 12), moves_text="1. c3-d4 f6-g5", sent="08.09",
+         postmark="08.09")
+    with steward.session_transaction() as session:
+        session["locale"] = "ru"
+    russian = steward.get(f"/games/{game_id}").get_data(as_text=True)
+    assert ("002 §4.3.3: письмо 2: чёрные: первый пропуск даты — только уведомление, без штрафа"
+            in russian)
+    assert ("002 §4.3.3: письмо 2: дата получения не указана, принята 01.09.2026 (времени в пути "
+            "в записях нет: 0 дней)") in russian
+    assert "first omission" not in russian and "estimated as" not in russian
+    with steward.session_transaction() as session:
+        session["locale"] = "en"
+    english = steward.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "002 §4.3.3: letter 2: black: first omission of a date: a notice only, no penalty" in english
+    assert ("002 §4.3.3: letter 2: receipt date missing, estimated as 01.09.2026 (no transit on "
+            "record: 0 days)") in english
