@@ -153,13 +153,27 @@ def receive(host: str, port: int, lmtp: bool) -> None:
 
 
 @click.command()
-@click.option("--once", is_flag=True, help="Poll once, then exit.")
-@click.option("--interval", default=60.0, show_default=True, type=float)
-@click.option("--state", "state_path", type=click.Path(path_type=Path), default=None,
-              help="Cursor file (default: var/imap-cursor-<account>.json).")
-def poll(once: bool, interval: float, state_path: Path | None) -> None:
-    """Fetch new messages from CORRMAIL_IMAP_* by UID and receive them."""
-    from corrmail.mail.imap import ImapPoller, ImapSettings, open_source
+@click.option("--once", is_flag=True,
+              help="Poll once, then exit (75 when the server or the database is unavailable).")
+@click.option("--interval", default=60.0, show_default=True, type=click.FloatRange(min=0.1),
+              help="Seconds between polls.")
+@click.option("--state", "legacy_cursor", type=click.Path(path_type=Path, dir_okay=False),
+              default=None,
+              help=("Cursor file of versions before the cursor moved into the database: imported "
+                    "once, then renamed *.imported (default: var/imap-cursor-<account>.json)."))
+def poll(once: bool, interval: float, legacy_cursor: Path | None) -> None:
+    """Fetch new messages from CORRMAIL_IMAP_* by UID and receive them.
+
+    The UID cursor is kept in the database (imap_cursors) and moves only after a message is
+    stored. Without --once a lost connection is reported and retried at the next interval.
+    """
+    from corrmail.mail.imap import (
+        ImapPoller,
+        ImapRefused,
+        ImapSettings,
+        ImapUnavailable,
+        open_source,
+    )
     from corrmail.paths import var_dir
 
     try:
@@ -167,14 +181,31 @@ def poll(once: bool, interval: float, state_path: Path | None) -> None:
     except SettingsError as error:
         raise click.ClickException(str(error)) from None
     service = _service()
-    poller = ImapPoller(service.inbox(),
-                        state_path or var_dir() / f"imap-cursor-{settings.account}.json")
+    poller = ImapPoller(service.inbox(), settings,
+                        legacy_cursor=legacy_cursor or var_dir() / f"imap-cursor-{settings.account}.json")
     stop = threading.Event() if once else _stop_on_signals()
     try:
         while True:
-            with open_source(settings) as source:
-                report = poller.poll(source)
-            click.echo(f"fetched {report.fetched}: new {report.new}, duplicates {report.duplicates}")
+            interrupted: str | None
+            try:
+                with open_source(settings) as source:
+                    report = poller.poll(source)
+            except ImapUnavailable as error:
+                interrupted = str(error)
+            except ImapRefused as error:
+                raise click.ClickException(str(error)) from None
+            else:
+                if report.imported is not None:
+                    click.echo(f"cursor imported from {report.imported}")
+                restarted = " (UIDVALIDITY changed: folder read again)" if report.restarted else ""
+                click.echo(f"fetched {report.fetched}: new {report.new}, duplicates "
+                           f"{report.duplicates}, cursor at UID {report.last_uid}{restarted}")
+                interrupted = report.interrupted
+            if interrupted is not None:
+                click.echo(f"poll interrupted, continuing from the cursor next time: {interrupted}",
+                           err=True)
+                if once:
+                    sys.exit(EX_TEMPFAIL)
             if once or stop.wait(interval):
                 break
     finally:

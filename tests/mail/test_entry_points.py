@@ -1,5 +1,5 @@
-"""The three ways in — ``ingest`` (pipe), ``receive`` (SMTP/LMTP listener), ``poll`` (IMAP) —
-and the ``mailer`` command."""
+"""Two of the three ways in — ``ingest`` (pipe), ``receive`` (SMTP/LMTP listener) — and the
+``mailer`` command. The third, ``poll`` (IMAP), is tested against Dovecot in test_imap.py."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import aiosmtplib
 from click.testing import CliRunner
 
 from corrmail.mail.cli import ingest, mailer
-from corrmail.mail.imap import ImapCursor, ImapPoller
 from corrmail.mail.inbox import EX_TEMPFAIL
 from corrmail.mail.listener import InboxHandler, ListenerController
 from corrmail.models import InboundStatus
@@ -120,40 +119,6 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-def test_imap_poller_follows_uids_and_survives_renumbering(email_game, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    when = dt.datetime(2026, 3, 2, 7, tzinfo=dt.UTC)
-    messages = {
-        3: email_game.raw("white", "1. c3-d4", when=when),
-        7: email_game.raw("white", "Здравствуйте", when=when),
-    }
-
-    class Folder:
-        def __init__(self, validity: int) -> None:
-            self.validity = validity
-            self.fetched: list[int] = []
-
-        def uidvalidity(self) -> int:
-            return self.validity
-
-        def uids_after(self, uid: int) -> list[int]:
-            return [u for u in sorted(messages) if u > uid]
-
-        def fetch_raw(self, uid: int) -> bytes | None:
-            self.fetched.append(uid)
-            return messages[uid]
-
-    poller = ImapPoller(email_game.inbox, tmp_path / "cursor.json")
-    folder = Folder(41)
-    first = poller.poll(folder)
-    assert (first.fetched, first.new) == (2, 2) and folder.fetched == [3, 7]
-    assert poller.load() == ImapCursor(41, 7)
-    assert poller.poll(folder).fetched == 0, "nothing above the cursor"
-    renumbered = Folder(42)
-    again = poller.poll(renumbered)
-    assert again.restarted and again.duplicates == 2 and again.new == 0
-    assert len(email_game.game().letters) == 1
 
 
 def test_misconfiguration_is_one_clear_line(tmp_path: Path) -> None:
