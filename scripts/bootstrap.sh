@@ -31,6 +31,20 @@ bootstrap_chromium() {
   fi
 }
 
+bootstrap_dovecot() {
+  # The IMAP poller is tested against Debian's Dovecot: the tests start instances of their own
+  # on free loopback ports with their own configuration (tests/mail/dovecot.py) and never use
+  # the system service, whether or not the package started one.
+  if [ ! -x /usr/sbin/dovecot ]; then
+    if [ "$(id -u)" = 0 ]; then
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dovecot-imapd >/dev/null
+    else
+      echo "dovecot is missing: run 'sudo apt-get install -y dovecot-imapd'" >&2
+      return 1
+    fi
+  fi
+}
+
 bootstrap_postgres() {
   # The suite runs every database test on SQLite and again on PostgreSQL (127.0.0.1:5432, trust).
   if command -v pg_isready >/dev/null && ! pg_isready -q -h 127.0.0.1 -p 5432; then
