@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template
 from flask_babel import gettext as _
-from flask_login import login_required
+from flask_login import current_user, login_required
 
 from corrmail.exports import file_stem, format_points, games_pdn, standings_csv, standings_json
+from corrmail.models import Role
+from corrmail.playoff import format_playoff
 from corrmail.standings import (
     ADJUDICATED_MARK,
     DECIDED_MARK,
@@ -20,6 +22,7 @@ from corrmail.standings import (
     tournament_table,
 )
 from corrmail.tiebreak_labels import TiebreakLabel, tiebreak_label
+from corrmail.web.access import is_official_of
 from corrmail.web.database import db_session
 
 blueprint = Blueprint("standings", __name__, url_prefix="/tournaments")
@@ -59,8 +62,12 @@ def _download(body: bytes | str, mimetype: str, name: str) -> Response:
 @login_required
 def show(code: str) -> str:
     table = _table(code)
+    may_record_playoff = (current_user.has_role(Role.ORGANIZER) or current_user.has_role(Role.REFEREE)) \
+        and is_official_of(current_user, table.tournament.id)
     return render_template("standings/show.html", table=table, tiebreaks=_labels(table),
-                           marks=_marks(), points=format_points)
+                           marks=_marks(), points=format_points,
+                           playoff=format_playoff(table.tournament.playoff),
+                           may_record_playoff=may_record_playoff)
 
 
 @blueprint.get("/<code>/crosstable/print")

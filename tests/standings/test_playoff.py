@@ -61,6 +61,8 @@ def test_a_recorded_playoff_decides_the_places_everywhere(
     assert response.status_code == 302, response.get_data(as_text=True)
     assert _places(organizer_client, code) == [("1", 2), ("2", 4), ("3", 1), ("4", 3)]
     assert _stored(database, finished) == [[4], [1]]
+    shown = organizer_client.get(f"/tournaments/{code}/standings").get_data(as_text=True)
+    assert "(000 §3.16.2)" in shown and "4 / 1" in shown
     with database.session() as session:
         entry = session.scalars(select(AuditEntry).where(AuditEntry.action == "tournament.playoff")).one()
         assert entry.rule == "000 §3.16.2" and "4 / 1" in entry.summary
@@ -131,9 +133,10 @@ def test_a_correction_after_the_playoff_leaves_the_table_readable(
         assert game is not None
         game.result = W
     assert _places(organizer_client, code)[0] == ("1", 1)  # 2.5 points, no longer level with 4
-    assert organizer_client.get(f"/tournaments/{code}/standings").status_code == 200
+    standings_page = organizer_client.get(f"/tournaments/{code}/standings")
+    assert standings_page.status_code == 200 and "больше не соответствует таблице" in standings_page.get_data(as_text=True)
     page = organizer_client.get(f"/tournaments/{code}/playoff").get_data(as_text=True)
-    assert "no longer fits" in page and "level on points" in page
+    assert "больше не соответствует таблице" in page and "level on points" in page
 
 
 def test_playoff_from_the_command_line(
