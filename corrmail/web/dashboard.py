@@ -1,5 +1,9 @@
 """The directors' dashboard pages: ``/dashboard/`` (the tournaments one serves) and
-``/dashboard/<code>`` (every game at a glance, with filters and sort; issue 6 §5)."""
+``/dashboard/<code>`` (every game at a glance, with filters and sort; issue 6 §5).
+
+The games are paged (``page``, ``per_page``: 100 a page by default, ``all`` for every game on
+one page; issue 11): every game's clock is still computed, so the counts of games needing
+attention above the table cover the whole tournament, but only a page of rows is rendered."""
 
 from __future__ import annotations
 
@@ -10,7 +14,15 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from corrmail.clock import today
-from corrmail.dashboard import DashboardFilter, DashboardSort, dashboard_rows
+from corrmail.dashboard import (
+    ATTENTION,
+    PAGE_SIZES,
+    DashboardFilter,
+    DashboardPage,
+    DashboardSort,
+    PageOutOfRange,
+    dashboard_rows,
+)
 from corrmail.models import Role, Tournament, TournamentOfficial
 from corrmail.web.access import is_official_of
 from corrmail.web.auth import roles_required
@@ -43,11 +55,20 @@ def show(code: str) -> str:
         abort(403)
     wanted = _choice(DashboardFilter, request.args.get("filter"), DashboardFilter.ALL)
     sort = _choice(DashboardSort, request.args.get("sort"), DashboardSort.ROUND)
+    size = _page_size(request.args.get("per_page"))
+    number = _page_number(request.args.get("page"))
     on = today(settings().today, tournament.time_zone)
-    rows = dashboard_rows(session, tournament, on, wanted=wanted, sort=sort)
-    return render_template("dashboard/show.html", tournament=tournament, rows=rows, today=on,
-                           wanted=wanted, sort=sort, filters=list(DashboardFilter),
-                           sorts=list(DashboardSort))
+    every = dashboard_rows(session, tournament, on, sort=sort)
+    attention = {item: sum(1 for row in every if row.matches(item)) for item in ATTENTION}
+    try:
+        page = DashboardPage.of([row for row in every if row.matches(wanted)], number, size)
+    except PageOutOfRange as error:
+        abort(404, str(error))
+    return render_template("dashboard/show.html", tournament=tournament, page=page,
+                           rows=page.rows, today=on, wanted=wanted, sort=sort,
+                           filters=list(DashboardFilter), sorts=list(DashboardSort),
+                           attention=attention, per_page=_size_value(size),
+                           page_sizes=[_size_value(item) for item in PAGE_SIZES])
 
 
 def _choice(kind: type[E], value: str | None, default: E) -> E:
@@ -55,3 +76,24 @@ def _choice(kind: type[E], value: str | None, default: E) -> E:
         return kind(value) if value else default
     except ValueError:
         abort(400, f"unknown {kind.__name__}: {value!r}")
+
+
+def _size_value(size: int | None) -> str:
+    return "all" if size is None else str(size)
+
+
+def _page_size(value: str | None) -> int | None:
+    if not value:
+        return PAGE_SIZES[0]
+    for size in PAGE_SIZES:
+        if value == _size_value(size):
+            return size
+    abort(400, f"per_page must be one of {', '.join(map(_size_value, PAGE_SIZES))}, not {value!r}")
+
+
+def _page_number(value: str | None) -> int:
+    if not value:
+        return 1
+    if not value.isascii() or not value.isdigit() or int(value) < 1:
+        abort(400, f"page must be a page number (1, 2, ...), not {value!r}")
+    return int(value)

@@ -160,3 +160,92 @@ def test_clocks_are_the_game_pages_clocks(database: Database) -> None:
                                        if charge.rule == "002 §4.2.11"] == [(5, "002 §4.2.11")]
         assert third is not None and third.chart.break_calendar.intervals() == [
             (dt.date(2026, 4, 1), dt.date(2026, 4, 20))]
+
+
+def test_pages_hold_every_game_once(paired: Callable[..., int], database: Database,
+                                    login: Callable[..., FlaskClient],
+                                    card: Callable[..., PostcardCheck]) -> None:
+    """Issue 11: a 506-game dashboard is paged; the pages together show every game once, the
+    links keep the filter and sort, and ``per_page=all`` shows every game on one page."""
+    import re
+
+    tournament_id = paired(players=12)  # 66 games
+    _play_openings(database, tournament_id, card)
+    with database.transaction() as session:
+        code = session.scalar(select(Tournament.code).where(Tournament.id == tournament_id))
+    organizer = login(Role.ORGANIZER)
+    game_link = re.compile(r'<td><a href="/games/(\d+)"')
+
+    def shown(query: str) -> tuple[list[int], str]:
+        response = organizer.get(f"/dashboard/{code}?{query}")
+        assert response.status_code == 200, query
+        page = response.get_data(as_text=True)
+        return [int(game_id) for game_id in game_link.findall(page)], page
+
+    whole, page = shown("per_page=all&sort=days_left")
+    assert len(whole) == 66 and len(set(whole)) == 66
+    assert 'class="pager' not in page
+    first, page = shown("per_page=50&sort=days_left")
+    assert len(first) == 50 and first == whole[:50]
+    assert "страница 1 из 2, партии 1–50" in page  # page 1 of 2, games 1–50
+    assert 'rel="next"' in page and 'rel="prev"' not in page
+    following = f"/dashboard/{code}?filter=all&amp;sort=days_left&amp;per_page=50&amp;page=2"
+    assert following in page
+    second, page = shown("filter=all&sort=days_left&per_page=50&page=2")
+    assert second == whole[50:] and "страница 2 из 2, партии 51–66" in page
+    assert 'rel="prev"' in page and 'rel="next"' not in page
+    # The default page holds 100 rows: this tournament fits on it, unpaged.
+    default, page = shown("")
+    assert len(default) == 66 and 'class="pager' not in page
+    # A filter pages what it keeps; the form keeps the chosen page size.
+    overdue, page = shown("filter=repeat_overdue&per_page=50")
+    assert len(overdue) == 3 and '<option value="50" selected>' in page
+
+
+def test_attention_counts_cover_every_page(paired: Callable[..., int], database: Database,
+                                           login: Callable[..., FlaskClient],
+                                           card: Callable[..., PostcardCheck]) -> None:
+    tournament_id = paired(players=12)
+    _play_openings(database, tournament_id, card)
+    with database.transaction() as session:
+        code = session.scalar(select(Tournament.code).where(Tournament.id == tournament_id))
+    organizer = login(Role.ORGANIZER)
+    # Sorted by round, the three overdue games are all on page 1 of 50-row pages; the count
+    # on page 2 (and under another filter) still says 3, and links to them.
+    page = organizer.get(f"/dashboard/{code}?filter=all&per_page=50&page=2").get_data(as_text=True)
+    assert "пора повторить ход: 3" in page  # repeat overdue: 3
+    assert f'href="/dashboard/{code}?filter=repeat_overdue&amp;sort=round&amp;per_page=50"' in page
+    finished = organizer.get(f"/dashboard/{code}?filter=finished").get_data(as_text=True)
+    assert finished.count('<tr class="') == 0 and "пора повторить ход: 3" in finished
+
+
+@pytest.mark.parametrize(("query", "status", "message"), [
+    ("page=0", 400, "page must be a page number"),
+    ("page=two", 400, "page must be a page number"),
+    ("page=-1", 400, "page must be a page number"),
+    ("per_page=7", 400, "per_page must be one of 100, 50, 200, all"),
+    ("per_page=", 200, ""),
+    ("page=3&per_page=50", 404, "no page 3: the dashboard has 1 page(s) of these games"),
+])
+def test_bad_paging_is_refused(paired: Callable[..., int], login: Callable[..., FlaskClient],
+                               database: Database, query: str, status: int, message: str) -> None:
+    tournament_id = paired(players=6)
+    with database.transaction() as session:
+        code = session.scalar(select(Tournament.code).where(Tournament.id == tournament_id))
+    response = login(Role.ORGANIZER).get(f"/dashboard/{code}?{query}")
+    assert response.status_code == status
+    assert message in response.get_data(as_text=True)
+
+
+def test_page_of_rows() -> None:
+    from corrmail.dashboard import DashboardPage, PageOutOfRange
+
+    rows: list[object] = list(range(7))
+    page = DashboardPage.of(rows, 3, 3)  # type: ignore[arg-type]
+    assert (list(page.rows), page.pages, page.first, page.total) == ([6], 3, 7, 7)
+    assert DashboardPage.of([], 1, 100).pages == 1
+    assert list(DashboardPage.of(rows, 1, None).rows) == rows  # type: ignore[arg-type]
+    with pytest.raises(PageOutOfRange, match="no page 4: the dashboard has 3 page"):
+        DashboardPage.of(rows, 4, 3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="at least one row"):
+        DashboardPage.of(rows, 1, 0)  # type: ignore[arg-type]
