@@ -12,9 +12,14 @@
   var columnTypes = (fieldset.getAttribute("data-column-types") || "").split(" ");
   var fixed = fieldset.querySelector("select[data-rule-option][disabled]") !== null;
 
+  // The stylesheet gives labels and fieldsets a display of their own, which beats [hidden].
+  function display(element, visible) {
+    element.hidden = !visible;
+    element.style.display = visible ? "" : "none";
+  }
+
   function show(select, visible) {
-    var label = select.closest("label") || select;
-    label.hidden = !visible;
+    display(select.closest("label") || select, visible);
     if (!fixed) {
       select.disabled = !visible;
     }
@@ -23,7 +28,7 @@
   function update() {
     var type = gameType.value;
     var column = columnTypes.indexOf(type) >= 0;
-    fieldset.hidden = !column;
+    display(fieldset, column);
     var selects = fieldset.querySelectorAll("select[data-rule-option]");
     for (var i = 0; i < selects.length; i++) {
       var lasca = type.indexOf("column_international") === 0;
