@@ -173,12 +173,21 @@ class _Context:
         self.content = content
         self.tournament = game.tournament
         self.posted: list[int] = []
+        self.locales: dict[int | None, str | None] = {}
 
     # -- helpers ---------------------------------------------------------------------------------
 
     def language(self, participant: Participant) -> str:
-        user = self.session.scalar(select(User).where(User.player_id == participant.player_id))
-        return (user.locale if user is not None and user.locale else None) or "ru"
+        """The player's locale, else Russian. The first call reads both players of the game at
+        once (their locales only: a whole ``User`` would also load its roles)."""
+        if participant.player_id not in self.locales:
+            wanted = {participant.player_id, self.game.white.player_id, self.game.black.player_id}
+            wanted -= self.locales.keys()
+            self.locales.update(dict.fromkeys(wanted))
+            self.locales.update({player_id: locale for player_id, locale in self.session.execute(
+                select(User.player_id, User.locale).where(User.player_id.in_(wanted))
+            )})
+        return self.locales[participant.player_id] or "ru"
 
     def base_context(self, to: Participant) -> dict[str, Any]:
         return {
@@ -260,8 +269,9 @@ class _Context:
             ),
             entered_by=None,
         )
-        # The ledger appended through the session, not the relationship: reload just the letters.
-        self.session.expire(self.game, ["letters"])
+        if letter not in self.game.__dict__.get("letters", ()):
+            # The ledger appended through the session, not the relationship: reload the letters.
+            self.session.expire(self.game, ["letters"])
         return letter
 
     def charge_penalty(self, letter: Letter, reason: str) -> None:

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, object_session
+from sqlalchemy.orm import Session, joinedload, object_session
+from sqlalchemy.orm.attributes import set_committed_value
 
-from corrmail.ledger import effective_letters
-from corrmail.models import Game, Letter, PairedRound, Participant, Tournament
+from corrmail.ledger import effective_letters, load_locked_game
+from corrmail.models import Break, Game, Letter, PairedRound, Participant, Tournament
 from corrmail.models import Penalty as PenaltyRow
 from corrmail.models.enums import ROUND_BY_ROUND_SYSTEMS
 from notation.full import format_full
@@ -36,7 +37,9 @@ from timekeeping import (
     compute_chart,
 )
 
-__all__ = ["GameView", "HeldMoveRefused", "UnsupportedGameType", "side_of", "color_of"]
+__all__ = [
+    "GameView", "HeldMoveRefused", "UnsupportedGameType", "side_of", "color_of", "load_mail_game",
+]
 
 
 class UnsupportedGameType(ValueError):
@@ -70,6 +73,31 @@ def side_of(game: Game, participant_id: int) -> Side:
 
 def color_of(side: Side) -> Color:
     return Color.WHITE if side is Side.WHITE else Color.BLACK
+
+
+def load_mail_game(session: Session, game_id: int) -> Game | None:
+    """The game a letter is for, locked for the transaction, with everything a letter reads.
+
+    Three statements instead of one per relationship: the game locked with its tournament and
+    both participants and players (one join), its letters (read after the lock, see
+    :func:`corrmail.ledger.load_locked_game`), and both participants' breaks.
+    """
+    game = load_locked_game(
+        session, game_id,
+        joinedload(Game.tournament, innerjoin=True),
+        joinedload(Game.white, innerjoin=True).joinedload(Participant.player, innerjoin=True),
+        joinedload(Game.black, innerjoin=True).joinedload(Participant.player, innerjoin=True),
+    )
+    if game is None:
+        return None
+    breaks: dict[int, list[Break]] = {game.white_id: [], game.black_id: []}
+    for item in session.scalars(
+        select(Break).where(Break.participant_id.in_(list(breaks))).order_by(Break.start_date)
+    ):
+        breaks[item.participant_id].append(item)
+    for participant in (game.white, game.black):
+        set_committed_value(participant, "breaks", breaks[participant.id])
+    return game
 
 
 @dataclass

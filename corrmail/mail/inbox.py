@@ -42,10 +42,11 @@ from corrmail.db import Database
 from corrmail.mail.automated import Automation
 from corrmail.mail.correspondence import Correspondence, Outcome
 from corrmail.mail.errors import MailError, MalformedMessage, OversizeMessage
+from corrmail.mail.game_view import load_mail_game
 from corrmail.mail.inbound import InboundMessage, parse_inbound, raw_digest
 from corrmail.mail.letters import LetterWriter
-from corrmail.models import Game, InboundStatus, OutboxMessage, OutboxStatus, Participant, utcnow
 from corrmail.models import InboundMessage as InboundRow
+from corrmail.models import InboundStatus, OutboxMessage, OutboxStatus, utcnow
 from timekeeping import local_date
 
 __all__ = ["Inbox", "Receipt", "TemporaryFailure", "Source", "EX_TEMPFAIL"]
@@ -216,10 +217,10 @@ class Inbox:
         envelope_sender: str | None,
         envelope_recipients: tuple[str, ...],
     ) -> Receipt:
-        claimed = self._claim(session, inbound_id)
-        row = session.get(InboundRow, inbound_id)
-        assert row is not None
-        if not claimed:  # another delivery of the same letter processed it first
+        row = self._claim(session, inbound_id)
+        if row is None:  # another delivery of the same letter processed it first
+            row = session.get(InboundRow, inbound_id)
+            assert row is not None
             return Receipt(row.id, True, row.status, row.outcome or "", row.outcome_detail or "")
         try:
             message = parse_inbound(
@@ -240,9 +241,14 @@ class Inbox:
             )
             self._refuse(session, message, reason)
             return self._finish(row, InboundStatus.REFUSED, reason, message.from_address)
-        game = session.get(Game, token.game_id)
-        participant = session.get(Participant, token.player_id)
-        if game is None or participant is None or participant.id not in (game.white_id, game.black_id):
+        game = load_mail_game(session, token.game_id)
+        participant = (
+            None if game is None
+            else game.white if token.player_id == game.white_id
+            else game.black if token.player_id == game.black_id
+            else None
+        )
+        if game is None or participant is None:
             self._refuse(session, message, "unknown_game")
             return self._finish(row, InboundStatus.REFUSED, "unknown_game", str(token))
         registered = (participant.player.email or "").strip().lower()
@@ -269,8 +275,9 @@ class Inbox:
         status = InboundStatus.REFUSED if outcome.refused else InboundStatus.PROCESSED
         return self._finish(row, status, outcome.code, outcome.detail)
 
-    def _claim(self, session: Session, inbound_id: int) -> bool:
-        """Take the stored row for this transaction; False if it is not (or no longer) stored.
+    def _claim(self, session: Session, inbound_id: int) -> InboundRow | None:
+        """Take the stored row for this transaction and return it; None if it is not (or no
+        longer) stored.
 
         A conditional ``UPDATE … WHERE status = 'stored'`` rather than ``SELECT … FOR UPDATE``,
         which SQLite ignores: the UPDATE takes PostgreSQL's row lock or SQLite's write lock, so a
@@ -279,14 +286,15 @@ class Inbox:
         wait for the write lock. The claim belongs to the processing transaction, so a process
         that dies mid-way rolls it back and the message stays stored for the next delivery.
         ``processed_at`` is set only to make the write; :meth:`_finish` sets the real value.
+        ``RETURNING`` hands back the claimed row with the claim, saving a round trip.
         """
-        result = session.execute(
+        return session.scalars(
             update(InboundRow)
             .where(InboundRow.id == inbound_id, InboundRow.status == InboundStatus.STORED)
             .values(processed_at=self.clock())
+            .returning(InboundRow)
             .execution_options(synchronize_session=False)
-        )
-        return int(result.rowcount) == 1  # type: ignore[attr-defined]
+        ).one_or_none()
 
     def _record_automated(self, session: Session, row: InboundRow, message: InboundMessage) -> Receipt:
         assert message.automation is not None
