@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -26,8 +27,10 @@ from corrmail.models import (
     Role,
     Tournament,
     TournamentOfficial,
+    TournamentSystem,
     User,
 )
+from corrmail.rounds.swiss import pair_next_round, publish_round
 
 ROLES: list[Role | None] = [None, *Role]
 
@@ -61,24 +64,50 @@ def _path(rule: Rule, code: str) -> str | None:
 
 def test_every_get_route_answers_every_role(
     app: Flask,
+    database: Database,
     demo_tournament: Tournament,
     make_tournament: Callable[..., Tournament],
     login: Callable[..., FlaskClient],
 ) -> None:
     unpaired = make_tournament(players=3)  # no games yet: pages show their "pair" forms
+    swiss = _swiss_round_to_redraw(database, make_tournament)
     app.config["PROPAGATE_EXCEPTIONS"] = False  # collect every 500 instead of stopping at one
     clients = {role: (login(role) if role else app.test_client()) for role in ROLES}
     crashes = []
+    answers: dict[tuple[str, str], int] = {}
     for rule in app.url_map.iter_rules():
         if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
             continue
-        paths = {_path(rule, code) for code in (DEMO_CODE, unpaired.code)} - {None}
+        paths = {_path(rule, code) for code in (DEMO_CODE, unpaired.code, swiss.code)} - {None}
         for path in sorted(p for p in paths if p):
             for role, client in clients.items():
                 status = client.get(path).status_code
+                answers[path, role.value if role else "anonymous"] = status
                 if status >= 500:
                     crashes.append((path, role.value if role else "anonymous", status))
     assert crashes == []
+    # The redraw of a published Swiss round (issue 5): its plan for the organizer only (a
+    # referee or steward serving elsewhere and a player are refused), login for the anonymous.
+    redraw = f"/tournaments/{swiss.code}/rounds/1/redraw"
+    assert {who: answers[redraw, who] for who in ("anonymous", *(r.value for r in Role))} == {
+        "anonymous": 302, "organizer": 200, "referee": 403, "steward": 403, "player": 403}
+
+
+def _swiss_round_to_redraw(
+    database: Database, make_tournament: Callable[..., Tournament]
+) -> Tournament:
+    """A Swiss whose published round 1 a withdrawal has broken: its redraw page has a plan."""
+    swiss = make_tournament(players=5, system=TournamentSystem.SWISS,
+                            pairing_system="coefficients")
+    with database.transaction() as session:
+        tournament = session.get(Tournament, swiss.id)
+        assert tournament is not None
+        pair_next_round(session, tournament, None, seed=8)
+        publish_round(session, tournament, None, writer=None, today=dt.date(2026, 9, 1))
+        session.flush()
+        first = min(tournament.games, key=lambda game: game.id)
+        first.black.withdrawn_on = dt.date(2026, 9, 3)
+    return swiss
 
 
 @pytest.mark.parametrize("role", [Role.PLAYER, Role.STEWARD])
