@@ -8,6 +8,7 @@ from werkzeug.wrappers.response import Response
 
 from corrmail.config import Settings
 from corrmail.db import Database
+from corrmail.ops.outage import init_outage
 from corrmail.ops.security import init_security
 from corrmail.paths import PACKAGE_DIR, templates_dir
 from corrmail.web import admin, api, auth, cases, format, games, health, i18n, tournaments
@@ -43,6 +44,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     i18n.init_babel(app, settings.default_locale)
     format.init_filters(app)
     init_security(app, secure_cookies=settings.cookie_secure)
+    init_outage(app)
 
     for blueprint in (
         health.blueprint,

@@ -1,8 +1,10 @@
-"""One SQLAlchemy session per request, closed (and rolled back if uncommitted) at teardown."""
+"""One SQLAlchemy session per request, closed (and rolled back if uncommitted) at teardown; a
+connection that died meanwhile is discarded, not raised (see :mod:`corrmail.ops.outage`)."""
 
 from __future__ import annotations
 
 from flask import Flask, current_app, g
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from corrmail.config import Settings
@@ -17,8 +19,15 @@ def init_database(app: Flask, database: Database) -> None:
     @app.teardown_appcontext
     def close_session(exception: BaseException | None) -> None:
         session: Session | None = g.pop("db_session", None)
-        if session is not None:
+        if session is None:
+            return
+        try:
             session.close()
+        except DBAPIError:
+            # The connection died under the request (a restart, a failover): whatever it had not
+            # committed the server has rolled back, and the request has its answer already (its
+            # page, or the outage handler's 503). Raising here would turn that into a 500.
+            session.invalidate()
 
 
 def database() -> Database:
