@@ -11,6 +11,7 @@ made traversable for them. Run as anyone else, every one of those is the current
 
 from __future__ import annotations
 
+import grp
 import imaplib
 import os
 import pwd
@@ -66,11 +67,12 @@ class Dovecot:
 
     def _write_config(self) -> None:
         if os.geteuid() == 0:
-            login_user, internal_user = "dovenull", "dovecot"
+            login_user, internal_user, internal_group = "dovenull", "dovecot", "dovecot"
             mail_user = pwd.getpwnam("nobody")
         else:
             mail_user = pwd.getpwuid(os.geteuid())
             login_user = internal_user = mail_user.pw_name
+            internal_group = grp.getgrgid(os.getegid()).gr_name
         home = self.root / "home"
         home.mkdir()
         for directory in (self.root / "run", self.root / "state"):
@@ -92,6 +94,7 @@ protocols = imap
 listen = 127.0.0.1
 default_login_user = {login_user}
 default_internal_user = {internal_user}
+default_internal_group = {internal_group}
 first_valid_uid = 1
 last_valid_uid = 0
 mail_location = maildir:~/Maildir
@@ -227,3 +230,17 @@ service anvil {{
              "--uid-validity", str(uidvalidity), folder],
             check=True, capture_output=True, timeout=60,
         )
+
+
+def start_dovecot(attempts: int = 3) -> Dovecot:
+    """A started instance; fresh ports on a retry, in case another process took one meanwhile."""
+    for attempt in range(attempts):
+        server = Dovecot()
+        try:
+            server.start()
+            return server
+        except RuntimeError:
+            server.close()
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")

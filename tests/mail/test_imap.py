@@ -29,10 +29,13 @@ from corrmail.mail.imap import (
 from corrmail.mail.inbox import Inbox, Receipt, TemporaryFailure
 from corrmail.mail.settings import SettingsError
 from corrmail.models import ImapFolderCursor, InboundMessage
-from tests.mail.dovecot import DOVECOT, PASSWORD, USER, Dovecot
+from tests.mail.dovecot import DOVECOT, PASSWORD, USER, Dovecot, start_dovecot
 
 WHEN = dt.datetime(2026, 3, 2, 7, tzinfo=dt.UTC)
 _folders = itertools.count(1)
+#: For tests whose database statements are the ones the tests above already run on both backends:
+#: the server side is what they check, and the module has to stay quick.
+sqlite_only = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 
 
 def _require_dovecot() -> None:
@@ -47,9 +50,8 @@ def _require_dovecot() -> None:
 def dovecot() -> Iterator[Dovecot]:
     """One server per module (per xdist worker); each test polls a folder of its own."""
     _require_dovecot()
-    server = Dovecot()
+    server = start_dovecot()
     try:
-        server.start()
         yield server
     finally:
         server.close()
@@ -172,9 +174,8 @@ def test_a_renumbered_folder_is_read_again_and_nothing_is_applied_twice(  # type
 
 def test_a_server_gone_mid_poll_loses_nothing(email_game, db_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     _require_dovecot()
-    server = Dovecot()  # its own: this test stops it
+    server = start_dovecot()  # its own: this test stops it
     try:
-        server.start()
         server.create_folder("INBOX.turnir")
         for side, text in (("white", "1. c3-d4"), ("black", "1. c3-d4 f6-g5"), ("white", "1... f6-g5 2. b2-c3")):
             server.append("INBOX.turnir", email_game.raw(side, text, when=WHEN))
@@ -212,6 +213,7 @@ def test_a_server_gone_mid_poll_loses_nothing(email_game, db_url: str, tmp_path:
         server.close()
 
 
+@sqlite_only
 def test_the_cursor_waits_for_the_inbox(email_game, dovecot: Dovecot, folder: str) -> None:  # type: ignore[no-untyped-def]
     """A message the inbox could not store now (database unavailable) is fetched again."""
     for text in ("1. c3-d4", "Привет"):
@@ -238,6 +240,7 @@ def test_the_cursor_waits_for_the_inbox(email_game, dovecot: Dovecot, folder: st
     assert len(inbound_rows(email_game)) == 2
 
 
+@sqlite_only
 def test_tls_with_a_private_ca(email_game, db_url: str, dovecot: Dovecot, folder: str,  # type: ignore[no-untyped-def]
                                tmp_path: Path) -> None:
     dovecot.append(folder, email_game.raw("white", "1. c3-d4", when=WHEN))
@@ -256,6 +259,7 @@ def test_tls_with_a_private_ca(email_game, db_url: str, dovecot: Dovecot, folder
     assert moves(email_game) == ["c3-d4"]
 
 
+@sqlite_only
 def test_refusals_are_one_clear_line(email_game, db_url: str, dovecot: Dovecot, folder: str,  # type: ignore[no-untyped-def]
                                      tmp_path: Path) -> None:
     env = env_for(email_game, db_url, dovecot, folder, CORRMAIL_IMAP_PASSWORD="wrong")
@@ -296,6 +300,7 @@ def test_the_old_cursor_file_is_imported_once(email_game, dovecot: Dovecot, fold
     assert old.exists()
 
 
+@sqlite_only
 def test_an_unreadable_old_cursor_file_costs_one_reread(email_game, dovecot: Dovecot,  # type: ignore[no-untyped-def]
                                                         folder: str, tmp_path: Path) -> None:
     dovecot.append(folder, email_game.raw("white", "1. c3-d4", when=WHEN))
@@ -308,6 +313,7 @@ def test_an_unreadable_old_cursor_file_costs_one_reread(email_game, dovecot: Dov
     assert old.read_text() == "{not json", "left for the operator to look at"
 
 
+@sqlite_only
 def test_each_folder_has_its_own_cursor(email_game, dovecot: Dovecot) -> None:  # type: ignore[no-untyped-def]
     first, second = (f"{prefix}-{os.getpid()}-{next(_folders)}" for prefix in "AB")
     for name, texts in ((first, ("1. c3-d4",)), (second, ("Привет", "Ещё раз"))):
