@@ -37,3 +37,6 @@ def test_label_is_words_not_a_code_name_and_is_translated(label: TiebreakLabel) 
         russian = _translations("ru").gettext(text)
         assert russian != text, f"no Russian for {text!r}"
         assert "_" not in russian and "%" not in russian
+        # Jinja marks a translation safe, and the title goes into a title="…" attribute.
+        for written in (text, russian):
+            assert not set(written) & set('"<>&'), written
