@@ -168,6 +168,14 @@ def _imap_errors(settings: ImapSettings) -> Iterator[None]:
             f"{where}: certificate not trusted ({error.verify_message}); "
             "set CORRMAIL_IMAP_CA_FILE to the CA that signed it"
         ) from error
+    except (ssl.SSLEOFError, ssl.SSLZeroReturnError) as error:
+        raise ImapUnavailable(f"{where}: connection closed during TLS ({error})") from error
+    except ssl.SSLError as error:
+        # A handshake that fails the same way every time: usually TLS spoken to a plain port.
+        raise ImapRefused(
+            f"{where}: TLS failed ({error.reason or error}); check CORRMAIL_IMAP_SSL and "
+            "CORRMAIL_IMAP_PORT (implicit TLS is port 993)"
+        ) from error
     except MailboxLoginError as error:
         raise ImapRefused(f"{where}: login as {settings.user!r} refused ({error})") from error
     except MailboxFolderSelectError as error:

@@ -254,6 +254,10 @@ def test_tls_with_a_private_ca(email_game, db_url: str, dovecot: Dovecot, folder
     assert inbound_rows(email_game) == []
 
     env["CORRMAIL_IMAP_CA_FILE"] = str(dovecot.cert)
+    plain_port = {**env, "CORRMAIL_IMAP_PORT": str(dovecot.port)}
+    code, output = run_poll(plain_port, tmp_path)
+    assert code == 1 and "TLS failed" in output and "CORRMAIL_IMAP_SSL" in output, output
+
     code, output = run_poll(env, tmp_path)
     assert code == 0 and "fetched 1: new 1" in output, output
     assert moves(email_game) == ["c3-d4"]
