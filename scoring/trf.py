@@ -320,8 +320,10 @@ def write_trf(tournament: Tournament, ranks: Mapping[int, int] | None = None) ->
     for key, value in tournament.header.items():
         if key in _CODE_BY_HEADER:
             lines.append(f"{_CODE_BY_HEADER[key]} {value}".rstrip())
-    last_round = max(tournament.last_round, 0)
     blocks = _round_blocks(tournament)
+    last_recorded: dict[int, int] = {}
+    for round_no, start_no in blocks:
+        last_recorded[start_no] = max(round_no, last_recorded.get(start_no, 0))
     for player in sorted(tournament.players, key=lambda p: p.start_no):
         rank = (ranks or {}).get(player.start_no, 0)
         line = (
@@ -329,9 +331,13 @@ def write_trf(tournament: Tournament, ranks: Mapping[int, int] | None = None) ->
             f"{player.rating or 0:4d} {player.federation[:3]:<3} {player.fide_id[:11]:>11} "
             f"{player.birth_date[:10]:<10} {tournament.scores[player.start_no]:4.1f} {rank:4d}"
         )
-        for round_no in range(1, last_round + 1):
+        # A line ends with the player's last recorded round, and every block keeps its ten
+        # columns even when its result is blank (a pending game, a round without a record):
+        # pairing programs such as bbpPairings read a block only whole, and read a block after
+        # the last played round as a pre-set absence from the round being paired.
+        for round_no in range(1, last_recorded.get(player.start_no, 0) + 1):
             line += blocks.get((round_no, player.start_no), "  0000 -  ")
-        lines.append(line.rstrip())
+        lines.append(line)
     for team in tournament.teams:
         lines.append(f"013 {team.name[:32]:<32}" + "".join(f" {member:4d}" for member in team.members))
     if tournament.rounds is not None:

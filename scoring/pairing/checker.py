@@ -14,8 +14,8 @@ from scoring.model import Colour, Tournament
 from scoring.pairing.colours import ABSOLUTE_MAX_RUN, permitted_colours
 from scoring.pairing.engine import pair_round
 from scoring.pairing.errors import NoLegalPairingError
-from scoring.pairing.history import entrants_before
-from scoring.pairing.model import PairingSystem
+from scoring.pairing.history import entrants_before, entrants_each_round
+from scoring.pairing.model import Entrant, PairingSystem
 from scoring.result import GameResult, Result
 
 _UNPLAYED = frozenset(
@@ -110,8 +110,14 @@ class CheckReport:
 
 def check_round(tournament: Tournament, round_no: int) -> list[Violation]:
     """Every breach of the absolute criteria in published round ``round_no``."""
+    return _check_round(tournament, round_no, entrants_before(tournament, round_no))
+
+
+def _check_round(
+    tournament: Tournament, round_no: int, entrants: list[Entrant]
+) -> list[Violation]:
     found: list[Violation] = []
-    before = {e.start_no: e for e in entrants_before(tournament, round_no)}
+    before = {e.start_no: e for e in entrants}
     withdrawn = {n for n, e in before.items() if e.withdrawn}
     games = [g for g in tournament.games if g.round == round_no]
     unpaired = [u for u in tournament.unpaired if u.round == round_no]
@@ -198,13 +204,25 @@ def compare_round(
     tournament: Tournament, round_no: int, system: PairingSystem | str, seed: int = 0
 ) -> RoundDifference:
     """Pair ``round_no`` again from the history before it and list what differs."""
+    return _compare_round(
+        tournament, round_no, entrants_before(tournament, round_no), system, seed
+    )
+
+
+def _compare_round(
+    tournament: Tournament,
+    round_no: int,
+    entrants: list[Entrant],
+    system: PairingSystem | str,
+    seed: int,
+) -> RoundDifference:
     published = {(g.white, g.black) for g in tournament.games if g.round == round_no}
     published_bye = next(
         (u.player for u in tournament.unpaired if u.round == round_no and u.result is Result.BYE),
         None,
     )
     try:
-        ours = pair_round(entrants_before(tournament, round_no), round_no, system, seed)
+        ours = pair_round(entrants, round_no, system, seed)
     except NoLegalPairingError as error:
         return RoundDifference(round_no, published_bye=published_bye, error=str(error))
     mine = {(p.white, p.black) for p in ours.pairs}
@@ -222,8 +240,8 @@ def check_tournament(
 ) -> CheckReport:
     """Check every published round; with ``system``, also pair each one again and compare."""
     report = CheckReport()
-    for round_no in range(1, tournament.last_round + 1):
-        report.violations.extend(check_round(tournament, round_no))
+    for round_no, entrants in entrants_each_round(tournament):
+        report.violations.extend(_check_round(tournament, round_no, entrants))
         if system is not None:
-            report.differences.append(compare_round(tournament, round_no, system, seed))
+            report.differences.append(_compare_round(tournament, round_no, entrants, system, seed))
     return report

@@ -46,20 +46,34 @@ def trailing_run(colours: Sequence[Colour]) -> tuple[Colour | None, int]:
     return last, run
 
 
+_BOTH = frozenset(Colour)
+_ONLY = {Colour.WHITE: frozenset({Colour.WHITE}), Colour.BLACK: frozenset({Colour.BLACK})}
+_NEITHER: frozenset[Colour] = frozenset()
+
+
 def permitted_colours(
     colours: Sequence[Colour], max_run: int = ABSOLUTE_MAX_RUN
 ) -> frozenset[Colour]:
     """The colours the next game may give without breaking a limit (``max_run`` in a row)."""
-    difference = sum(1 if c is Colour.WHITE else -1 for c in colours)
-    last, run = trailing_run(colours)
-    permitted = set(Colour)
-    if difference + 1 > MAX_COLOUR_DIFFERENCE:
-        permitted.discard(Colour.WHITE)
-    if difference - 1 < -MAX_COLOUR_DIFFERENCE:
-        permitted.discard(Colour.BLACK)
-    if last is not None and run >= max_run:
-        permitted.discard(last)
-    return frozenset(permitted)
+    # Called for every player of every round replayed (history, checker, generator): shared
+    # constant sets and ``list.count`` avoid hashing enum members, which costs a Python call.
+    difference = 2 * colours.count(Colour.WHITE) - len(colours)
+    may_white = difference + 1 <= MAX_COLOUR_DIFFERENCE
+    may_black = difference - 1 >= -MAX_COLOUR_DIFFERENCE
+    if len(colours) >= max_run:
+        last = colours[-1]
+        if all(c is last for c in colours[len(colours) - max_run :]):
+            if last is Colour.WHITE:
+                may_white = False
+            else:
+                may_black = False
+    if may_white and may_black:
+        return _BOTH
+    if may_white:
+        return _ONLY[Colour.WHITE]
+    if may_black:
+        return _ONLY[Colour.BLACK]
+    return _NEITHER
 
 
 def can_split(first: frozenset[Colour], second: frozenset[Colour]) -> bool:

@@ -11,11 +11,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from scoring.model import Game, Player, Tournament, Withdrawal
+from scoring.model import Game, Player, Tournament, Unpaired, Withdrawal
 from scoring.pairing.engine import lot_for, pair_round, parse_system
 from scoring.pairing.errors import NoLegalPairingError
-from scoring.pairing.history import draw_as_round, entrants_before
-from scoring.pairing.model import Draw, PairingSystem
+from scoring.pairing.history import Replay, draw_as_round, round_entries
+from scoring.pairing.model import Draw, Entrant, PairingSystem
 from scoring.result import GameResult
 
 __all__ = ["Generated", "classify", "generate_event", "play_draw"]
@@ -23,9 +23,13 @@ __all__ = ["Generated", "classify", "generate_event", "play_draw"]
 
 @dataclass
 class Generated:
+    """The event as played; if a round could not be paired, ``stopped`` says why and
+    ``stopped_field`` holds the entrants that round was asked to pair (for re-checking)."""
+
     tournament: Tournament
     draws: list[Draw]
     stopped: NoLegalPairingError | None = None
+    stopped_field: tuple[Entrant, ...] = ()
 
 
 def classify(ratings: Sequence[int], lot: random.Random) -> list[int]:
@@ -63,8 +67,23 @@ def generate_event(
         rounds=rounds,
         name=f"Generated {program.value} Swiss, seed {seed}",
     )
+    # The rounds are gathered here and the tournament built once at the end: building it
+    # after every round would re-validate every game so far, quadratic in the rounds.
+    games_so_far: list[Game] = []
+    unpaired_so_far: list[Unpaired] = []
+    withdrawals: list[Withdrawal] = []
     draws: list[Draw] = []
     withdrawn: set[int] = set()
+    replay = Replay(tournament)
+
+    def played() -> Tournament:
+        return replace(
+            tournament,
+            games=tuple(games_so_far),
+            unpaired=tuple(unpaired_so_far),
+            withdrawals=tuple(withdrawals),
+        )
+
     for round_no in range(1, rounds + 1):
         absent: list[int] = []
         if round_no > 1:
@@ -74,28 +93,25 @@ def generate_event(
                 if p.start_no not in withdrawn and chance.random() < withdrawal_rate
             ]
             withdrawn.update(leaving)
-            tournament = replace(
-                tournament,
-                withdrawals=tournament.withdrawals
-                + tuple(Withdrawal(n, round_no - 1) for n in leaving),
-            )
+            withdrawals += [Withdrawal(n, round_no - 1) for n in leaving]
             absent = [
                 p.start_no
                 for p in tournament.players
                 if p.start_no not in withdrawn and chance.random() < absence_rate
             ]
+        entrants = replay.entrants(withdrawn, absent)
         try:
-            draw = pair_round(
-                entrants_before(tournament, round_no, absent), round_no, program, seed
-            )
+            draw = pair_round(entrants, round_no, program, seed)
         except NoLegalPairingError as error:
-            return Generated(tournament, draws, error)
+            return Generated(played(), draws, error, tuple(entrants))
         draws.append(draw)
         games, unpaired = draw_as_round(draw)
         if round_no < rounds or play_last_round:
             games = play_draw(games, tournament, chance, forfeit_rate)
-        tournament = tournament.with_round(games, unpaired)
-    return Generated(tournament, draws)
+        games_so_far += games
+        unpaired_so_far += unpaired
+        replay.play(round_no, round_entries(games, unpaired))
+    return Generated(played(), draws)
 
 
 def play_draw(
@@ -119,5 +135,5 @@ def play_draw(
                 result = GameResult.BLACK_WINS
             else:
                 result = GameResult.DRAW
-        played.append(replace(game, result=result))
+        played.append(Game(game.round, game.white, game.black, result))
     return tuple(played)

@@ -8,7 +8,7 @@ whether he already had a point without play (``000 §3.18.2``).  :func:`draw_as_
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from scoring.model import Game, PlayerRound, Tournament, Unpaired
@@ -16,7 +16,14 @@ from scoring.pairing.colours import can_split, permitted_colours
 from scoring.pairing.model import Colour, Draw, Entrant, Float, FloatDirection
 from scoring.result import Result
 
-__all__ = ["entrants_before", "draw_as_round", "met_before"]
+__all__ = [
+    "Replay",
+    "entrants_before",
+    "entrants_each_round",
+    "round_entries",
+    "draw_as_round",
+    "met_before",
+]
 
 
 @dataclass
@@ -34,6 +41,104 @@ def _met_over_the_board(entry: PlayerRound) -> bool:
     return entry.opponent is not None and entry.result.is_played
 
 
+class Replay:
+    """Everyone's state round after round.
+
+    :func:`entrants_before` replays the whole history for one round; a caller that walks a
+    tournament round by round (the generator, the checker) keeps one :class:`Replay` and adds
+    each round once, so a long event costs linear, not quadratic, time.
+    """
+
+    def __init__(self, tournament: Tournament) -> None:
+        self._players = tournament.players
+        self._states = {player.start_no: _State() for player in tournament.players}
+        self._points = tournament.points
+
+    def play(self, round_no: int, entries: Sequence[tuple[int, PlayerRound]]) -> None:
+        """Add round ``round_no``: every player's entry in it, as ``(start_no, entry)``."""
+        states = self._states
+        _record_floats(states, round_no, entries)
+        for start_no, entry in entries:
+            state = states[start_no]
+            if entry.counts:
+                state.score += self._points.points(entry.result)
+            if _met_over_the_board(entry):
+                assert entry.opponent is not None and entry.colour is not None
+                state.opponents.append(entry.opponent)
+                state.colours.append(entry.colour)
+            if entry.result in (Result.FORFEIT_WIN, Result.BYE) and not entry.annulled:
+                state.point_without_play = True
+
+    def entrants(self, withdrawn: Collection[int], absent: Collection[int] = ()) -> list[Entrant]:
+        """Everyone as the next round sees him, given the rounds added so far: ``withdrawn``
+        players left before it (``000 §3.18.2``), ``absent`` ones are known not to play it."""
+        found: list[Entrant] = []
+        for player in self._players:
+            start_no = player.start_no
+            state = self._states[start_no]
+            gone = start_no in withdrawn
+            found.append(
+                Entrant(
+                    start_no=start_no,
+                    score=state.score,
+                    rating=player.rating or 0,
+                    opponents=tuple(state.opponents),
+                    colours=tuple(state.colours),
+                    floats=tuple(state.floats),
+                    had_point_without_play=state.point_without_play,
+                    withdrawn=gone,
+                    absent=not gone and start_no in absent,
+                )
+            )
+        return found
+
+
+def round_entries(
+    games: Iterable[Game], unpaired: Iterable[Unpaired]
+) -> list[tuple[int, PlayerRound]]:
+    """One round's games and unpaired players as ``(start_no, entry)``, the way
+    :attr:`scoring.model.Tournament.history` records them."""
+    entries: list[tuple[int, PlayerRound]] = []
+    for game in games:
+        white_result, black_result = game.result.sides
+        entries.append(
+            (
+                game.white,
+                PlayerRound(
+                    game.round, game.black, Colour.WHITE, white_result, game.adjudicated,
+                    game.annulled,
+                ),
+            )
+        )
+        entries.append(
+            (
+                game.black,
+                PlayerRound(
+                    game.round, game.white, Colour.BLACK, black_result, game.adjudicated,
+                    game.annulled,
+                ),
+            )
+        )
+    entries += [(u.player, PlayerRound(u.round, None, None, u.result)) for u in unpaired]
+    return entries
+
+
+def _entries_by_round(tournament: Tournament) -> dict[int, list[tuple[int, PlayerRound]]]:
+    rounds: dict[int, list[tuple[int, PlayerRound]]] = {}
+    for start_no, entries in tournament.history.items():
+        for entry in entries:
+            rounds.setdefault(entry.round, []).append((start_no, entry))
+    return rounds
+
+
+def _withdrawn_before(tournament: Tournament, round_no: int) -> set[int]:
+    return {w.player for w in tournament.withdrawals if w.after_round < round_no}
+
+
+def _absent_in(entries: Iterable[tuple[int, PlayerRound]]) -> set[int]:
+    return {n for n, e in entries if e.result is Result.ABSENT}
+
+
 def entrants_before(
     tournament: Tournament, round_no: int, absent: Collection[int] = ()
 ) -> list[Entrant]:
@@ -42,47 +147,26 @@ def entrants_before(
     A player recorded as absent in ``round_no`` itself counts as absent too; a player whose
     withdrawal is dated before ``round_no`` is withdrawn (``000 §3.18.2``).
     """
-    states = {player.start_no: _State() for player in tournament.players}
-    points = tournament.points
-    rounds: dict[int, list[tuple[int, PlayerRound]]] = {}
-    for start_no, entries in tournament.history.items():
-        for entry in entries:
-            rounds.setdefault(entry.round, []).append((start_no, entry))
-    absentees = set(absent)
+    rounds = _entries_by_round(tournament)
+    replay = Replay(tournament)
     for round_played in sorted(rounds):
-        if round_played >= round_no:
-            absentees.update(
-                n
-                for n, e in rounds[round_played]
-                if round_played == round_no and e.result is Result.ABSENT
-            )
-            continue
-        _record_floats(states, round_played, rounds[round_played])
-        for start_no, entry in rounds[round_played]:
-            state = states[start_no]
-            if entry.counts:
-                state.score += points.points(entry.result)
-            if _met_over_the_board(entry):
-                assert entry.opponent is not None and entry.colour is not None
-                state.opponents.append(entry.opponent)
-                state.colours.append(entry.colour)
-            if entry.result in (Result.FORFEIT_WIN, Result.BYE) and not entry.annulled:
-                state.point_without_play = True
-    withdrawn = {w.player for w in tournament.withdrawals if w.after_round < round_no}
-    return [
-        Entrant(
-            start_no=player.start_no,
-            score=states[player.start_no].score,
-            rating=player.rating or 0,
-            opponents=tuple(states[player.start_no].opponents),
-            colours=tuple(states[player.start_no].colours),
-            floats=tuple(states[player.start_no].floats),
-            had_point_without_play=states[player.start_no].point_without_play,
-            withdrawn=player.start_no in withdrawn,
-            absent=player.start_no in absentees and player.start_no not in withdrawn,
+        if round_played < round_no:
+            replay.play(round_played, rounds[round_played])
+    absentees = set(absent) | _absent_in(rounds.get(round_no, ()))
+    return replay.entrants(_withdrawn_before(tournament, round_no), absentees)
+
+
+def entrants_each_round(tournament: Tournament) -> Iterator[tuple[int, list[Entrant]]]:
+    """``(round_no, entrants_before(tournament, round_no))`` for every recorded round, in one
+    replay of the history."""
+    rounds = _entries_by_round(tournament)
+    replay = Replay(tournament)
+    for round_no in range(1, tournament.last_round + 1):
+        entries = rounds.get(round_no, [])
+        yield round_no, replay.entrants(
+            _withdrawn_before(tournament, round_no), _absent_in(entries)
         )
-        for player in tournament.players
-    ]
+        replay.play(round_no, entries)
 
 
 def met_before(tournament: Tournament, round_no: int) -> dict[int, set[int]]:
@@ -105,25 +189,31 @@ def _record_floats(
     by_score: dict[float, list[int]] = {}
     for start_no, _ in paired:
         by_score.setdefault(states[start_no].score, []).append(start_no)
+    permitted: dict[int, frozenset[Colour]] = {}
+    forced_for: dict[int, bool] = {}
+
+    def colours_of(player: int) -> frozenset[Colour]:
+        if player not in permitted:
+            permitted[player] = permitted_colours(states[player].colours)
+        return permitted[player]
+
+    def could_meet(a: int, b: int) -> bool:
+        return b not in states[a].opponents and can_split(colours_of(a), colours_of(b))
+
     for start_no, entry in paired:
         assert entry.opponent is not None
         own, theirs = states[start_no].score, states[entry.opponent].score
         if own == theirs:
             continue
         higher = start_no if own > theirs else entry.opponent
-        forced = not any(
-            _could_meet(states, higher, other)
-            for other in by_score[states[higher].score]
-            if other != higher
-        )
+        if higher not in forced_for:
+            forced_for[higher] = not any(
+                could_meet(higher, other)
+                for other in by_score[states[higher].score]
+                if other != higher
+            )
         direction = FloatDirection.DOWN if start_no == higher else FloatDirection.UP
-        states[start_no].floats.append(Float(round_no, start_no, direction, forced))
-
-
-def _could_meet(states: dict[int, _State], a: int, b: int) -> bool:
-    if b in states[a].opponents:
-        return False
-    return can_split(permitted_colours(states[a].colours), permitted_colours(states[b].colours))
+        states[start_no].floats.append(Float(round_no, start_no, direction, forced_for[higher]))
 
 
 def draw_as_round(draw: Draw) -> tuple[tuple[Game, ...], tuple[Unpaired, ...]]:

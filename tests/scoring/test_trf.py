@@ -171,3 +171,28 @@ def test_trf_and_json_round_trips_keep_every_result(seed: int) -> None:
         assert again.scores == event.scores
         assert again.points == event.points
         assert [p.rating for p in again.players] == [p.rating for p in event.players]
+
+
+def test_lines_end_with_the_last_recorded_round_and_keep_whole_blocks() -> None:
+    # Pairing programs (bbpPairings) read a round block only whole and take a block after the
+    # last played round as a pre-set absence: player 3 withdrew after round 1, so his line
+    # stops there; player 2's pending round-2 game keeps its blank result column.
+    players = (Player(1, "A"), Player(2, "B"), Player(3, "C"), Player(4, "D"))
+    tournament = Tournament(
+        players,
+        (
+            Game(1, 1, 2, GameResult.WHITE_WINS),
+            Game(1, 3, 4, GameResult.DRAW),
+            Game(2, 4, 1, GameResult.BLACK_WINS),
+            Game(3, 1, 4),
+        ),
+        withdrawals=(Withdrawal(3, 1),),
+    )
+    lines = {int(line[4:8]): line for line in write_trf(tournament).splitlines() if line[:3] == "001"}
+    assert [len(lines[n]) for n in (1, 2, 3, 4)] == [89 + 30, 89 + 10, 89 + 10, 89 + 30]
+    assert lines[1][89:] == "     2 w 1     4 b 1     4 w  "
+    assert lines[4][89:] == "     3 b =     1 w 0     1 b  "
+    again = load_trf(write_trf(tournament))
+    assert sorted(again.games, key=lambda g: (g.round, g.white)) == sorted(
+        tournament.games, key=lambda g: (g.round, g.white)
+    )

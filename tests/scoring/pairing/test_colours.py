@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
+
 from scoring.model import Colour
 from scoring.pairing.colours import (
+    ABSOLUTE_MAX_RUN,
     PREFERRED_MAX_RUN,
     can_split,
     colour_violations,
@@ -63,3 +66,21 @@ def test_violations_name_the_rule() -> None:
     assert any("000 §3.18.2" in p and "4th white" in p for p in problems)
     assert any("differ by 3" in p for p in problems)
     assert colour_violations([W, B, W, W, B, B]) == []
+
+
+def test_permitted_colours_match_the_limits_on_every_history_up_to_eight_games() -> None:
+    # The limits read literally (000 §3.18.2, 002), against the fast implementation: a colour
+    # is refused if it takes whites minus blacks past two in its own direction or makes a run
+    # longer than ``max_run`` (a history already out of bounds may still move back).
+    for length in range(9):
+        for history in itertools.product((W, B), repeat=length):
+            difference = sum(1 if c is W else -1 for c in history)
+            for max_run in (PREFERRED_MAX_RUN, ABSOLUTE_MAX_RUN):
+                expected = {
+                    colour
+                    for colour in (W, B)
+                    if (difference + 1 <= 2 if colour is W else difference - 1 >= -2)
+                    and not (len(history) >= max_run and set(history[-max_run:]) == {colour})
+                }
+                assert permitted_colours(history, max_run) == expected, (history, max_run)
+                assert permitted_colours(list(history), max_run) == expected

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from scoring.model import Colour
-from scoring.pairing.history import draw_as_round, entrants_before, met_before
+from scoring.pairing.generate import generate_event
+from scoring.pairing.history import draw_as_round, entrants_before, entrants_each_round, met_before
 from scoring.pairing.model import Draw, FloatDirection, Pair, PairingSystem
 from scoring.result import Result
 
@@ -61,3 +62,23 @@ def test_draw_becomes_pending_games_bye_and_absences() -> None:
     games, unpaired = draw_as_round(draw)
     assert [(g.round, g.white, g.black) for g in games] == [(3, 4, 1)]
     assert {(u.player, u.result) for u in unpaired} == {(2, Result.BYE), (5, Result.ABSENT)}
+
+
+def test_one_replay_of_every_round_equals_replaying_each_round_afresh(
+    make_event: EventFactory,
+) -> None:
+    # The checker walks the rounds with one replay; each round must look exactly as
+    # entrants_before shows it: withdrawals dated, absences of that round, floats, forfeits.
+    event = make_event(
+        5, "1-2 +/-; 3-4 1-0; 5 bye", "2-1 =; 4-5 0-1; 3 absent", "1-3 1-0; 5-2 0-1",
+        withdrawals=[(4, 2)],
+    )
+    assert list(entrants_each_round(event)) == [
+        (round_no, entrants_before(event, round_no)) for round_no in (1, 2, 3)
+    ]
+    generated = generate_event(30, 7, 5, "solkoff", withdrawal_rate=0.05, absence_rate=0.1)
+    tournament = generated.tournament
+    assert list(entrants_each_round(tournament)) == [
+        (round_no, entrants_before(tournament, round_no))
+        for round_no in range(1, tournament.last_round + 1)
+    ]
