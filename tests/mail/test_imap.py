@@ -11,7 +11,12 @@ import datetime as dt
 import itertools
 import json
 import os
-from collections.abc import Iterator
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -211,6 +216,48 @@ def test_a_server_gone_mid_poll_loses_nothing(email_game, db_url: str, tmp_path:
             "c3-d4", "f6-g5", "b2-c3"]
     finally:
         server.close()
+
+
+@sqlite_only
+def test_the_running_poller_rides_out_a_server_restart(email_game, db_url: str,  # type: ignore[no-untyped-def]
+                                                      tmp_path: Path) -> None:
+    """``corrmail poll`` as deployed (a process polling every interval, stopped by SIGTERM)."""
+    _require_dovecot()
+    server = start_dovecot()
+    env = {**os.environ, **env_for(email_game, db_url, server, "INBOX")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "corrmail.mail", "poll", "--interval", "0.2",
+         "--state", str(tmp_path / "old-cursor.json")],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    errors: list[str] = []
+    reader = threading.Thread(target=lambda: errors.extend(process.stderr or []), daemon=True)
+    reader.start()
+
+    def wait_for(what: str, condition: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + 90
+        while not condition():
+            assert process.poll() is None, f"the poller exited: {''.join(errors)}"
+            assert time.monotonic() < deadline, f"waited in vain for {what}: {''.join(errors)}"
+            time.sleep(0.1)
+
+    try:
+        server.append("INBOX", email_game.raw("white", "1. c3-d4", when=WHEN))
+        wait_for("the first letter", lambda: len(inbound_rows(email_game)) == 1)
+        server.stop()
+        wait_for("the poller to notice", lambda: any("poll interrupted" in line for line in errors))
+        server.start()
+        server.append("INBOX", email_game.raw("black", "1. c3-d4 f6-g5", when=WHEN))
+        wait_for("the second letter", lambda: len(inbound_rows(email_game)) == 2)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0, "".join(errors)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=60)
+        server.close()
+    assert moves(email_game) == ["c3-d4", "f6-g5"]
+    assert [row[4] for row in cursor_rows(email_game)] == [2]
 
 
 @sqlite_only
