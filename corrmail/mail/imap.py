@@ -181,7 +181,9 @@ def _imap_errors(settings: ImapSettings) -> Iterator[None]:
     except MailboxFolderSelectError as error:
         raise ImapRefused(f"{where}: cannot open folder {settings.folder!r} ({error})") from error
     except (OSError, imaplib.IMAP4.abort) as error:
-        raise ImapUnavailable(f"{where}: {type(error).__name__}: {error or 'connection lost'}") from error
+        raise ImapUnavailable(
+            f"{where}: {type(error).__name__}: {str(error) or 'connection lost'}"
+        ) from error
     except (imaplib.IMAP4.error, ImapToolsError) as error:
         raise ImapRefused(f"{where}: {type(error).__name__}: {error}") from error
 
@@ -205,11 +207,18 @@ class ImapToolsSource:
         return sorted(int(value) for value in found if int(value) > uid)
 
     def fetch_raw(self, uid: int) -> bytes | None:
-        """The message's bytes, or None when it was expunged since the search."""
+        """The message's bytes, or None when it was expunged since the search.
+
+        A UID that no longer exists is answered OK with no data (RFC 3501 §6.4.8), and is passed
+        over. NO or BAD is the server failing now: skipping the UID would lose the message, so
+        the poll stops there and the next one asks again.
+        """
         with _imap_errors(self.settings):
             status, data = self.mailbox.client.uid("fetch", str(uid), "(BODY.PEEK[])")
         if status != "OK":
-            return None
+            raise ImapUnavailable(
+                f"IMAP {self.settings.host}: UID FETCH {uid} answered {status} {data!r}"
+            )
         for item in data:
             if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], bytes):
                 return item[1]

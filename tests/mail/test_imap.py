@@ -29,6 +29,7 @@ from corrmail.mail.imap import (
     ImapPoller,
     ImapRefused,
     ImapSettings,
+    ImapToolsSource,
     open_source,
 )
 from corrmail.mail.inbox import Inbox, Receipt, TemporaryFailure
@@ -285,6 +286,30 @@ def test_the_cursor_waits_for_the_inbox(email_game, dovecot: Dovecot, folder: st
         report = poller.poll(source)
     assert (report.fetched, report.new, report.last_uid, report.interrupted) == (1, 1, 2, None)
     assert len(inbound_rows(email_game)) == 2
+
+
+@sqlite_only
+def test_a_message_expunged_after_the_search_is_passed_over(email_game, dovecot: Dovecot,  # type: ignore[no-untyped-def]
+                                                           folder: str) -> None:
+    """Another client deletes UID 1 between our UID SEARCH and our UID FETCH."""
+    dovecot.append(folder, email_game.raw("white", "Удалю это письмо", when=WHEN))
+    dovecot.append(folder, email_game.raw("white", "1. c3-d4", when=WHEN))
+    settings = settings_for(dovecot, folder)
+
+    class ExpungedMeanwhile(ImapToolsSource):
+        def uids_after(self, uid: int) -> list[int]:
+            found = super().uids_after(uid)
+            with dovecot.client() as other:
+                other.select(folder)
+                other.uid("store", "1", "+FLAGS", "(\\Deleted)")
+                other.expunge()
+            return found
+
+    poller = ImapPoller(email_game.inbox, settings)
+    with open_source(settings) as opened:
+        report = poller.poll(ExpungedMeanwhile(opened.mailbox, settings))
+    assert (report.fetched, report.new, report.last_uid, report.interrupted) == (1, 1, 2, None)
+    assert moves(email_game) == ["c3-d4"]
 
 
 @sqlite_only
