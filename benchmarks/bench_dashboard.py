@@ -9,7 +9,10 @@ elapsed time):
 1. ``dashboard_rows`` alone — loading the games and letters and computing every game's clock;
 2. the page as a logged-in organizer through the Flask test client (rendering included): the
    default view, and every game on one page (``?filter=all&per_page=all``) where the page has
-   paging.
+   paging;
+3. the daily sweep (``corrmail sweep --today``, which computes every open game's clock with
+   ``dashboard_rows``): its first run (opens cases, queues letters), then repeated runs, which
+   change nothing (with ``--baseline``, alternately with the baseline's ``dashboard_rows``).
 
 ``--baseline REV`` also loads ``corrmail/dashboard.py`` as it was at the git revision REV, times
 its ``dashboard_rows`` on the same database in the same run, and checks that both give the same
@@ -36,11 +39,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from click.testing import CliRunner
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, make_url, select, text
 
 from corrmail import dashboard
+from corrmail import sweep as sweep_module
 from corrmail.app import create_app
+from corrmail.cli import main as cli
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.migrate import upgrade
@@ -180,6 +186,26 @@ def main() -> None:
             rows = client.get(path).get_data(as_text=True).count("<tr class=")
             print(f"  {label:<30} {rows:4d} rows  {seconds * 1000:8.1f} ms")
         database.dispose()
+
+        runner = CliRunner(env={"CORRMAIL_DATABASE_URL": url})
+
+        def sweep_with(module: Any) -> Callable[[], None]:
+            def run() -> None:
+                sweep_module.dashboard_rows = module.dashboard_rows  # type: ignore[attr-defined]
+                result = runner.invoke(cli, ["sweep", "--today", TODAY.isoformat()])
+                if result.exit_code != 0:
+                    raise RuntimeError(f"corrmail sweep: {result.output}")
+            return run
+
+        start = clock()
+        sweep_with(dashboard)()
+        print(f"  corrmail sweep, first run              {(clock() - start) * 1000:8.1f} ms")
+        again = best_seconds(sweep_with(dashboard), args.runs)
+        if old is not None:
+            before = best_seconds(sweep_with(old), args.runs)
+            print(f"  corrmail sweep again, at {args.baseline:<12}  {before * 1000:8.1f} ms")
+        print(f"  corrmail sweep again (nothing to do)   {again * 1000:8.1f} ms")
+        sweep_module.dashboard_rows = dashboard.dashboard_rows  # type: ignore[attr-defined]
 
 
 if __name__ == "__main__":
