@@ -22,7 +22,8 @@ from functools import cached_property
 from typing import NamedTuple, cast
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, object_session, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from corrmail.game_page import GameClock, game_clock
 from corrmail.ledger import effective_letters
@@ -209,6 +210,11 @@ def dashboard_rows(
     sort: DashboardSort = DashboardSort.ROUND,
 ) -> list[DashboardRow]:
     games = _load_games(session, tournament)
+    if object_session(tournament) is session:
+        for game in games:
+            # Every game is the tournament's (the query's filter): set it rather than have each
+            # game's ledger fire a lazy load that would only find it in the identity map.
+            set_committed_value(game, "tournament", tournament)
     letters: dict[int, list[_LetterRow]] = defaultdict(list)
     for row in session.execute(
         select(*_LETTER_COLUMNS).join(games_table, games_table.c.id == letters_table.c.game_id)
