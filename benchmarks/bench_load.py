@@ -270,6 +270,63 @@ def web_load(url: str, token: str, *, workers: int, clients: int, requests: int,
               f"{percentile(values, 95):>8.1f} {percentile(values, 99):>8.1f}")
 
 
+def web_profile(url: str, token: str, samples: int) -> None:
+    """Each kind of request alone, in this process (Flask test client, no gunicorn, no other
+    client): CPU and wall time of one request, then a cProfile of the costliest kind — what
+    each request costs when nothing competes, and where that cost goes."""
+    import cProfile
+    import pstats
+    import statistics
+
+    os.environ.update(environment(url))
+    from corrmail.app import create_app
+
+    app = create_app()
+    client = app.test_client()
+    page = client.get("/login").get_data(as_text=True)
+    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    data = {"login": "director", "password": "demo2026"}
+    if match:
+        data["csrf_token"] = match.group(1)
+    assert client.post("/login", data=data).status_code == 302
+    database = Database(url)
+    with database.session() as session:
+        codes = list(session.scalars(select(Tournament.code).where(Tournament.code.startswith(CODE_PREFIX))
+                                     .order_by(Tournament.id).limit(samples)))
+        game_ids = list(session.scalars(select(Game.id).order_by(Game.id.desc()).limit(samples)))
+    database.dispose()
+    api = {"Authorization": f"Bearer {token}"}
+    requests: dict[str, list[tuple[str, dict[str, str]]]] = {
+        "dashboard": [(f"/dashboard/{code}", {}) for code in codes],
+        "game": [(f"/games/{game_id}", {}) for game_id in game_ids],
+        "standings": [(f"/tournaments/{code}/standings", {}) for code in codes],
+        "api": [(f"/api/v1/tournaments/{code}/standings", api) for code in codes],
+    }
+    print(f"web alone (one request at a time, Flask test client in this process, {samples} each):")
+    costliest, costliest_cpu = "", 0.0
+    for kind, paths in requests.items():
+        client.get(paths[0][0], headers=paths[0][1])  # warm: templates compiled, caches filled
+        walls, cpus = [], []
+        for path, headers in paths:
+            wall, cpu = time.perf_counter(), time.process_time()
+            status = client.get(path, headers=headers).status_code
+            walls.append(1000 * (time.perf_counter() - wall))
+            cpus.append(1000 * (time.process_time() - cpu))
+            assert status == 200, (path, status)
+        median_cpu = statistics.median(cpus)
+        print(f"  {kind:<10} median {statistics.median(walls):7.1f} ms wall, {median_cpu:7.1f} ms CPU")
+        if median_cpu > costliest_cpu:
+            costliest, costliest_cpu = kind, median_cpu
+    profile = cProfile.Profile()
+    path, headers = requests[costliest][-1]
+    profile.enable()
+    client.get(path, headers=headers)
+    profile.disable()
+    print(f"  profile of the costliest kind, {costliest} ({path}), corrmail and domain code:")
+    stats = pstats.Stats(profile)
+    stats.sort_stats("cumulative").print_stats(r"corrmail|notation|timekeeping|scoring|jinja2/environment", 18)
+
+
 # --- CPU by process group -----------------------------------------------------------------------
 
 
@@ -302,7 +359,7 @@ class CpuMeter:
         mine = os.getpid()
         while not self.stop.is_set():
             self._sample(mine)
-            self.stop.wait(0.25)
+            self.stop.wait(0.5)
         self._sample(mine)
 
     def _sample(self, mine: int) -> None:
@@ -561,10 +618,12 @@ def main() -> None:
     parser.add_argument("--letters", type=int, default=10_000)
     parser.add_argument("--reuse", action="store_true",
                         help=f"keep the generated federation ({DATABASE}_<size>) if its spec is the same")
-    parser.add_argument("--burst-seconds", type=float, default=900,
-                        help="time limit of each ingest burst and each mailer drain")
+    parser.add_argument("--burst-seconds", type=float, default=900, help="time limit of each ingest burst")
+    parser.add_argument("--drain-seconds", type=float, default=600, help="time limit of each mailer drain")
     parser.add_argument("--profile-letters", type=int, default=300,
                         help="letters ingested under cProfile after the bursts (0: none)")
+    parser.add_argument("--profile-pages", type=int, default=5,
+                        help="requests of each kind timed alone after the load, then profiled (0: none)")
     parser.add_argument("--generate-only", action="store_true", help="only generate the federation")
     options = parser.parse_args()
     spec = FederationSpec(players=max(23, int(1000 * options.scale)),
@@ -576,10 +635,12 @@ def main() -> None:
     token = api_token(url)
     web_load(url, token, workers=options.web_workers, clients=options.clients,
              requests=options.requests, seconds=options.seconds)
+    if options.profile_pages:
+        web_profile(url, token, options.profile_pages)
     with tempfile.TemporaryDirectory() as workdir:
         letters = options.letters
         ranges = ingest_burst(url, spec, letters, Path(workdir), options.burst_seconds)
-        mailer_drain(url, ranges, options.burst_seconds)
+        mailer_drain(url, ranges, options.drain_seconds)
         if options.profile_letters:
             ingest_profile(url, spec, options.profile_letters, 3 * letters, Path(workdir))
 
