@@ -31,7 +31,7 @@ from email import policy
 from email.parser import BytesParser
 from email.utils import getaddresses
 
-from sqlalchemy import select, update
+from sqlalchemy import Connection, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
@@ -109,38 +109,47 @@ class Inbox:
         received_at = received_at or self.clock()
         if received_at.tzinfo is None:
             raise ValueError(f"received_at {received_at!r} must carry a time zone")
+        # One connection for both steps: a pool checkout costs a round trip (pre-ping).
         try:
-            inbound_id, duplicate, status = self._store(
-                raw, source=source, received_at=received_at, envelope_sender=envelope_sender
-            )
+            connection = self.database.engine.connect()
         except (OperationalError, DBAPIError) as error:
             raise TemporaryFailure(f"cannot store the message: {error}") from error
-        if not duplicate and status is InboundStatus.REFUSED:  # oversize: refused on arrival
-            return self._refuse_oversize(inbound_id, raw, len(raw))
-        if duplicate and status is not InboundStatus.STORED:
-            with self.database.session() as session:
-                row = session.get(InboundRow, inbound_id)
-                assert row is not None
-                return Receipt(inbound_id, True, row.status, row.outcome or "", row.outcome_detail or "")
-        try:
-            with self.database.transaction() as session:
-                receipt = self._process(
-                    session, inbound_id, envelope_sender=envelope_sender,
-                    envelope_recipients=envelope_recipients,
+        with connection:
+            try:
+                stored = self._store(
+                    connection, raw, source=source, received_at=received_at,
+                    envelope_sender=envelope_sender,
                 )
-        except OperationalError as error:
-            raise TemporaryFailure(f"cannot process the message now: {error}") from error
-        except Exception as error:  # a bug must not make the MTA retry for ever: record it
-            log.exception("inbound message %s failed", inbound_id)
-            self._mark_failed(inbound_id, f"{type(error).__name__}: {error}")
-            return Receipt(inbound_id, duplicate, InboundStatus.FAILED, "failed", str(error))
+            except (OperationalError, DBAPIError) as error:
+                raise TemporaryFailure(f"cannot store the message: {error}") from error
+            inbound_id, duplicate, status = stored.inbound_id, stored.duplicate, stored.status
+            if not duplicate and status is InboundStatus.REFUSED:  # oversize: refused on arrival
+                connection.close()
+                return self._refuse_oversize(inbound_id, raw, len(raw))
+            if duplicate and status is not InboundStatus.STORED:
+                return stored
+            try:
+                with self.database.sessionmaker(bind=connection) as session, session.begin():
+                    receipt = self._process(
+                        session, inbound_id, envelope_sender=envelope_sender,
+                        envelope_recipients=envelope_recipients,
+                    )
+            except OperationalError as error:
+                raise TemporaryFailure(f"cannot process the message now: {error}") from error
+            except Exception as error:  # a bug must not make the MTA retry for ever: record it
+                log.exception("inbound message %s failed", inbound_id)
+                connection.close()
+                self._mark_failed(inbound_id, f"{type(error).__name__}: {error}")
+                return Receipt(inbound_id, duplicate, InboundStatus.FAILED, "failed", str(error))
         return Receipt(receipt.inbound_id, duplicate, receipt.status, receipt.outcome, receipt.detail)
 
     # -- storing --------------------------------------------------------------------------------
 
     def _store(
-        self, raw: bytes, *, source: str, received_at: dt.datetime, envelope_sender: str | None
-    ) -> tuple[int, bool, InboundStatus]:
+        self, connection: Connection, raw: bytes, *, source: str, received_at: dt.datetime,
+        envelope_sender: str | None,
+    ) -> Receipt:
+        """The stored row, committed: new, or the one already stored with its outcome so far."""
         digest = raw_digest(raw)
         oversize = len(raw) > self.max_bytes
         kept = raw[:OVERSIZE_EVIDENCE_BYTES] if oversize else raw
@@ -162,20 +171,23 @@ class Inbox:
                 outcome_detail=str(OversizeMessage(len(raw), self.max_bytes)),
                 processed_at=self.clock(),
             )
-        with self.database.transaction() as session:
-            insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
-            result = session.execute(
+        insert = postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
+        with connection.begin():
+            new_id = connection.execute(
                 insert(InboundRow).values(**values).on_conflict_do_nothing().returning(InboundRow.id)
-            )
-            new_id = result.scalar_one_or_none()
+            ).scalar_one_or_none()
             if new_id is not None:
-                return new_id, False, status
+                return Receipt(new_id, False, status, "")
             same = InboundRow.sha256 == digest
             if message_id:
                 same = same | (InboundRow.message_id == message_id)
-            existing = session.execute(select(InboundRow.id, InboundRow.status).where(same)).first()
+            existing = connection.execute(
+                select(InboundRow.id, InboundRow.status, InboundRow.outcome,
+                       InboundRow.outcome_detail).where(same)
+            ).first()
             assert existing is not None, "a conflicting insert implies an existing row"
-            return existing.id, True, existing.status
+            return Receipt(existing.id, True, existing.status, existing.outcome or "",
+                           existing.outcome_detail or "")
 
     def _refuse_oversize(self, inbound_id: int, raw: bytes, size: int) -> Receipt:
         """Tell the sender (From of the kept head) that the message was too large."""
