@@ -2,11 +2,13 @@
 on start) and shut down fast (open transactions rolled back, clients disconnected).
 
 The server is the tests' own (``private_postgres`` in ``conftest.py``): the shared one serves
-every test worker at once and must not go down. Under load — web requests in threads, the inbox
-taking letters in as an MTA hands them over, the mailer sending — the server is stopped, left
-down a moment and started again, and nothing in the service is restarted. While it is down
-pages answer 503 with ``Retry-After`` (never a 500), the inbox raises ``TemporaryFailure`` so
-the MTA delivers again later, and the mailer keeps its letters. When it is back the pools'
+every test worker at once and must not go down. Under load — web requests in threads (to the
+app in this process, and to ``corrmail serve --gunicorn`` with its worker processes), the inbox
+taking letters in as an MTA hands them over, ``corrmail ingest``, the mailer sending — the server
+is stopped, left down a moment and started again, and nothing in the service is restarted. While
+it is down pages answer 503 with ``Retry-After`` (never a 500), the inbox raises
+``TemporaryFailure`` (``ingest`` exits 75) so the MTA delivers again later, and the mailer keeps
+its letters. When it is back the pools'
 pre-ping replaces the dead connections, and every write is either whole or absent: a stored
 letter is processed with all its effects or none, a redelivery changes nothing twice, and the
 end state is the one a run without the outage reaches.
@@ -16,22 +18,33 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
 import threading
 import time
+import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email import message_from_bytes
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from aiosmtpd.controller import Controller
+from click.testing import CliRunner, Result
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
+from corrmail.cli import main
 from corrmail.db import Database
-from corrmail.mail.inbox import Inbox, Source, TemporaryFailure
+from corrmail.mail.inbox import EX_TEMPFAIL, Inbox, Source, TemporaryFailure
 from corrmail.mail.letters import LetterWriter
 from corrmail.mail.mailer import Mailer
 from corrmail.mail.settings import MailSettings, Security, SmtpSettings
@@ -59,7 +72,7 @@ pytestmark = pytest.mark.postgres
 MAIL = MailSettings(domain="turnir.example", from_address="turnir@turnir.example", secret=b"r" * 16)
 #: Long enough for every worker thread to hit the outage; the tests wait on events, not on it.
 DOWN_FOR = 1.0
-PATIENCE = 20.0  # seconds before a wait counts as a hang
+PATIENCE = 90.0  # seconds before a wait counts as a hang
 
 
 def wait_until(condition: Callable[[], bool], what: Callable[[], str] | str,
@@ -70,11 +83,16 @@ def wait_until(condition: Callable[[], bool], what: Callable[[], str] | str,
         time.sleep(0.02)
 
 
-@pytest.fixture
-def db_url(private_postgres: PrivatePostgres) -> str:
-    """A migrated, empty database on the private server (started again if a test left it down)."""
+@pytest.fixture(autouse=True)
+def server_up(private_postgres: PrivatePostgres) -> None:
+    """Every test starts with the server running, even after one failed while it was down."""
     if not private_postgres.running():
         private_postgres.start()
+
+
+@pytest.fixture
+def db_url(private_postgres: PrivatePostgres) -> str:
+    """A migrated, empty database on the private server."""
     return private_postgres.create_database(TEMPLATE)
 
 
@@ -94,7 +112,7 @@ class Load:
 
     stop: threading.Event = field(default_factory=threading.Event)
     answers: list[tuple[str, int]] = field(default_factory=list)
-    errors: list[BaseException] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def run(self, request: Callable[[int], tuple[str, int]]) -> None:
@@ -105,16 +123,16 @@ class Load:
                 answer = request(number)
                 with self.lock:
                     self.answers.append(answer)
-        except BaseException as error:  # an exception escaping the app is itself the failure
-            self.errors.append(error)
+        except BaseException:  # an exception escaping the app is itself the failure
+            self.errors.append(traceback.format_exc())
 
     def state(self) -> str:
         with self.lock:
-            return f"answers {Counter(code for _, code in self.answers)}, errors {self.errors!r}"
+            return f"answers {Counter(code for _, code in self.answers)}, errors {len(self.errors)}"
 
     def count(self, status: int) -> int:
         if self.errors:
-            raise AssertionError(f"the load failed: {self.errors!r}")
+            raise AssertionError("the load failed:\n" + "\n".join(self.errors))
         with self.lock:
             return sum(1 for _, code in self.answers if code == status)
 
@@ -176,7 +194,7 @@ def test_pages_answer_503_while_the_server_is_down_and_recover_without_an_app_re
         load.stop.set()
         for thread in threads:
             thread.join(PATIENCE)
-    assert not load.errors, load.errors
+    assert not load.errors, "\n".join(load.errors)
     statuses = Counter(code for _, code in load.answers)
     assert set(statuses) <= {200, 302, 503}, statuses  # never a 500
     assert min(refused.values()) >= 6, refused
@@ -320,7 +338,7 @@ def test_letters_arriving_through_a_restart_are_stored_whole_or_redelivered(
     tempfailed: Counter[str] = Counter()
     blocked = threading.Semaphore(0)  # released by each MTA thread when it is told to retry
     redeliver = threading.Event()
-    errors: list[BaseException] = []
+    errors: list[str] = []
     delivered: list[str] = []
 
     def mta(letters: list[bytes]) -> None:
@@ -336,8 +354,8 @@ def test_letters_arriving_through_a_restart_are_stored_whole_or_redelivered(
                         continue
                     delivered.append(message_id(raw))
                     break
-        except BaseException as error:  # anything but TemporaryFailure is a bug
-            errors.append(error)
+        except BaseException:  # anything but TemporaryFailure is a bug
+            errors.append(traceback.format_exc())
         finally:
             blocked.release()  # a lane that ended must not keep the test waiting
 
@@ -365,7 +383,7 @@ def test_letters_arriving_through_a_restart_are_stored_whole_or_redelivered(
         redeliver.set()
         for thread in threads:
             thread.join(PATIENCE)
-    assert not errors, errors
+    assert not errors, "\n".join(errors)
     assert tempfailed, "no letter met the outage"
     assert sorted(delivered) == sorted(message_id(raw) for raw in reference.bag)
     final, final_games = effects(database)
@@ -444,3 +462,101 @@ def test_the_mailer_rides_out_a_crash_and_sends_every_letter(
     assert {row.status for row in rows} == {OutboxStatus.SENT}
     assert all(row.lease_owner is None for row in rows)
     database.dispose()
+
+
+# --- the production processes: gunicorn and `corrmail ingest` ----------------------------------
+
+
+STRANGER = (b"From: stranger@example.org\r\nTo: turnir@turnir.example\r\nSubject: hello\r\n"
+            b"Message-ID: <crash-ingest@example.org>\r\n\r\n1. c3-d4\r\n")
+
+
+def test_gunicorn_and_ingest_ride_out_a_crash_without_being_restarted(
+    db_url: str, private_postgres: PrivatePostgres, tmp_path: Path,
+) -> None:
+    from corrmail.demo import DEMO_PASSWORD, load_demo
+
+    database = Database(db_url)
+    with database.transaction() as session:
+        code = load_demo(session).code
+    database.dispose()
+    env = {**os.environ, "CORRMAIL_DATABASE_URL": db_url, "CORRMAIL_SECRET_KEY": "restart-secret",
+           "CORRMAIL_WEB_WORKERS": "2", "CORRMAIL_WEB_THREADS": "2",
+           "CORRMAIL_MAIL_DOMAIN": "turnir.example", "CORRMAIL_LOG_FORMAT": "json"}
+    command = str(Path(sys.executable).parent / "corrmail")
+
+    def ingest() -> Result:
+        # In this process, to save a start-up: the command is the same as the MTA's pipe runs.
+        return CliRunner().invoke(main, ["ingest", "--envelope-sender", "stranger@example.org"],
+                                  input=STRANGER, env=env)
+
+    port = free_port()
+    log = tmp_path / "gunicorn.log"
+    with log.open("wb") as stderr:
+        server = subprocess.Popen([command, "serve", "--gunicorn", "--port", str(port)],
+                                  env=env, stdout=subprocess.DEVNULL, stderr=stderr)
+    base = f"http://127.0.0.1:{port}"
+    load = Load()
+    threads: list[threading.Thread] = []
+    clients: list[httpx.Client] = []
+    try:
+        wait_until(lambda: _answers(f"{base}/readyz"), "gunicorn to come up")
+        clients += [httpx.Client(base_url=base, timeout=PATIENCE) for _ in range(3)]
+        for client in clients:
+            form = client.get("/login").text
+            token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form)
+            assert token, form
+            logged_in = client.post("/login", data={
+                "login": "director", "password": DEMO_PASSWORD, "csrf_token": token.group(1)})
+            assert logged_in.status_code == 302, logged_in.text
+        pages = ["/tournaments/", f"/tournaments/{code}", "/games/1", "/readyz"]
+
+        def read(client: httpx.Client) -> Callable[[int], tuple[str, int]]:
+            def one(number: int) -> tuple[str, int]:
+                page = pages[number % len(pages)]
+                return page, client.get(page).status_code
+            return one
+
+        threads = [threading.Thread(target=load.run, args=(read(client),)) for client in clients]
+        for thread in threads:
+            thread.start()
+        wait_until(lambda: load.count(200) >= 10, lambda: f"the load to run: {load.state()}")
+        private_postgres.stop("immediate")
+        wait_until(lambda: load.count(503) >= 6, lambda: f"503 while down: {load.state()}")
+        refused = ingest()  # the MTA hands a letter over while the database is gone
+        private_postgres.start()
+        served = load.count(200)
+        wait_until(lambda: load.count(200) >= served + 10, lambda: f"pages again: {load.state()}")
+        stored = ingest()  # the MTA's retry
+    finally:
+        load.stop.set()
+        for thread in threads:
+            thread.join(PATIENCE)
+        for client in clients:
+            client.close()
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(PATIENCE) == 0
+    assert not load.errors, "\n".join(load.errors)
+    statuses = Counter(status for _, status in load.answers)
+    assert set(statuses) <= {200, 503}, statuses  # never a 500, from gunicorn's workers either
+    access = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    assert not [e for e in access if e.get("status", 0) >= 500 and e.get("status") != 503]
+    assert refused.exit_code == EX_TEMPFAIL, refused.output
+    assert "temporary failure" in refused.output
+    assert stored.exit_code == 0, stored.output
+    database = Database(db_url)
+    with database.session() as session:
+        (row,) = session.scalars(select(InboundMessage).where(
+            InboundMessage.message_id == "<crash-ingest@example.org>")).all()
+        replies = [r for r in session.scalars(select(OutboxMessage).where(
+            OutboxMessage.kind == "refusal"))]
+    assert row.status is InboundStatus.REFUSED and row.raw == STRANGER
+    assert len(replies) == 1
+    database.dispose()
+
+
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(url, timeout=5).status_code == 200
+    except httpx.TransportError:
+        return False
