@@ -27,7 +27,7 @@ from notation.rules import GameType as BoardType
 #: One statement each: store (INSERT … ON CONFLICT … RETURNING), claim (UPDATE … RETURNING),
 #: game with tournament, participants and players, letters, breaks, penalties, the players'
 #: locales, INSERT letter, INSERT outbox, INSERT audit entry, UPDATE inbound row, UPDATE outbox
-#: (the bounce address needs the outbox id). Before the ingest pass a move letter took 25.
+#: (the bounce address needs the outbox id). Before the ingest pass a move letter took 24.
 MOVE_LETTER_STATEMENTS = 12
 #: The raw store, then the processing (claim, letter, answer, mark processed) as one.
 COMMITS_PER_LETTER = 2
