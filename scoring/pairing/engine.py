@@ -229,9 +229,11 @@ class _Round:
 
         Everyone starts limited to two in a row.  While the round cannot be paired, players are
         allowed a third (``000 §3.18.2`` still forbids a fourth), highest classified first and
-        as few as possible: first as many as the colour counts demand (more than half needing
-        one colour), then one at a time from the obstruction the matching reports (the odd
-        blocks of a Tutte barrier).  The bye was chosen so that the fully relaxed field pairs.
+        as few as possible: first anyone left with no colour at all under two running, then as
+        many as the colour counts demand (more than half needing one colour), then one at a time
+        from the obstruction the matching reports (the odd blocks of a Tutte barrier).  Each
+        step allows at least one more player; the bye was chosen so that the fully relaxed
+        field pairs, so the loop ends.
         """
         entrants = [self.relaxed.entrants[n] for n in players]
         relaxed: set[int] = set()
@@ -239,9 +241,16 @@ class _Round:
             field = LegalPairs.build(entrants, PREFERRED_MAX_RUN, relaxed=relaxed)
             counts = field.counts(players)
             if not counts.could_all_pair():
+                assert len(relaxed) < len(players), "the bye leaves a field that pairs relaxed"
+                # A history already beyond the limits (four whites, then two blacks) can leave
+                # a player no colour at all under two running: he must have a third.
+                stuck = [n for n in players if n not in relaxed and field.stuck(n)]
+                if stuck:
+                    relaxed.update(stuck)
+                    continue
                 over = Colour.WHITE if 2 * counts.must_white > counts.size else Colour.BLACK
                 excess = 2 * (counts.must_white if over is Colour.WHITE else counts.must_black)
-                needed = (excess - counts.size + 1) // 2
+                needed = max(1, (excess - counts.size + 1) // 2)
                 spared = [
                     n
                     for n in players

@@ -212,3 +212,31 @@ def test_pairing_is_complete_and_never_repeats(make_event: EventFactory) -> None
         met = {frozenset(p) for p in [(1, 4), (2, 5), (3, 6), (1, 2), (4, 3), (5, 6)]}
         assert all(frozenset((p.white, p.black)) not in met for p in draw.pairs)
         assert draw.as_dict()["round"] == 3
+
+
+def test_a_history_beyond_the_limits_gets_a_third_colour_instead_of_a_hang() -> None:
+    # Player 4 had four whites, then two blacks: under two running (002) black is closed by the
+    # run and white by the difference (000 §3.18.2, 002), so no colour is left unless he may
+    # have a third black.  The engine used to loop for ever looking for whom to relax.
+    rows = {
+        1: ((9, 3, 4, 7), "bbbb"),
+        2: ((5, 8, 6, 9, 3, 7, 4, 10), "bwbwbwww"),
+        3: ((8, 1, 9, 10, 2, 5), "bwwbww"),
+        4: ((7, 5, 10, 1, 8, 2), "wwwwbb"),
+        5: ((2, 4, 8, 3), "wbwb"),
+        6: ((10, 2, 8, 9, 7), "wwbbw"),
+        7: ((4, 9, 10, 1, 2, 6), "bwbwbb"),
+        8: ((3, 2, 5, 4, 6), "wbbww"),
+        9: ((1, 7, 3, 2, 6), "wbbbw"),
+        10: ((6, 7, 4, 3, 2), "bwbwb"),
+    }
+    field = [
+        Entrant(n, float(len(met) % 3), 0, met, tuple(Colour(c) for c in colours))
+        for n, (met, colours) in rows.items()
+    ]
+    draw = pair_round(field, 9, "coefficients", 2350)
+    assert len(draw.pairs) == 5 and draw.bye is None
+    assert 4 in {pair.black for pair in draw.pairs}
+    assert any(note.startswith("player 4 has black for the third game running") for note in draw.notes)
+    for pair in draw.pairs:
+        assert pair.black not in rows[pair.white][0]
