@@ -98,7 +98,8 @@ def load_locked_game(session: Session, game_id: int, *options: Any) -> Game | No
     whose snapshot another writer has overtaken cannot write at all), a second reads the
     letters. Every append locks the game row first, so no letter can join the ledger of a game
     locked here until this transaction ends: :func:`append_letter` then needs neither the lock
-    nor the highest sequence again, and keeps ``game.letters`` current itself.
+    nor the highest sequence again, and keeps ``game.letters`` current itself. The game is read
+    afresh (``populate_existing``): load it before changing it in this session, not after.
     """
     game = session.scalars(
         select(Game)
