@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -18,6 +19,7 @@ from sqlalchemy import event, select
 
 from corrmail.mail.correspondence import numbered
 from corrmail.models import Game, InboundStatus, Letter, User
+from notation.full import format_full
 from notation.game_position import GamePosition
 from notation.move import Move
 from notation.playouts import random_game
@@ -121,3 +123,44 @@ def test_a_duplicate_delivery_reads_its_outcome_and_changes_nothing(email_game) 
         assert session.scalar(select(Letter.id).where(Letter.game_id == email_game.game_id)
                               .order_by(Letter.id.desc())) is not None
         assert len(list(session.scalars(select(Letter)))) == 1
+
+
+def test_two_letters_for_one_game_at_once_are_applied_one_after_the_other(email_game) -> None:  # type: ignore[no-untyped-def]
+    """The game is locked when it is loaded, not only when the letter is appended: a second
+    letter arriving while the first is being applied waits and then reads the game as the first
+    left it (here: White has moved, so White's second move is refused, 002 §4.2.8)."""
+    when = dt.datetime(2026, 3, 2, 10, tzinfo=dt.timezone(dt.timedelta(hours=3)))
+    position, move = _plies()[0]
+    text = numbered([(position, move)], 0)
+    first_raw = email_game.raw("white", text, when=when)
+    second_raw = email_game.raw("white", text + "\n", when=when)  # another message, same move
+    correspondence = email_game.inbox.correspondence
+    original = correspondence.handle
+    loaded, go = threading.Event(), threading.Event()
+
+    def paused(*args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread().name == "first":
+            loaded.set()  # the game is loaded (and locked) in the first transaction
+            assert go.wait(30)
+        return original(*args, **kwargs)
+
+    correspondence.handle = paused
+    receipts: dict[str, Any] = {}
+
+    def deliver(name: str, raw: bytes) -> None:
+        receipts[name] = email_game.inbox.receive(raw, source="pipe", received_at=when)
+
+    first = threading.Thread(target=deliver, args=("first", first_raw), name="first")
+    second = threading.Thread(target=deliver, args=("second", second_raw), name="second")
+    first.start()
+    assert loaded.wait(30)
+    second.start()
+    second.join(1.0)  # it waits for the first transaction (or, were it not locked, runs ahead)
+    go.set()
+    first.join(30)
+    second.join(30)
+    assert not first.is_alive() and not second.is_alive()
+    assert receipts["first"].outcome == "move_relayed"
+    assert receipts["second"].outcome == "not_to_move"
+    game = email_game.game()
+    assert [(letter.sequence, letter.moves_text) for letter in game.letters] == [(1, format_full(position, move))]
