@@ -155,7 +155,7 @@ def test_two_letters_for_one_game_at_once_are_applied_one_after_the_other(email_
     first.start()
     assert loaded.wait(30)
     second.start()
-    second.join(1.0)  # it waits for the first transaction (or, were it not locked, runs ahead)
+    second.join(1.0)  # it waits for the first transaction (unlocked, it would run ahead)
     go.set()
     first.join(30)
     second.join(30)
