@@ -33,7 +33,7 @@ from email.utils import getaddresses
 
 from sqlalchemy import Connection, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, PendingRollbackError
 from sqlalchemy.orm import Session
 
 from corrmail import audit
@@ -61,6 +61,16 @@ OVERSIZE_EVIDENCE_BYTES = 64 * 1024
 
 class TemporaryFailure(MailError):
     """The message could not be stored or processed now; deliver it again later."""
+
+
+def database_unavailable(error: BaseException) -> bool:
+    """Whether ``error`` means the database, or our connection to it, went away (a restart, a
+    failover, a killed backend) rather than a bug: the message stays stored and the MTA retries.
+    A connection that died under an open session surfaces as ``PendingRollbackError`` or as a
+    DBAPI error flagged ``connection_invalidated``, not always as ``OperationalError``."""
+    if isinstance(error, OperationalError | InterfaceError | PendingRollbackError):
+        return True
+    return isinstance(error, DBAPIError) and bool(error.connection_invalidated)
 
 
 class Source:
@@ -120,7 +130,7 @@ class Inbox:
                     connection, raw, source=source, received_at=received_at,
                     envelope_sender=envelope_sender,
                 )
-            except (OperationalError, DBAPIError) as error:
+            except (OperationalError, DBAPIError, PendingRollbackError) as error:
                 raise TemporaryFailure(f"cannot store the message: {error}") from error
             inbound_id, duplicate, status = stored.inbound_id, stored.duplicate, stored.status
             if not duplicate and status is InboundStatus.REFUSED:  # oversize: refused on arrival
@@ -134,12 +144,18 @@ class Inbox:
                         session, inbound_id, envelope_sender=envelope_sender,
                         envelope_recipients=envelope_recipients,
                     )
-            except OperationalError as error:
-                raise TemporaryFailure(f"cannot process the message now: {error}") from error
-            except Exception as error:  # a bug must not make the MTA retry for ever: record it
+            except Exception as error:
+                if database_unavailable(error):
+                    raise TemporaryFailure(f"cannot process the message now: {error}") from error
+                # A bug must not make the MTA retry for ever: record it.
                 log.exception("inbound message %s failed", inbound_id)
                 connection.close()
-                self._mark_failed(inbound_id, f"{type(error).__name__}: {error}")
+                try:
+                    self._mark_failed(inbound_id, f"{type(error).__name__}: {error}")
+                except Exception as marking:
+                    if database_unavailable(marking):  # still stored: the retry processes it
+                        raise TemporaryFailure(f"cannot record the failure now: {marking}") from marking
+                    raise
                 return Receipt(inbound_id, duplicate, InboundStatus.FAILED, "failed", str(error))
         return Receipt(receipt.inbound_id, duplicate, receipt.status, receipt.outcome, receipt.detail)
 

@@ -273,3 +273,57 @@ def test_a_wrong_move_number_is_pointed_out_and_play_goes_on(email_game) -> None
     [relayed] = email_game.outbox(to=email_game.white_email, kind="move")
     assert "002 §4.2.14: ошибка в нумерации ходов (5 → 1 (f6-g5))" in relayed.body_text
     assert [letter.moves_text for letter in email_game.game().letters] == ["c3-d4", "f6-g5"]
+
+
+def test_a_connection_lost_under_the_session_is_a_retry_not_a_failure(email_game, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A connection that dies mid-processing can surface as ``PendingRollbackError`` rather than
+    ``OperationalError``: the message must stay stored for the MTA's retry, never be marked
+    'failed' (issue 11: a PostgreSQL restart under load)."""
+    import pytest
+    from sqlalchemy.exc import PendingRollbackError
+
+    from corrmail.mail.inbox import TemporaryFailure
+
+    def lost(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise PendingRollbackError("Can't reconnect until invalid transaction is rolled back")
+
+    when = dt.datetime(2026, 3, 2, 10, 0, tzinfo=dt.UTC)
+    raw = email_game.raw("white", "1. c3-d4", when=when)
+    monkeypatch.setattr(email_game.inbox.correspondence, "handle", lost)
+    with pytest.raises(TemporaryFailure):
+        email_game.inbox.receive(raw, source="pipe", received_at=when)
+    with email_game.database.session() as session:
+        [row] = session.scalars(select(InboundMessage)).all()
+        assert row.status is InboundStatus.STORED
+    monkeypatch.undo()
+    retried = email_game.inbox.receive(raw, source="pipe", received_at=when)
+    assert retried.duplicate and retried.outcome == "move_relayed"
+    assert len(email_game.game().letters) == 1
+
+
+def test_a_bug_whose_failure_cannot_be_recorded_is_a_retry(email_game, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A bug is recorded as 'failed' so the MTA stops retrying; if the database is gone when
+    recording it, the message stays stored and the MTA is told to retry."""
+    import pytest
+    from sqlalchemy.exc import OperationalError
+
+    from corrmail.mail.inbox import TemporaryFailure
+
+    def bug(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise KeyError("a bug")
+
+    def gone(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise OperationalError("UPDATE inbound_messages", {}, Exception("server closed the connection"))
+
+    when = dt.datetime(2026, 3, 2, 10, 0, tzinfo=dt.UTC)
+    raw = email_game.raw("white", "1. c3-d4", when=when)
+    monkeypatch.setattr(email_game.inbox.correspondence, "handle", bug)
+    monkeypatch.setattr(email_game.inbox, "_mark_failed", gone)
+    with pytest.raises(TemporaryFailure):
+        email_game.inbox.receive(raw, source="pipe", received_at=when)
+    with email_game.database.session() as session:
+        [row] = session.scalars(select(InboundMessage)).all()
+        assert row.status is InboundStatus.STORED
+    monkeypatch.setattr(email_game.inbox, "_mark_failed", type(email_game.inbox)._mark_failed.__get__(email_game.inbox))
+    failed = email_game.inbox.receive(raw, source="pipe", received_at=when)
+    assert failed.status is InboundStatus.FAILED and "a bug" in failed.detail
