@@ -47,6 +47,7 @@ from timekeeping.deadlines import (
 )
 from timekeeping.errors import (
     NOTE_TEXTS,
+    VIOLATION_TEXTS,
     BreakAnnouncementError,
     DateFormatError,
     LedgerFormatError,
@@ -59,6 +60,7 @@ from timekeeping.errors import (
     TimeFractionError,
     TimekeepingError,
     rule_note,
+    rule_violation,
 )
 from timekeeping.ledger import (
     PENALTY_DAYS,
@@ -78,9 +80,10 @@ __all__ = [
     "DateFormatError", "Ledger", "LedgerFormatError", "LedgerProblem", "LetterEntry",
     "NaiveDatetimeError", "NOTE_TEXTS", "NoteValue", "NotToMoveError", "Overstep", "Penalty", "ReplyClock", "RuleNote",
     "RuleViolation", "Side", "TimeChart", "TimeControl", "TimeControlError", "TimeFraction", "TimeFractionError", "TimekeepingError",
+    "VIOLATION_TEXTS",
     "average_transit_days", "chart_to_dict", "chart_to_text", "check_break_limits", "compute_chart", "days_left",
     "effective_start", "find_break_announcements", "first_move_query_date", "format_chart_date",
     "game_break_days", "last_safe_reply_date", "ledger_from_dict", "ledger_to_dict", "local_date",
-    "parse_break_announcement", "parse_player_date", "read_ledger", "repeat_due", "reply_clock", "rule_note",
+    "parse_break_announcement", "parse_player_date", "read_ledger", "repeat_due", "reply_clock", "rule_note", "rule_violation",
     "think_days", "validate_player_breaks",
 ]

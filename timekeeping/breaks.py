@@ -21,6 +21,7 @@ from timekeeping.errors import (
     RuleNote,
     RuleViolation,
     rule_note,
+    rule_violation,
 )
 from timekeeping.side import Side
 
@@ -118,25 +119,23 @@ def check_break_limits(breaks: Iterable[Break]) -> tuple[list[Break], list[RuleV
     years_taken: set[int] = set()
     for brk in sorted(breaks, key=Break.sort_key):
         if brk.last_day < brk.first_day:
-            violations.append(RuleViolation(
-                "002 §4.4.3", f"break of {brk.player.value} ends before it begins",
-                f"{brk.first_day}..{brk.last_day}"))
+            violations.append(rule_violation(
+                "002 §4.4.3", "break_ends_before_start", f"{brk.first_day}..{brk.last_day}",
+                side=brk.player.value))
             continue
         if brk.granted_by_referee:
             standing.append(brk)
             continue
         if brk.first_day.year in years_taken:
-            violations.append(RuleViolation(
-                "002 §4.4.1",
-                f"second break of {brk.player.value} in {brk.first_day.year}: one break per calendar year; not counted",
-                f"{brk.first_day}..{brk.last_day}"))
+            violations.append(rule_violation(
+                "002 §4.4.1", "second_break_in_year", f"{brk.first_day}..{brk.last_day}",
+                side=brk.player.value, year=brk.first_day.year))
             continue
         years_taken.add(brk.first_day.year)
         if brk.days > MAX_BREAK_DAYS:
-            violations.append(RuleViolation(
-                "002 §4.4.1",
-                f"break of {brk.player.value} lasts {brk.days} days, at most {MAX_BREAK_DAYS}; counted for its first {MAX_BREAK_DAYS}",
-                f"{brk.first_day}..{brk.last_day}"))
+            violations.append(rule_violation(
+                "002 §4.4.1", "break_too_long", f"{brk.first_day}..{brk.last_day}",
+                side=brk.player.value, days=brk.days, most=MAX_BREAK_DAYS))
             brk = Break(brk.player, brk.first_day, brk.first_day + timedelta(days=MAX_BREAK_DAYS - 1),
                         brk.notice_postmark, brk.granted_by_referee)
         standing.append(brk)
@@ -198,7 +197,8 @@ def validate_player_breaks(breaks_by_game: Mapping[str, Sequence[Break]]) -> lis
     for game, breaks in breaks_by_game.items():
         _, refused = check_break_limits(breaks)
         violations.extend(
-            RuleViolation(violation.rule, f"game {game}: {violation.message}", violation.value)
+            violation._replace(message=f"game {game}: {violation.message}",
+                               params=tuple(sorted((*violation.params, ("game", game)))))
             for violation in refused
         )
         dates_by_game[game] = frozenset(
@@ -208,8 +208,7 @@ def validate_player_breaks(breaks_by_game: Mapping[str, Sequence[Break]]) -> lis
     for first, last in sorted(every_date):
         missing = sorted(game for game, dates in dates_by_game.items() if (first, last) not in dates)
         if missing:
-            violations.append(RuleViolation(
-                "002 §4.4.1",
-                f"break {first}..{last} must be taken on the same dates in all games; missing in {', '.join(missing)}",
-                f"{first}..{last}"))
+            violations.append(rule_violation(
+                "002 §4.4.1", "break_not_in_every_game", f"{first}..{last}",
+                first=first, last=last, missing=", ".join(missing)))
     return violations

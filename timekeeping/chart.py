@@ -28,7 +28,7 @@ from timekeeping.breaks import game_break_days
 from timekeeping.control import LIMIT_TABLE_MOVES, TimeControl, TimeFraction
 from timekeeping.daycount import NO_BREAKS, BreakCalendar
 from timekeeping.deadlines import repeat_due
-from timekeeping.errors import RuleNote, RuleViolation, rule_note
+from timekeeping.errors import RuleNote, RuleViolation, rule_note, rule_violation
 from timekeeping.ledger import PENALTY_DAYS, Ledger, LetterEntry, Penalty
 from timekeeping.side import Side
 
@@ -175,8 +175,8 @@ def _letter_dates(letters: Sequence[LetterEntry], errors: list[RuleViolation],
     for index, letter in enumerate(letters):
         sender = letter.sender
         if sender is previous_sender:
-            errors.append(RuleViolation("002 §4.3.1", f"two letters in a row from {sender.value}: each "
-                                        "letter answers the partner's", letter.move, index + 1))
+            errors.append(rule_violation("002 §4.3.1", "letters_in_a_row", letter.move, index + 1,
+                                         side=sender.value))
             out_of_turn.append(index)
             declared = None
         postmark = letter.partner_sent_postmark
@@ -259,8 +259,7 @@ def _estimate_receipts(letters: Sequence[LetterEntry], omitted: Sequence[int],
             notes.append(rule_note("002 §4.3.3", "first_omission", index + 1, side=sender.value))
         dispatch = partner_dispatch[index]
         if dispatch is None:
-            errors.append(RuleViolation("002 §4.3.3", "receipt date missing and the partner's dispatch "
-                                        "date unknown: no time can be estimated", None, index + 1))
+            errors.append(rule_violation("002 §4.3.3", "receipt_not_estimable", None, index + 1))
             received[index] = letters[index].sent
             continue
         guess = min(dispatch + timedelta(days=transit or 0), letters[index].sent)
@@ -285,9 +284,8 @@ def _referee_penalties(penalties: Sequence[Penalty], letter_count: int,
     by_letter: dict[int, list[Penalty]] = {}
     for penalty in penalties:
         if not 0 <= penalty.after_letter <= letter_count:
-            errors.append(RuleViolation(
-                penalty.rule, f"penalty after letter {penalty.after_letter}, but the ledger has "
-                f"{letter_count} letters; not applied", penalty.after_letter))
+            errors.append(rule_violation(penalty.rule, "penalty_after_last_letter", penalty.after_letter,
+                                         after=penalty.after_letter, letters=letter_count))
             continue
         by_letter.setdefault(penalty.after_letter, []).append(penalty)
     return by_letter
@@ -331,8 +329,8 @@ def _count(ledger: Ledger, calendar: BreakCalendar, dates: _LetterDates, penalti
             if received_ordinal > upper or received_ordinal >= end:
                 _report_receipt_after(received_day, sent_day, number, received_ordinal >= end, errors, notes)
             if dispatch is not None and received_day < dispatch:
-                errors.append(RuleViolation("002 §4.3.1", f"received {received_day}, before the partner's "
-                                            f"dispatch on {dispatch}", received_day.isoformat(), number))
+                errors.append(rule_violation("002 §4.3.1", "received_before_dispatch", received_day.isoformat(),
+                                             number, received=received_day, dispatch=dispatch))
             if received_ordinal > lower:
                 lower = received_ordinal
         if upper > end:
@@ -376,8 +374,8 @@ def _report_receipt_after(received: date, sent: date, number: int, after_end: bo
                           errors: list[RuleViolation], notes: list[RuleNote]) -> None:
     """A reply sent before its receipt (002 §4.3.1); a move received at the end of play (002 §4.3.2)."""
     if sent < received:
-        errors.append(RuleViolation("002 §4.3.1", f"sent {sent} before the letter it answers was received "
-                                    f"on {received}", sent.isoformat(), number))
+        errors.append(rule_violation("002 §4.3.1", "sent_before_received", sent.isoformat(), number,
+                                     sent=sent, received=received))
     if after_end:
         notes.append(rule_note("002 §4.3.2", "received_after_end", number))
 
@@ -387,12 +385,11 @@ def _report_numbering(letter: LetterEntry, number: int, last_move: int, last_unc
     """Move numbers go forward (002 §4.2.14); uncounted variant moves never decrease nor exceed
     the move number (002 §4.3.5). Returns the uncounted moves to use."""
     if letter.move <= last_move:
-        errors.append(RuleViolation("002 §4.2.14", f"move number goes backwards: {letter.sender.value}'s "
-                                    f"move {letter.move} after move {last_move}", letter.move, number))
+        errors.append(rule_violation("002 §4.2.14", "move_backwards", letter.move, number,
+                                     side=letter.sender.value, move=letter.move, last=last_move))
     uncounted = letter.uncounted_moves
     if uncounted > letter.move or uncounted < last_uncounted:
-        errors.append(RuleViolation("002 §4.3.5", "uncounted variant moves must not decrease nor "
-                                    f"exceed the move number {letter.move}", uncounted, number))
+        errors.append(rule_violation("002 §4.3.5", "uncounted_moves", uncounted, number, move=letter.move))
         uncounted = min(max(uncounted, last_uncounted), letter.move)
     return uncounted
 
@@ -421,8 +418,8 @@ def _repeat_delay(letter: LetterEntry, sent_day: date, calendar: BreakCalendar, 
                   number: int, errors: list[RuleViolation]) -> Charge | None:
     assert letter.repeat_sent is not None
     if letter.repeat_sent < sent_day:
-        errors.append(RuleViolation("002 §4.3.4", f"repeat sent {letter.repeat_sent}, before the letter "
-                                    f"itself on {sent_day}", letter.repeat_sent.isoformat(), number))
+        errors.append(rule_violation("002 §4.3.4", "repeat_before_letter", letter.repeat_sent.isoformat(),
+                                     number, repeat=letter.repeat_sent, sent=sent_day))
         return None
     due_day = repeat_due(sent_day, calendar)
     due = due_day.toordinal()
@@ -442,19 +439,15 @@ def _partner_penalty(letter: LetterEntry, target: int, omission_number: Sequence
     charged = letter.penalty_days_charged_to_partner
     offender = letter.sender.partner
     if target < 0:
-        errors.append(RuleViolation(letter.penalty_rule, "penalty charged, but this letter answers no "
-                                    "letter of the partner; not applied", charged, number))
+        errors.append(rule_violation(letter.penalty_rule, "penalty_answers_nothing", charged, number))
         return None
     if "4.3.3" in letter.penalty_rule and omission_number[target] < 2:
-        reason = ("the answered letter omitted no date" if omission_number[target] == 0
-                  else "a first omission earns a notice only")
-        errors.append(RuleViolation("002 §4.3.3", f"penalty for an omitted date refused: {reason}",
-                                    charged, number))
+        code = "omission_penalty_no_omission" if omission_number[target] == 0 else "omission_penalty_first"
+        errors.append(rule_violation("002 §4.3.3", code, charged, number))
         return None
     if charged != PENALTY_DAYS:
-        errors.append(RuleViolation(
-            "002 §4.2.11", f"a penalty is {PENALTY_DAYS} days once per letter, whatever the number of "
-            f"errors; charged {charged}, applied as {PENALTY_DAYS}", charged, number))
+        errors.append(rule_violation("002 §4.2.11", "penalty_amount", charged, number,
+                                     penalty=PENALTY_DAYS, charged=charged))
     return Charge(offender, PENALTY_DAYS, letter.penalty_rule,
                   f"charged by {letter.sender.value} for letter {target + 1}", number)
 

@@ -88,25 +88,89 @@ class LedgerFormatError(TimekeepingError):
         self.problems = tuple(problems)
 
 
+#: A value a note or a violation carries: a side (``"white"``), a date, a number of days or a
+#: letter.
+NoteValue = str | int | date
+
+#: The English text of every rule violation, by code; like :data:`NOTE_TEXTS`, ``message`` is
+#: this text filled in and a reader in another language words ``code`` and ``params`` himself
+#: (``corrmail/chart_notes.py``), so a new violation needs its code here and there.
+VIOLATION_TEXTS: dict[str, str] = {
+    # 002 §4.3.1
+    "letters_in_a_row": "two letters in a row from {side}: each letter answers the partner's",
+    "received_before_dispatch": "received {received}, before the partner's dispatch on {dispatch}",
+    "sent_before_received": "sent {sent} before the letter it answers was received on {received}",
+    # 002 §4.2.14
+    "move_backwards": "move number goes backwards: {side}'s move {move} after move {last}",
+    # 002 §4.3.5
+    "uncounted_moves": "uncounted variant moves must not decrease nor exceed the move number {move}",
+    # 002 §4.3.3
+    "receipt_not_estimable": "receipt date missing and the partner's dispatch date unknown: no time "
+                             "can be estimated",
+    "omission_penalty_no_omission": "penalty for an omitted date refused: the answered letter "
+                                    "omitted no date",
+    "omission_penalty_first": "penalty for an omitted date refused: a first omission earns a notice "
+                              "only",
+    # 002 §4.3.4
+    "repeat_before_letter": "repeat sent {repeat}, before the letter itself on {sent}",
+    # 002 §4.2.11 and the rule the penalty was charged under
+    "penalty_amount": "a penalty is {penalty} days once per letter, whatever the number of errors; "
+                      "charged {charged}, applied as {penalty}",
+    "penalty_answers_nothing": "penalty charged, but this letter answers no letter of the partner; "
+                               "not applied",
+    "penalty_after_last_letter": "penalty after letter {after}, but the ledger has {letters} "
+                                 "letters; not applied",
+    # 002 §4.4.3
+    "break_ends_before_start": "break of {side} ends before it begins",
+    # 002 §4.4.1
+    "second_break_in_year": "second break of {side} in {year}: one break per calendar year; not "
+                            "counted",
+    "break_too_long": "break of {side} lasts {days} days, at most {most}; counted for its first "
+                      "{most}",
+    "break_not_in_every_game": "break {first}..{last} must be taken on the same dates in all games; "
+                               "missing in {missing}",
+}
+
+
+def _filled(text: str, params: dict[str, NoteValue]) -> str:
+    # Dates ISO, as everywhere in timekeeping's messages.
+    return text.format(**{key: value.isoformat() if isinstance(value, date) else value
+                          for key, value in params.items()})
+
+
 class RuleViolation(NamedTuple):
     """Input that breaks a rule: the rule (``002 §4.4.1``), what is wrong, the offending value.
 
     ``letter`` is the 1-based ledger position of the letter concerned, or ``None`` when the
-    finding concerns the game as a whole (a break, a referee's penalty).
+    finding concerns the game as a whole (a break, a referee's penalty). ``code`` (a key of
+    :data:`VIOLATION_TEXTS`) and ``params`` say the same as ``message`` as data, for a reader who
+    words it in his own language; build one with :func:`rule_violation`. A violation of
+    :func:`~timekeeping.validate_player_breaks` also carries the game's key as ``game``.
     """
 
     rule: str
     message: str
     value: object = None
     letter: int | None = None
+    code: str = ""
+    params: tuple[tuple[str, NoteValue], ...] = ()
 
     def __str__(self) -> str:
         where = f"letter {self.letter}: " if self.letter is not None else ""
         return f"{self.rule}: {where}{self.message} ({self.value!r})"
 
+    @property
+    def values(self) -> dict[str, NoteValue]:
+        """``params`` as a dict: ``{"side": "white", "move": 7}``."""
+        return dict(self.params)
 
-#: A value a note carries: a side (``"white"``), a date, a number of days or a letter.
-NoteValue = str | int | date
+
+def rule_violation(rule: str, code: str, value: object = None, letter: int | None = None,
+                   **params: NoteValue) -> RuleViolation:
+    """The violation ``code`` of :data:`VIOLATION_TEXTS`, its English message filled in from
+    ``params``; ``value`` is the offending input as before (``RuleViolation.value``)."""
+    return RuleViolation(rule, _filled(VIOLATION_TEXTS[code], params), value, letter, code,
+                         tuple(sorted(params.items())))
 
 #: The English text of every note, by code. ``message`` is this text filled in; a reader in
 #: another language gets ``code`` and ``params`` and words them himself (the service translates
@@ -164,6 +228,4 @@ class RuleNote(NamedTuple):
 def rule_note(rule: str, code: str, letter: int | None = None, **params: NoteValue) -> RuleNote:
     """The note ``code`` of :data:`NOTE_TEXTS`, its English message filled in from ``params``
     (dates written ISO, as everywhere in :mod:`timekeeping`'s messages)."""
-    text = NOTE_TEXTS[code].format(**{key: value.isoformat() if isinstance(value, date) else value
-                                      for key, value in params.items()})
-    return RuleNote(rule, text, letter, code, tuple(sorted(params.items())))
+    return RuleNote(rule, _filled(NOTE_TEXTS[code], params), letter, code, tuple(sorted(params.items())))

@@ -8,11 +8,16 @@ from typing import Any
 
 from timekeeping.chart import Charge, ChartRow, TimeChart
 from timekeeping.dates import format_chart_date
+from timekeeping.errors import NoteValue
 from timekeeping.side import Side
 
 
 def _iso(day: date | None) -> str | None:
     return None if day is None else day.isoformat()
+
+
+def _params(params: tuple[tuple[str, NoteValue], ...]) -> dict[str, NoteValue]:
+    return {key: value.isoformat() if isinstance(value, date) else value for key, value in params}
 
 
 def _charge_dict(charge: Charge) -> dict[str, Any]:
@@ -47,13 +52,13 @@ def chart_to_dict(chart: TimeChart) -> dict[str, Any]:
             "total": overstep.total, "limit": overstep.limit,
         },
         "errors": [
-            {"rule": error.rule, "message": error.message, "value": error.value, "letter": error.letter}
+            {"rule": error.rule, "message": error.message, "value": error.value, "letter": error.letter,
+             "code": error.code, "params": _params(error.params)}
             for error in chart.errors
         ],
         "notes": [
             {"rule": note.rule, "message": note.message, "letter": note.letter, "code": note.code,
-             "params": {key: value.isoformat() if isinstance(value, date) else value
-                        for key, value in note.params}}
+             "params": _params(note.params)}
             for note in chart.notes
         ],
         "charges": [_charge_dict(charge) for charge in chart.charges],
