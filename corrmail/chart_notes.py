@@ -1,11 +1,11 @@
-"""The time chart's notes in the reader's language.
+"""The time chart's notes, rule errors and sides in the reader's language.
 
-``timekeeping`` stays free of translations: each :class:`~timekeeping.RuleNote` carries a code
-and its values besides its English message. Here each code has its msgid (marked with
-:func:`N_`, translated by Flask-Babel when shown; the Russian is in
-``corrmail/timechart_catalog``), the side is named in the reader's words and dates are written
-``dd.mm.yyyy`` like every date of the pages. A code this table does not know (a note a newer
-``timekeeping`` added) is shown in its English message rather than hidden.
+``timekeeping`` stays free of translations: each :class:`~timekeeping.RuleNote` and
+:class:`~timekeeping.RuleViolation` carries a code and its values besides its English message.
+Here each code has its msgid (marked with :func:`N_`, translated by Flask-Babel when shown; the
+Russian is in ``corrmail/timechart_catalog``), the side is named in the reader's words and dates
+are written ``dd.mm.yyyy`` like every date of the pages. A code these tables do not know (a note
+or an error a newer ``timekeeping`` added) is shown in its English message rather than hidden.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ import datetime as dt
 
 from flask_babel import gettext as _
 
-from timekeeping import RuleNote
+from timekeeping import RuleNote, RuleViolation, Side
 
-__all__ = ["N_", "NOTE_MESSAGES", "chart_note", "note_message"]
+__all__ = ["N_", "NOTE_MESSAGES", "VIOLATION_MESSAGES", "chart_error", "chart_note", "chart_side",
+           "note_message", "violation_message"]
 
 
 def N_(text: str) -> str:
@@ -49,6 +50,40 @@ NOTE_MESSAGES: dict[str, str] = {
                               "%(notified)s, not from %(first)s"),
 }
 
+#: The msgid of every violation of ``timekeeping.VIOLATION_TEXTS``, by code: the English text
+#: itself with ``%(name)s`` for ``{name}``, so that an English page reads as the command line does.
+VIOLATION_MESSAGES: dict[str, str] = {
+    "letters_in_a_row": N_("two letters in a row from %(side)s: each letter answers the partner's"),
+    "received_before_dispatch": N_("received %(received)s, before the partner's dispatch on "
+                                   "%(dispatch)s"),
+    "sent_before_received": N_("sent %(sent)s before the letter it answers was received on "
+                               "%(received)s"),
+    "move_backwards": N_("move number goes backwards: %(side)s's move %(move)s after move "
+                         "%(last)s"),
+    "uncounted_moves": N_("uncounted variant moves must not decrease nor exceed the move number "
+                          "%(move)s"),
+    "receipt_not_estimable": N_("receipt date missing and the partner's dispatch date unknown: no "
+                                "time can be estimated"),
+    "omission_penalty_no_omission": N_("penalty for an omitted date refused: the answered letter "
+                                       "omitted no date"),
+    "omission_penalty_first": N_("penalty for an omitted date refused: a first omission earns a "
+                                 "notice only"),
+    "repeat_before_letter": N_("repeat sent %(repeat)s, before the letter itself on %(sent)s"),
+    "penalty_amount": N_("a penalty is %(penalty)s days once per letter, whatever the number of "
+                         "errors; charged %(charged)s, applied as %(penalty)s"),
+    "penalty_answers_nothing": N_("penalty charged, but this letter answers no letter of the "
+                                  "partner; not applied"),
+    "penalty_after_last_letter": N_("penalty after letter %(after)s, but the ledger has "
+                                    "%(letters)s letters; not applied"),
+    "break_ends_before_start": N_("break of %(side)s ends before it begins"),
+    "second_break_in_year": N_("second break of %(side)s in %(year)s: one break per calendar "
+                               "year; not counted"),
+    "break_too_long": N_("break of %(side)s lasts %(days)s days, at most %(most)s; counted for its "
+                         "first %(most)s"),
+    "break_not_in_every_game": N_("break %(first)s..%(last)s must be taken on the same dates in "
+                                  "all games; missing in %(missing)s"),
+}
+
 _SIDES = {"white": N_("white"), "black": N_("black")}
 
 
@@ -60,6 +95,34 @@ def _shown(key: str, value: object) -> str:
     if key == "side" and isinstance(value, str) and value in _SIDES:
         return str(_(_SIDES[value]))
     return str(value)
+
+
+def chart_side(side: Side | str) -> str:
+    """A side as the chart names it (the From column, an overstep): ``белые``, ``чёрные``."""
+    value = side.value if isinstance(side, Side) else side
+    return str(_(_SIDES[value])) if value in _SIDES else value
+
+
+def violation_message(error: RuleViolation) -> str:
+    """What the rule error says, in the reader's language (without its rule, letter and value).
+
+    A violation of one player's breaks across his games (``validate_player_breaks``) carries the
+    game's key besides its code's values; it leads the message as in the English.
+    """
+    msgid = VIOLATION_MESSAGES.get(error.code)
+    if msgid is None:
+        return error.message
+    values = error.values
+    game = values.pop("game", None)
+    text = str(_(msgid, **{key: _shown(key, value) for key, value in values.items()}))
+    return text if game is None else _("game %(game)s", game=str(game)) + ": " + text
+
+
+def chart_error(error: RuleViolation) -> str:
+    """The rule error as listed under the chart: ``002 §4.3.1: письмо 3: … (5)``, its offending
+    value last as the command line writes it."""
+    where = _("letter %(number)s", number=error.letter) + ": " if error.letter is not None else ""
+    return f"{error.rule}: {where}{violation_message(error)} ({error.value!r})"
 
 
 def note_message(note: RuleNote) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from corrmail.chart_notes import chart_side
 from corrmail.mail.game_view import GameView
 from corrmail.models import Break, Game, GameState
 from notation.full import format_full
@@ -218,7 +219,7 @@ def chart_plot(chart: TimeChart, *, width: int = 560, height: int = 280) -> Char
     for row in chart.rows:
         total = row.white_total if row.sender is Side.WHITE else row.black_total
         series[row.sender].append(point(row.counted_moves, total,
-                                        f"{row.sender.value} {row.move}: {total}"))
+                                        f"{chart_side(row.sender)} {row.move}: {total}"))
     limit = tuple(point(m, chart.control.limit(m), "") for m in range(0, max_moves + 1))
     step = max(chart.control.moves, 10)
     x_ticks = tuple(point(m, 0, str(m)) for m in range(0, max_moves + 1, step))

@@ -32,7 +32,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail import audit
-from corrmail.chart_notes import note_message
+from corrmail.chart_notes import note_message, violation_message
 from corrmail.ledger import LetterInput, append_letter
 from corrmail.mail.content import MoveMention, normalize_move_text, read_letter
 from corrmail.mail.game_view import GameView, side_of
@@ -432,7 +432,7 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
     before = compute_chart(ledger)
     for error in chart.errors:
         if error not in before.errors:
-            check.errors.append(Finding(error.rule, f"{error.message} ({error.value})"))
+            check.errors.append(Finding(error.rule, f"{violation_message(error)} ({error.value})"))
     for note in chart.notes:
         if note not in before.notes:
             check.findings.append(Finding(note.rule, note_message(note), _("noted in the time chart")))

@@ -1,4 +1,4 @@
-"""Template filters for results, dates and the time chart's notes."""
+"""Template filters for results, dates and the time chart's notes, rule errors and sides."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import datetime as dt
 from flask import Flask
 from flask_babel import format_date
 
-from corrmail.chart_notes import chart_note
+from corrmail.chart_notes import chart_error, chart_note, chart_side
 from corrmail.models import GameResult, ResultKind
 
 _PLAYED = {
@@ -41,3 +41,5 @@ def init_filters(app: Flask) -> None:
     app.add_template_global(result_mark)
     app.add_template_filter(short_date)
     app.add_template_filter(chart_note)
+    app.add_template_filter(chart_error)
+    app.add_template_filter(chart_side)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from html import unescape
 from xml.etree import ElementTree
 
 import pytest
@@ -12,7 +13,7 @@ from sqlalchemy import func, select
 
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.models import Game, Letter, Role, TournamentOfficial, User
+from corrmail.models import Channel, Game, Letter, Role, TournamentOfficial, User
 
 from .conftest import first_game
 
@@ -141,3 +142,78 @@ def test_chart_notes_are_in_the_readers_language(
     assert "002 §4.3.3: letter 2: black: first omission of a date: a notice only, no penalty" in english
     assert ("002 §4.3.3: letter 2: receipt date missing, estimated as 01.09.2026 (no transit on "
             "record: 0 days)") in english
+
+
+def test_chart_errors_and_sides_are_in_the_readers_language(
+        steward: FlaskClient, database: Database, game_id: int) -> None:
+    """Two letters in a row from White break 002 §4.3.1 (each letter answers the partner's); the
+    page words the chart's rule error, its From column and the plot in Russian or English."""
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        for sequence, (moves, sent) in enumerate((("c3-d4", dt.date(2026, 9, 1)),
+                                                   ("f6-g5", dt.date(2026, 9, 8))), start=1):
+            session.add(Letter(game_id=game_id, sequence=sequence, sender_id=game.white_id,
+                               channel=Channel.POST, moves_text=moves, sent=sent,
+                               received=dt.date(2026, 9, 5) if sequence == 2 else None))
+    with steward.session_transaction() as session:
+        session["locale"] = "ru"
+    russian = steward.get(f"/games/{game_id}").get_data(as_text=True)
+    assert ("002 §4.3.1: письмо 2: белые: два письма подряд, а каждое письмо отвечает на письмо "
+            "партнёра (1)") in russian
+    assert ("002 §4.2.14: письмо 2: белые: номер хода идёт назад: ход 1 после хода 1 (1)"
+            in russian)
+    start = russian.index('class="time-chart"')
+    chart = russian[start:russian.index("</table>", start)]
+    assert chart.count("<td>белые</td>") == 2 and "white" not in chart
+    assert "<title>белые 1: 0</title>" in russian
+    assert "two letters in a row" not in russian and "goes backwards" not in russian
+    with steward.session_transaction() as session:
+        session["locale"] = "en"
+    english = unescape(steward.get(f"/games/{game_id}").get_data(as_text=True))
+    assert ("002 §4.3.1: letter 2: two letters in a row from white: each letter answers the "
+            "partner's (1)") in english
+    assert "002 §4.2.14: letter 2: move number goes backwards: white's move 1 after move 1 (1)" in english
+    start = english.index('class="time-chart"')
+    chart = english[start:english.index("</table>", start)]
+    assert chart.count("<td>white</td>") == 2
+
+
+def test_overstep_names_the_side_in_the_readers_language(
+        steward: FlaskClient, database: Database, game_id: int) -> None:
+    """Black thinking four months over his first move oversteps the limit (002 §4.3.5)."""
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        session.add(Letter(game_id=game_id, sequence=1, sender_id=game.white_id,
+                           channel=Channel.POST, moves_text="c3-d4", sent=dt.date(2026, 9, 1)))
+        session.add(Letter(game_id=game_id, sequence=2, sender_id=game.black_id,
+                           channel=Channel.POST, moves_text="f6-g5", received=dt.date(2026, 9, 3),
+                           sent=dt.date(2026, 12, 31)))
+    with steward.session_transaction() as session:
+        session["locale"] = "ru"
+    russian = steward.get(f"/games/{game_id}").get_data(as_text=True)
+    overstep = russian[russian.index("<dt>Просрочка</dt>"):]
+    assert overstep.startswith('<dt>Просрочка</dt><dd class="warning">чёрные: 119 &gt; ')
+    with steward.session_transaction() as session:
+        session["locale"] = "en"
+    english = steward.get(f"/games/{game_id}").get_data(as_text=True)
+    assert '<dt>Overstep</dt><dd class="warning">black: 119 &gt; ' in english
+
+
+def test_postcard_check_words_the_charts_rule_error_in_russian(
+        steward: FlaskClient, database: Database, game_id: int,
+        card: Callable[..., object]) -> None:
+    """A reply sent before the card it answers was received (002 §4.3.1) is refused with the
+    chart's error in the steward's language, dates as dd.mm.yyyy."""
+    card(game_id, "white", dt.date(2026, 9, 3), moves_text="1. c3-d4", sent="01.09.26",
+         postmark="01.09.26", declared_white_days=0, declared_black_days=0)
+    with steward.session_transaction() as session:
+        session["locale"] = "ru"
+    data = _form(database, game_id, "black", moves_text="1. c3-d4 f6-g5", partner_sent="01.09",
+                 received="09.09", sent="08.09", postmark="08.09", action="check")
+    page = steward.post(f"/games/{game_id}/postcards/new", data=data).get_data(as_text=True)
+    assert ("<strong>002 §4.3.1</strong>: отправлено 08.09.2026, раньше получения письма, на "
+            "которое оно отвечает (09.09.2026) (2026-09-08)") in page
+    assert "before the letter it answers" not in page
+    assert _count(database) == 1
