@@ -14,10 +14,10 @@ import datetime as dt
 
 from flask_babel import gettext as _
 
-from timekeeping import RuleNote, RuleViolation, Side
+from timekeeping import DateFormatError, RuleNote, RuleViolation, Side
 
-__all__ = ["N_", "NOTE_MESSAGES", "VIOLATION_MESSAGES", "chart_error", "chart_note", "chart_side",
-           "note_message", "violation_message"]
+__all__ = ["DATE_ERROR_MESSAGES", "N_", "NOTE_MESSAGES", "VIOLATION_MESSAGES", "chart_error",
+           "chart_note", "chart_side", "date_error", "note_message", "violation_message"]
 
 
 def N_(text: str) -> str:
@@ -84,6 +84,18 @@ VIOLATION_MESSAGES: dict[str, str] = {
                                   "all games; missing in %(missing)s"),
 }
 
+#: The msgid of every ``timekeeping.DateFormatError`` code: a date a player wrote that cannot be
+#: read (002 §4.3.1), quoted as ``%(text)s``.
+DATE_ERROR_MESSAGES: dict[str, str] = {
+    "day_first": N_("cannot read the date %(text)s: write the day first: 10.10.97, 10.10.1997, "
+                    "10.10 or 1997-10-10"),
+    "year_missing": N_("cannot read the date %(text)s: the year is missing and there is no letter "
+                       "date to take it from"),
+    "too_far": N_("cannot read the date %(text)s: no such day within half a year of the letter's "
+                  "date %(reference)s"),
+    "no_such_day": N_("cannot read the date %(text)s: no such day"),
+}
+
 _SIDES = {"white": N_("white"), "black": N_("black")}
 
 
@@ -95,6 +107,16 @@ def _shown(key: str, value: object) -> str:
     if key == "side" and isinstance(value, str) and value in _SIDES:
         return str(_(_SIDES[value]))
     return str(value)
+
+
+def date_error(error: DateFormatError) -> str:
+    """Why a date a player wrote cannot be read, in the reader's language; an error without a
+    known code keeps its English."""
+    msgid = DATE_ERROR_MESSAGES.get(error.code)
+    if msgid is None:
+        return str(error)
+    return str(_(msgid, text=repr(error.text),
+                 **{key: _shown(key, value) for key, value in error.params}))
 
 
 def chart_side(side: Side | str) -> str:

@@ -32,7 +32,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail import audit
-from corrmail.chart_notes import note_message, violation_message
+from corrmail.chart_notes import date_error, note_message, violation_message
 from corrmail.ledger import LetterInput, append_letter
 from corrmail.mail.content import MoveMention, normalize_move_text, read_letter
 from corrmail.mail.game_view import GameView, side_of
@@ -208,7 +208,7 @@ def _read_dates(check: PostcardCheck, today: dt.date) -> None:
         try:
             day = parse_player_date(text, reference=reference)
         except DateFormatError as error:
-            check.errors.append(Finding("002 §4.3.1", _("%(what)s: %(error)s", what=what, error=str(error))))
+            check.errors.append(Finding("002 §4.3.1", _("%(what)s: %(error)s", what=what, error=date_error(error))))
             return None
         if day > today:
             check.errors.append(Finding("002 §4.3.1", _("%(what)s: %(day)s is after today", what=what, day=f"{day:%d.%m.%Y}")))

@@ -51,7 +51,8 @@ def parse_player_date(text: str, *, reference: date | None = None) -> date:
         return _make_date(text, int(iso[1]), int(iso[2]), int(iso[3]))
     day_first = _DAY_FIRST.fullmatch(stripped)
     if not day_first:
-        raise DateFormatError(text, "write the day first: 10.10.97, 10.10.1997, 10.10 or 1997-10-10")
+        raise DateFormatError(text, "write the day first: 10.10.97, 10.10.1997, 10.10 or 1997-10-10",
+                              "day_first")
     day, month, year_text = int(day_first[1]), int(day_first[2]), day_first[3]
     if year_text is not None and len(year_text) == 4:
         return _make_date(text, int(year_text), month, day)
@@ -64,7 +65,8 @@ def parse_player_date(text: str, *, reference: date | None = None) -> date:
         candidates = [base - 100, base, base + 100]
     else:
         if reference is None:
-            raise DateFormatError(text, "the year is missing and there is no letter date to take it from")
+            raise DateFormatError(text, "the year is missing and there is no letter date to take it from",
+                                  "year_missing")
         candidates = [reference.year - 1, reference.year, reference.year + 1]
     existing = [found for year in candidates if (found := _try_date(year, month, day)) is not None]
     if not existing:
@@ -72,7 +74,8 @@ def parse_player_date(text: str, *, reference: date | None = None) -> date:
         return _make_date(text, candidates[1], month, day)
     nearest = min(existing, key=lambda candidate: abs((candidate - reference).days))
     if year_text is None and abs((nearest - reference).days) > MAX_DAYS_FROM_LETTER:
-        raise DateFormatError(text, f"no such day within half a year of the letter's date {reference}")
+        raise DateFormatError(text, f"no such day within half a year of the letter's date {reference}",
+                              "too_far", (("reference", reference),))
     return nearest
 
 
@@ -87,7 +90,7 @@ def _make_date(text: str, year: int, month: int, day: int) -> date:
     try:
         return date(year, month, day)
     except ValueError as error:
-        raise DateFormatError(text, f"no such day ({error})") from error
+        raise DateFormatError(text, f"no such day ({error})", "no_such_day") from error
 
 
 def local_date(moment: datetime, zone: str | tzinfo) -> date:

@@ -16,18 +16,30 @@ from dataclasses import dataclass
 from datetime import date
 from typing import NamedTuple
 
+#: A value a note or a violation carries: a side (``"white"``), a date, a number of days or a
+#: letter.
+NoteValue = str | int | date
+
 
 class TimekeepingError(ValueError):
     """Base class of every input error raised by :mod:`timekeeping`."""
 
 
 class DateFormatError(TimekeepingError):
-    """A date as a player wrote it cannot be read, or names a day that does not exist."""
+    """A date as a player wrote it cannot be read, or names a day that does not exist.
 
-    def __init__(self, text: str, reason: str) -> None:
+    ``code`` says which (``day_first``, ``year_missing``, ``too_far``, ``no_such_day``) and
+    ``params`` its values (``too_far``: the letter's date as ``reference``), for a reader who words
+    the error in his own language; ``reason`` is the English.
+    """
+
+    def __init__(self, text: str, reason: str, code: str = "",
+                 params: tuple[tuple[str, NoteValue], ...] = ()) -> None:
         super().__init__(f"cannot read the date {text!r}: {reason}")
         self.text = text
         self.reason = reason
+        self.code = code
+        self.params = params
 
 
 class NaiveDatetimeError(TimekeepingError):
@@ -87,10 +99,6 @@ class LedgerFormatError(TimekeepingError):
         super().__init__(f"the ledger has {len(problems)} malformed field(s):\n{lines}")
         self.problems = tuple(problems)
 
-
-#: A value a note or a violation carries: a side (``"white"``), a date, a number of days or a
-#: letter.
-NoteValue = str | int | date
 
 #: The English text of every rule violation, by code; like :data:`NOTE_TEXTS`, ``message`` is
 #: this text filled in and a reader in another language words ``code`` and ``params`` himself

@@ -10,11 +10,13 @@ import pytest
 
 from corrmail.bulletins.render import _translations
 from corrmail.chart_notes import (
+    DATE_ERROR_MESSAGES,
     NOTE_MESSAGES,
     VIOLATION_MESSAGES,
     chart_error,
     chart_note,
     chart_side,
+    date_error,
     note_message,
     violation_message,
 )
@@ -22,9 +24,11 @@ from timekeeping import (
     NOTE_TEXTS,
     VIOLATION_TEXTS,
     Break,
+    DateFormatError,
     RuleNote,
     RuleViolation,
     Side,
+    parse_player_date,
     rule_note,
     rule_violation,
     validate_player_breaks,
@@ -105,3 +109,30 @@ def test_a_violation_without_a_known_code_keeps_its_english_message() -> None:
     error = RuleViolation("002 §4.3.1", "something a newer timekeeping says", 5, 2)
     assert chart_error(error) == "002 §4.3.1: letter 2: something a newer timekeeping says (5)"
     assert chart_side("nobody") == "nobody"
+
+
+@pytest.mark.parametrize(("text", "reference", "code"), [
+    ("2026/02/01", None, "day_first"),
+    ("10.10", None, "year_missing"),
+    ("29.02", dt.date(2028, 9, 1), "too_far"),
+    ("31.02.2026", None, "no_such_day"),
+])
+def test_every_unreadable_date_has_a_message_in_both_languages(
+        text: str, reference: dt.date | None, code: str) -> None:
+    """A date a player wrote that cannot be read (002 §4.3.1): timekeeping's code is worded here."""
+    with pytest.raises(DateFormatError) as raised:
+        parse_player_date(text, reference=reference)
+    assert raised.value.code == code
+    english = date_error(raised.value)
+    assert english.startswith(f"cannot read the date {text!r}: ")
+    wanted = {"text", *(key for key, _ in raised.value.params)}
+    assert _names(DATE_ERROR_MESSAGES[code], r"%\((\w+)\)s") == wanted
+    russian = _translations("ru").gettext(DATE_ERROR_MESSAGES[code])
+    assert russian.startswith("не удаётся прочесть дату %(text)s: ")
+    assert _names(russian, r"%\((\w+)\)s") == wanted
+
+
+def test_the_dates_codes_are_the_ones_worded() -> None:
+    assert set(DATE_ERROR_MESSAGES) == {"day_first", "year_missing", "too_far", "no_such_day"}
+    assert date_error(DateFormatError("x", "a reason of a newer timekeeping")) == (
+        "cannot read the date 'x': a reason of a newer timekeeping")

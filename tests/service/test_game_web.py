@@ -217,3 +217,14 @@ def test_postcard_check_words_the_charts_rule_error_in_russian(
             "которое оно отвечает (09.09.2026) (2026-09-08)") in page
     assert "before the letter it answers" not in page
     assert _count(database) == 1
+
+
+def test_postcard_check_words_an_unreadable_date_in_russian(
+        steward: FlaskClient, database: Database, game_id: int) -> None:
+    """A dispatch date that names no day (002 §4.3.1) is refused in the steward's language."""
+    with steward.session_transaction() as session:
+        session["locale"] = "ru"
+    data = _form(database, game_id, "white", moves_text="1. c3-d4", sent="31.02.26", action="check")
+    page = unescape(steward.post(f"/games/{game_id}/postcards/new", data=data).get_data(as_text=True))
+    assert "не удаётся прочесть дату '31.02.26': такого дня нет" in page
+    assert "cannot read the date" not in page and _count(database) == 0

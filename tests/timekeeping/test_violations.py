@@ -10,6 +10,7 @@ import pytest
 from timekeeping import (
     VIOLATION_TEXTS,
     Break,
+    DateFormatError,
     Ledger,
     LetterEntry,
     Penalty,
@@ -18,6 +19,7 @@ from timekeeping import (
     chart_to_dict,
     check_break_limits,
     compute_chart,
+    parse_player_date,
     rule_violation,
     validate_player_breaks,
 )
@@ -133,3 +135,18 @@ def test_every_text_is_filled_from_its_params(code: str) -> None:
     fields = {name.split("}")[0] for name in text.split("{")[1:]}
     violation = rule_violation("002 §4.3.1", code, None, 1, **{name: date(2026, 1, 2) for name in fields})
     assert "{" not in violation.message and violation.values.keys() == fields
+
+
+@pytest.mark.parametrize(("text", "reference", "code", "params"), [
+    ("2026/02/01", None, "day_first", ()),
+    ("10.10", None, "year_missing", ()),
+    ("29.02", date(2028, 9, 1), "too_far", (("reference", date(2028, 9, 1)),)),
+    ("31.02.2026", None, "no_such_day", ()),
+])
+def test_unreadable_dates_carry_a_code(text: str, reference: date | None, code: str,
+                                       params: tuple[tuple[str, object], ...]) -> None:
+    """A date a player wrote that cannot be read (002 §4.3.1) says why as a code too."""
+    with pytest.raises(DateFormatError) as raised:
+        parse_player_date(text, reference=reference)
+    assert (raised.value.code, raised.value.params) == (code, params)
+    assert str(raised.value).startswith(f"cannot read the date {text!r}: ")
