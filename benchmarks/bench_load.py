@@ -18,7 +18,11 @@
 4. **Profile** — ``--profile-letters`` more letters ingested by one process under cProfile:
    the share of time spent waiting on PostgreSQL, and the top functions.
 
-Each burst and drain stops after ``--burst-seconds`` and reports how many letters it handled.
+Each burst stops after ``--burst-seconds`` and each drain after ``--drain-seconds``, and reports
+how many letters it handled. Between phases the tables the bursts fill are vacuumed and, during
+bursts and drains, analysed every 5 s — autovacuum's work on a production server; this host's
+PostgreSQL runs with ``autovacuum = off``. ``--phases`` picks web, pages (each kind alone,
+profiled) and mail (bursts, drains, ingest profile).
 Run: ``.venv/bin/python benchmarks/bench_load.py`` (the issue's scale; generation ≈15 min on
 2 cores, then ``--reuse``); ``--scale 0.2 --letters 1000`` for a quicker run.
 Results: docs/benchmarks/load.md.
