@@ -316,6 +316,11 @@ def restore(directory: Path, database_url: str, *, replay: Replay | None = None)
 
     database = Database(database_url)
     try:
+        if manifest.dialect == "postgresql":
+            # pg_restore brings no planner statistics: until ANALYZE the planner takes every
+            # table for empty and keeps sequential-scan plans (seen in the load benchmark).
+            with database.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+                connection.execute(text("ANALYZE"))
         revision = current_revision(database.engine)
         if revision != manifest.revision:
             raise BackupError(f"restored revision {revision}, the backup has {manifest.revision}")
