@@ -18,6 +18,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, Optional
 from wtforms.widgets import HiddenInput
 
 from adjudication import Assessment, BreakKind, Evidence, SanctionKind, Side
+from corrmail.web.choice_labels import choices
 
 
 class RevisionForm(FlaskForm):
@@ -39,8 +40,8 @@ class DecisionForm(RevisionForm):
 
 
 class AnalysisForm(RevisionForm):
-    side = SelectField(_l("Side"), choices=[(s.value, s.value) for s in Side])
-    assessment = SelectField(_l("Assessment"), choices=[(a.value, a.value) for a in Assessment])
+    side = SelectField(_l("Side"), choices=choices(Side))
+    assessment = SelectField(_l("Assessment"), choices=choices(Assessment))
     analysis = TextAreaField(_l("Analysis"), validators=[DataRequired(), Length(max=50_000)])
     sent_on = DateField(_l("Sent (postmark)"), validators=[Optional()])
     received_on = DateField(_l("Received"), validators=[Optional()])
@@ -55,12 +56,12 @@ class ProtestForm(RevisionForm):
 
 class EvidenceForm(RevisionForm):
     items = SelectMultipleField(
-        _l("Materials received"), choices=[(e.value, e.value) for e in Evidence]
+        _l("Materials received"), choices=choices(Evidence)
     )
 
 
 class GameRecordForm(RevisionForm):
-    side = SelectField(_l("Side"), choices=[(s.value, s.value) for s in Side])
+    side = SelectField(_l("Side"), choices=choices(Side))
     received_on = DateField(_l("Received"), validators=[DataRequired()])
 
 
@@ -75,15 +76,15 @@ class BanForm(RevisionForm):
 
 class FileProtestForm(RevisionForm):
     case_id = IntegerField(validators=[InputRequired()], widget=HiddenInput())
-    party = SelectField(_l("Party"), choices=[(s.value, s.value) for s in Side])
+    party = SelectField(_l("Party"), choices=choices(Side))
 
 
 class OverstepClaimForm(FlaskForm):
     game = SelectField(_l("Game"), choices=[], coerce=int)
-    claimant = SelectField(_l("Claimant"), choices=[(s.value, s.value) for s in Side])
+    claimant = SelectField(_l("Claimant"), choices=choices(Side))
     held_move = StringField(_l("Held reply move"), validators=[Length(max=200)])
     evidence = SelectMultipleField(
-        _l("Materials received"), choices=[(e.value, e.value) for e in Evidence]
+        _l("Materials received"), choices=choices(Evidence)
     )
     notice_received_on = DateField(_l("Notice received"), validators=[Optional()])
     letter = TextAreaField(_l("Letter"), validators=[Length(max=50_000)])
@@ -98,7 +99,7 @@ class WithdrawalForm(FlaskForm):
 
 class SanctionForm(FlaskForm):
     participant = SelectField(_l("Player"), choices=[], coerce=int)
-    sanction = SelectField(_l("Sanction"), choices=[(k.value, k.value) for k in SanctionKind])
+    sanction = SelectField(_l("Sanction"), choices=choices(SanctionKind))
     rules_violated = StringField(_l("Rule points violated"), validators=[DataRequired()])
     game = SelectField(_l("Game"), choices=[], coerce=int)
     reasons = TextAreaField(_l("Reasons"), validators=[Length(max=10_000)])
@@ -106,7 +107,7 @@ class SanctionForm(FlaskForm):
 
 class SpecialBreakForm(FlaskForm):
     participant = SelectField(_l("Player"), choices=[], coerce=int)
-    break_kind = SelectField(_l("Break"), choices=[(k.value, k.value) for k in BreakKind])
+    break_kind = SelectField(_l("Break"), choices=choices(BreakKind))
     start = DateField(_l("From"), validators=[DataRequired()])
     end = DateField(_l("To"), validators=[DataRequired()])
     reason = TextAreaField(_l("Reason"), validators=[DataRequired(), Length(max=10_000)])
@@ -114,7 +115,7 @@ class SpecialBreakForm(FlaskForm):
 
 class DisputeForm(FlaskForm):
     game = SelectField(_l("Game"), choices=[], coerce=int)
-    complainant = SelectField(_l("Complainant"), choices=[(s.value, s.value) for s in Side])
+    complainant = SelectField(_l("Complainant"), choices=choices(Side))
     subject = TextAreaField(_l("Subject"), validators=[DataRequired(), Length(max=10_000)])
 
 

@@ -18,6 +18,7 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 from sqlalchemy.orm.exc import StaleDataError
+from wtforms.fields.choices import SelectChoice
 
 from adjudication import (
     Adjudication,
@@ -78,9 +79,12 @@ from corrmail.web.case_forms import (
     SpecialBreakForm,
     WithdrawalForm,
 )
+from corrmail.web.choice_labels import choices, label
 from corrmail.web.database import db_session, settings
 
 blueprint = Blueprint("cases", __name__, url_prefix="/cases")
+# The case pages name stored codes as the forms' options do.
+blueprint.add_app_template_filter(label, "choice_label")
 
 AnyForm = TypeVar("AnyForm", bound=FlaskForm)
 
@@ -210,17 +214,17 @@ def _render_case(case_id: int, status: int = 200) -> Any:
     evidence = game_evidence(game) if game is not None else None
     revision = {"revision": case.revision}
     decision = DecisionForm(data=revision)
-    decision.ruling.choices = [(r.value, r.value) for r in case.RULINGS]
+    decision.ruling.choices = choices(case.RULINGS)
     protest = ProtestForm(data=revision)
     protest.party.choices = [
-        (p, _party_label(stored, p))
+        SelectChoice(p, _party_label(stored, p))
         for p in case.parties
         if actor.instances or _plays_party(actor, stored, p)
     ]
     analysis = AnalysisForm(data=revision)
     if not actor.instances:
         analysis.side.choices = [
-            (s.value, s.value) for s in Side if _plays_party(actor, stored, s.value)
+            choice for choice in choices(Side) if _plays_party(actor, stored, choice.value)
         ]
     audit_entries = (
         db_session()
@@ -307,7 +311,7 @@ def _party_label(stored: StoredCase, party: str) -> str:
     game = stored.row.game
     if party in (Side.WHITE.value, Side.BLACK.value) and game is not None:
         who = game.white if party == Side.WHITE.value else game.black
-        return f"{who.player.name} ({party})"
+        return f"{who.player.name} ({label(party)})"
     if party.isdigit():
         participant = db_session().get(Participant, int(party))
         if participant is not None:
@@ -370,7 +374,7 @@ def _revision() -> int:
 def decide(case_id: int) -> Any:
     stored = _stored_or_404(case_id)
     form = DecisionForm()
-    form.ruling.choices = [(r.value, r.value) for r in stored.case.RULINGS]
+    form.ruling.choices = choices(stored.case.RULINGS)
     _form_or_400(form)
     plan = None
     if isinstance(stored.case, Withdrawal) and request.form.get("custom_plan"):
@@ -427,7 +431,8 @@ def analysis(case_id: int) -> Any:
 @login_required
 def protest(case_id: int) -> Any:
     form = ProtestForm()
-    form.party.choices = [(p, p) for p in _stored_or_404(case_id).case.parties]
+    # Only checks the posted party; the case page shows the names.
+    form.party.choices = [SelectChoice(p) for p in _stored_or_404(case_id).case.parties]
     _form_or_400(form)
     return _run_on_case(
         case_id,
@@ -480,7 +485,7 @@ def record(case_id: int) -> Any:
 
 def _receipt_form(stored: StoredCase, data: dict[str, int] | None = None) -> ReceiptForm:
     form = ReceiptForm(data=data)
-    form.party.choices = [(p, _party_label(stored, p)) for p in stored.case.parties]
+    form.party.choices = [SelectChoice(p, _party_label(stored, p)) for p in stored.case.parties]
     return form
 
 
@@ -548,20 +553,23 @@ def _opening_forms(tournament: Tournament, actor: Actor) -> dict[str, Any]:
     ]
     participants = [p for p in tournament.participants if actor.instances or actor.plays(p.id)]
     game_choices = [
-        (g.id, f"{g.round}: {g.white.player.name} — {g.black.player.name}") for g in games
+        SelectChoice(str(g.id), f"{g.round}: {g.white.player.name} — {g.black.player.name}")
+        for g in games
     ]
-    people = [(p.id, p.player.name) for p in participants]
+    people = [SelectChoice(str(p.id), p.player.name) for p in participants]
     overstep = OverstepClaimForm(prefix="overstep")
     overstep.game.choices = [
         c for c, g in zip(game_choices, games, strict=True) if g.state is GameState.IN_PLAY
     ]
     withdrawal = WithdrawalForm(prefix="withdrawal")
     withdrawal.participant.choices = [
-        (p.id, p.player.name) for p in tournament.participants if p.withdrawn_on is None
+        SelectChoice(str(p.id), p.player.name)
+        for p in tournament.participants
+        if p.withdrawn_on is None
     ]
     sanction = SanctionForm(prefix="sanction")
     sanction.participant.choices = people
-    sanction.game.choices = [(0, "—"), *game_choices]
+    sanction.game.choices = [SelectChoice("0", "—"), *game_choices]
     special_break = SpecialBreakForm(prefix="break")
     special_break.participant.choices = people
     dispute = DisputeForm(prefix="dispute")
@@ -615,10 +623,10 @@ def _as_done(result: Done | list[Done]) -> Done:
     return result
 
 
-def _ids(rows: Iterable[Game] | Iterable[Participant]) -> list[tuple[int, str]]:
+def _ids(rows: Iterable[Game] | Iterable[Participant]) -> list[SelectChoice]:
     """Choices that only check a posted id belongs to the tournament; the form page shows
     names (:func:`_opening_forms`)."""
-    return [(row.id, str(row.id)) for row in rows]
+    return [SelectChoice(str(row.id)) for row in rows]
 
 
 def _game_of(tournament: Tournament, game_id: int) -> Game:
@@ -679,7 +687,7 @@ def new_sanction(code: str) -> Any:
     tournament = _tournament_or_404(code)
     form = SanctionForm(prefix="sanction")
     form.participant.choices = _ids(tournament.participants)
-    form.game.choices = [(0, "—"), *_ids(tournament.games)]
+    form.game.choices = [SelectChoice("0", "—"), *_ids(tournament.games)]
     _form_or_400(form)
     rules = tuple(
         part.strip() for part in (form.rules_violated.data or "").split(",") if part.strip()
