@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -44,6 +45,14 @@ from corrmail.models import (
     User,
 )
 from corrmail.web.database import database as app_database
+
+# Property tests: CI (the README's ./test under CI=true) replays the same examples on every run,
+# so a stop is judged on the code, not on which random examples a run happened to draw; a
+# developer's run explores new ones. HYPOTHESIS_PROFILE=explore under CI explores too. A failure
+# found while exploring is kept as an explicit @example in its test.
+hypothesis.settings.register_profile("ci", derandomize=True, print_blob=True)
+hypothesis.settings.register_profile("explore", print_blob=True)
+hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "explore"))
 
 POSTGRES_URL = os.environ.get(
     "CORRMAIL_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"

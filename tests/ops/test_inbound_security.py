@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
@@ -143,6 +143,15 @@ def fuzz_federation(tmp_path_factory: pytest.TempPathFactory, sqlite_template: P
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.one_of(raw_messages(), st.binary(max_size=600)), st.booleans())
+# Found by CI: a tokened letter answered 'not understood' twice within one hundredth of a second
+# got a duplicate Message-ID (make_msgid draws from the random module Hypothesis reseeds).
+@example(
+    raw=b'From: "\xd0\x98\xd0\xb2\xd0\xb0\xd0\xbd" <ivan@example.org>, , ,@\rReturn-Path: "\xd0\x98\xd0\xb2\xd0\xb0'
+        b'\xd0\xbd" <ivan@example.org>, , ,@\rReturn-Path: "\xd0\x98\xd0\xb2\xd0\xb0\xd0\xbd" <ivan@example.org>, '
+        b', ,@\rFrom: 7\xf3\x90\x95\xaf\rReturn-Path: Mon, 99 Foo 2026 25:61:61\rContent-Type: =?koi8-r?q?=F0=D2=C9?='
+        b'\rReferences: /\xc3\x9d\r\r7\xf3\x90\x95\xaf',
+    tokened=True,
+)
 def test_no_message_leaves_a_half_parsed_letter(fuzz_federation: Federation, raw: bytes, tokened: bool) -> None:
     """Whatever arrives is stored whole and ends processed, refused or ignored — never 'failed',
     never still 'stored', and no ledger letter appears unless the message was processed."""
