@@ -2,10 +2,28 @@
 
 from __future__ import annotations
 
+from flask import abort
+from flask_login import current_user
 from sqlalchemy import select
 
-from corrmail.models import Game, Role, TournamentOfficial, User
+from corrmail.models import Game, Role, Tournament, TournamentOfficial, User
 from corrmail.web.database import db_session
+
+
+def tournament_or_404(code: str) -> Tournament:
+    tournament = db_session().scalar(select(Tournament).where(Tournament.code == code))
+    if tournament is None:
+        abort(404)
+    return tournament
+
+
+def official_tournament(code: str) -> Tournament:
+    """The tournament ``code`` if the current user serves it (or directs every tournament):
+    404 when there is none, 403 when it is not theirs."""
+    tournament = tournament_or_404(code)
+    if not is_official_of(current_user, tournament.id):
+        abort(403)
+    return tournament
 
 
 def is_official_of(user: User, tournament_id: int) -> bool:

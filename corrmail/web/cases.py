@@ -62,6 +62,7 @@ from corrmail.referee.desk import (
 from corrmail.referee.evidence import analyses_side_by_side, game_evidence
 from corrmail.referee.letters import case_letter_writer
 from corrmail.referee.store import LETTER_TYPES, StoredCase, load_case
+from corrmail.web.access import tournament_or_404
 from corrmail.web.case_forms import (
     AnalysisForm,
     BanForm,
@@ -538,13 +539,6 @@ def file_protest(letter_id: int) -> Any:
 # -- opening cases -----------------------------------------------------------------------------
 
 
-def _tournament_or_404(code: str) -> Tournament:
-    tournament = db_session().scalar(select(Tournament).where(Tournament.code == code))
-    if tournament is None:
-        abort(404)
-    return tournament
-
-
 def _opening_forms(tournament: Tournament, actor: Actor) -> dict[str, Any]:
     games = [
         g
@@ -586,7 +580,7 @@ def _opening_forms(tournament: Tournament, actor: Actor) -> dict[str, Any]:
 @blueprint.get("/new/<code>")
 @login_required
 def new(code: str) -> Any:
-    return _render_new(_tournament_or_404(code))
+    return _render_new(tournament_or_404(code))
 
 
 def _render_new(tournament: Tournament, status: int = 200) -> Any:
@@ -603,7 +597,7 @@ def _render_new(tournament: Tournament, status: int = 200) -> Any:
 
 
 def _open(code: str, build: Callable[[Desk, Actor, Tournament], Done | list[Done]]) -> Any:
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     outcome = _attempt(
         lambda: _as_done(build(_desk(tournament), _actor(tournament.id), tournament))
     )
@@ -647,7 +641,7 @@ def _participant_of(tournament: Tournament, participant_id: int) -> Participant:
 @login_required
 def new_overstep(code: str) -> Any:
     form = OverstepClaimForm(prefix="overstep")
-    form.game.choices = _ids(_tournament_or_404(code).games)
+    form.game.choices = _ids(tournament_or_404(code).games)
     _form_or_400(form)
     return _open(
         code,
@@ -667,7 +661,7 @@ def new_overstep(code: str) -> Any:
 @login_required
 def new_withdrawal(code: str) -> Any:
     form = WithdrawalForm(prefix="withdrawal")
-    form.participant.choices = _ids(_tournament_or_404(code).participants)
+    form.participant.choices = _ids(tournament_or_404(code).participants)
     _form_or_400(form)
     return _open(
         code,
@@ -684,7 +678,7 @@ def new_withdrawal(code: str) -> Any:
 @blueprint.post("/new/<code>/sanction")
 @login_required
 def new_sanction(code: str) -> Any:
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     form = SanctionForm(prefix="sanction")
     form.participant.choices = _ids(tournament.participants)
     form.game.choices = [SelectChoice("0", "—"), *_ids(tournament.games)]
@@ -709,7 +703,7 @@ def new_sanction(code: str) -> Any:
 @login_required
 def new_break(code: str) -> Any:
     form = SpecialBreakForm(prefix="break")
-    form.participant.choices = _ids(_tournament_or_404(code).participants)
+    form.participant.choices = _ids(tournament_or_404(code).participants)
     _form_or_400(form)
     return _open(
         code,
@@ -728,7 +722,7 @@ def new_break(code: str) -> Any:
 @login_required
 def new_dispute(code: str) -> Any:
     form = DisputeForm(prefix="dispute")
-    form.game.choices = _ids(_tournament_or_404(code).games)
+    form.game.choices = _ids(tournament_or_404(code).games)
     _form_or_400(form)
     return _open(
         code,
@@ -745,7 +739,7 @@ def new_dispute(code: str) -> Any:
 @login_required
 def open_adjudications(code: str) -> Any:
     _form_or_400(OpenAdjudicationsForm())
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     outcome = _attempt(
         lambda: _as_done(_desk(tournament).open_adjudications(tournament, _actor(tournament.id)))
     )

@@ -24,7 +24,7 @@ from corrmail.dashboard import (
     dashboard_rows,
 )
 from corrmail.models import Role, Tournament, TournamentOfficial
-from corrmail.web.access import is_official_of
+from corrmail.web.access import official_tournament
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, settings
 
@@ -48,11 +48,7 @@ def index() -> str:
 @roles_required(*OFFICIALS)
 def show(code: str) -> str:
     session = db_session()
-    tournament = session.scalar(select(Tournament).where(Tournament.code == code))
-    if tournament is None:
-        abort(404)
-    if not is_official_of(current_user, tournament.id):
-        abort(403)
+    tournament = official_tournament(code)
     wanted = _choice(DashboardFilter, request.args.get("filter"), DashboardFilter.ALL)
     sort = _choice(DashboardSort, request.args.get("sort"), DashboardSort.ROUND)
     size = _page_size(request.args.get("per_page"))

@@ -25,7 +25,7 @@ from corrmail.playoff import (
 )
 from corrmail.rounds.teams import team_table
 from corrmail.standings import load_tournament, tournament_table
-from corrmail.web.access import is_official_of
+from corrmail.web.access import official_tournament
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session
 
@@ -44,13 +44,8 @@ class ClearPlayoffForm(FlaskForm):
 
 
 def _tournament(code: str) -> Tournament:
-    session = db_session()
-    tournament = session.scalar(select(Tournament).where(Tournament.code == code))
-    if tournament is None:
-        abort(404)
-    if not is_official_of(current_user, tournament.id):
-        abort(403)
-    return load_tournament(session, code)
+    official_tournament(code)
+    return load_tournament(db_session(), code)
 
 
 def _level_groups(tournament: Tournament) -> tuple[list[list[str]], list[list[str]]]:

@@ -58,7 +58,7 @@ from corrmail.rounds.teams import (
 from corrmail.rule_options import FIXED_RULE, is_column, play_has_begun
 from corrmail.schedule import PairingRefused, pair_round_robin, start_sheets
 from corrmail.tiebreak_labels import tiebreak_label
-from corrmail.web.access import is_official_of
+from corrmail.web.access import is_official_of, tournament_or_404
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, settings
 from corrmail.web.registration_forms import ImportForm, PairForm, PlayerForm, TournamentForm
@@ -113,13 +113,6 @@ def show(code: str) -> str:
     )
 
 
-def _tournament_or_404(code: str) -> Tournament:
-    tournament = db_session().scalar(select(Tournament).where(Tournament.code == code))
-    if tournament is None:
-        abort(404)
-    return tournament
-
-
 def _attach(form: FlaskForm, errors: Sequence[FieldError | RowError]) -> list[str]:
     """Put each error on its field; return those that belong to no field of `form`."""
     loose = []
@@ -167,7 +160,7 @@ def create() -> str | Response:
 @blueprint.route("/<code>/edit", methods=["GET", "POST"])
 @roles_required(Role.ORGANIZER)
 def edit(code: str) -> str | Response:
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     form = TournamentForm()
     loose: list[str] = []
     if not form.is_submitted():
@@ -198,7 +191,7 @@ def _tournament_form(form: TournamentForm, loose: list[str], tournament: Tournam
 @blueprint.route("/<code>/players/new", methods=["GET", "POST"])
 @roles_required(Role.ORGANIZER)
 def add_player(code: str) -> str | Response:
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     form = PlayerForm()
     loose: list[str] = []
     if form.validate_on_submit():
@@ -232,7 +225,7 @@ def add_player(code: str) -> str | Response:
 @blueprint.route("/<code>/players/import", methods=["GET", "POST"])
 @roles_required(Role.ORGANIZER)
 def import_players(code: str) -> str | Response:
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     form = ImportForm()
     problems: list[str] = []
     if form.validate_on_submit():
@@ -263,7 +256,7 @@ def import_players(code: str) -> str | Response:
 @blueprint.post("/<code>/pair")
 @roles_required(Role.ORGANIZER)
 def pair(code: str) -> Response:
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     if PairForm().validate_on_submit():
         session = db_session()
         try:
@@ -280,7 +273,7 @@ def pair(code: str) -> Response:
 @blueprint.get("/<code>/start-sheets")
 @login_required
 def start_sheet_list(code: str) -> str:
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     if not is_official_of(current_user, tournament.id):
         abort(403)
     return render_template(
@@ -339,7 +332,7 @@ def _absent_numbers(text: str) -> list[int] | None:
 @login_required
 def rounds(code: str) -> str:
     """The director's Rounds page: published draws, the preview, pair and publish (officials)."""
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     if not is_official_of(current_user, tournament.id):
         abort(403)
     session = db_session()
@@ -367,7 +360,7 @@ def rounds(code: str) -> str:
 @blueprint.post("/<code>/rounds/pair")
 @login_required
 def pair_next(code: str) -> Response:
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     _require_director(tournament)
     form = PairRoundForm()
     if form.validate_on_submit():
@@ -388,7 +381,7 @@ def pair_next(code: str) -> Response:
 @blueprint.post("/<code>/rounds/publish")
 @login_required
 def publish_next(code: str) -> Response:
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     _require_director(tournament)
     if PublishRoundForm().validate_on_submit():
         writer = LetterWriter(MailSettings.from_env(secret_fallback=settings().secret_key))
@@ -411,7 +404,7 @@ def publish_next(code: str) -> Response:
 def redraw_round(code: str, number: int) -> tuple[str, int] | Response:
     """Repair published round ``number`` that breaks an absolute criterion (002, 004): GET shows
     the director what would change, POST applies exactly that (docs/rounds.md)."""
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     _require_director(tournament)
     session = db_session()
     form = RedrawForm()
@@ -451,7 +444,7 @@ def redraw_round(code: str, number: int) -> tuple[str, int] | Response:
 @blueprint.post("/<code>/rounds/rules")
 @login_required
 def round_rules_update(code: str) -> Response:
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     _require_director(tournament)
     form = RoundRulesForm()
     if form.validate_on_submit():
@@ -472,7 +465,7 @@ def round_rules_update(code: str) -> Response:
 @login_required
 def teams(code: str) -> tuple[str, int] | Response:
     """Teams in board order (entered by the organizer) and the team standings."""
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     session = db_session()
     form = TeamsForm()
     problems: list[str] = []
@@ -525,7 +518,7 @@ def teams(code: str) -> tuple[str, int] | Response:
 @blueprint.post("/<code>/teams/pair")
 @login_required
 def pair_teams_round_robin(code: str) -> Response:
-    tournament = _tournament_or_404(code)
+    tournament = tournament_or_404(code)
     _require_director(tournament)
     if PairTeamsForm().validate_on_submit():
         _direct(
