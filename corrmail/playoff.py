@@ -23,10 +23,11 @@ from sqlalchemy.orm import Session
 from corrmail.audit import record
 from corrmail.models import Game, Team, Tournament, User
 from corrmail.rounds.swiss import scoring_view
+from corrmail.rounds.teams import team_tiebreak_order
 from corrmail.standings import scoring_tournament, tiebreak_order
 from scoring.errors import PlayoffError, ScoringError
 from scoring.standings import standings
-from scoring.teams import TEAM_TIEBREAKS, team_standings
+from scoring.teams import team_standings
 
 __all__ = [
     "PlayoffRefused",
@@ -112,9 +113,7 @@ def _check_players(tournament: Tournament, groups: tuple[tuple[int, ...], ...]) 
 
 def _check_teams(session: Session, tournament: Tournament, groups: tuple[tuple[str, ...], ...]) -> None:
     view = dataclasses.replace(scoring_view(session, tournament), team_playoff=groups)
-    order = tuple(tournament.tiebreak_order)
-    chosen = order if order and all(name in TEAM_TIEBREAKS for name in order) else None
-    team_standings(view, tiebreaks=chosen)
+    team_standings(view, tiebreaks=team_tiebreak_order(tournament))
 
 
 def record_playoff(

@@ -254,12 +254,18 @@ def pair_team_round_robin(
     return games
 
 
+def team_tiebreak_order(tournament: Tournament) -> tuple[str, ...] | None:
+    """The tournament's tiebreak order when it names team tiebreaks only; None: the rulebook's
+    recommendation (003 §14.2 / §14.5)."""
+    order = tuple(tournament.tiebreak_order)
+    return order if order and all(name in TEAM_TIEBREAKS for name in order) else None
+
+
 def team_table(session: Session, tournament: Tournament) -> list[TeamStandingRow]:
     """Team standings by `scoring.teams.team_standings`: the tournament's tiebreak order when it
     names team tiebreaks only, else the rulebook's recommendation (003 §14.2 / §14.5)."""
     view = scoring_view(session, tournament)
-    order = tuple(tournament.tiebreak_order)
-    chosen = order if order and all(name in TEAM_TIEBREAKS for name in order) else None
+    chosen = team_tiebreak_order(tournament)
     try:
         return team_standings(view, tiebreaks=chosen)
     except PlayoffError:
