@@ -174,7 +174,8 @@ def test_overstep_claim_suspends_the_game(email_game) -> None:  # type: ignore[n
     receipt = email_game.send("white", "Объявляю просрочку времени.", D + dt.timedelta(days=70))
     assert receipt.outcome == "overstep_claimed"
     assert str(email_game.game().state) == "suspended"
-    assert email_game.outbox(to=email_game.black_email, kind="overstep_notice")
+    # The desk's case letter is the registered notice's equivalent (002 §4.3.6), as on the web.
+    assert email_game.outbox(to=email_game.black_email, kind="case.overstep.claim_opened")
     assert email_game.outbox(to=email_game.referee_email)
     later = email_game.send("black", "1. c3-d4 f6-g5", D + dt.timedelta(days=71))
     assert later.outcome == "game_suspended"
