@@ -211,7 +211,7 @@ def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sen
                received: str, sent: str, postmark: str, registered: bool, declared: str | None,
                declares: str, raw_text: str, corrects: int | None, check_only: bool,
                day: dt.datetime | None, login: str | None) -> None:
-    """Postal entry: judge a received postcard and add it to GAME_ID's ledger (issue 6 §3).
+    """Postal entry: judge a received postcard and add it to GAME_ID's ledger.
 
     Exits 1, storing nothing, when the card cannot be entered."""
     white_days, black_days = _declared(declared)

@@ -1,4 +1,4 @@
-"""The referee's queue in the service: cases stored, decided and carried out (issue 8).
+"""The referee's queue in the service: cases stored, decided and carried out.
 
 `adjudication` says what a decision means; this package stores the case (`store`), checks who
 may act and applies the transition (`desk`), carries out the effects — results, penalties,

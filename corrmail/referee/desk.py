@@ -227,7 +227,7 @@ class Desk:
 
     def detect_oversteps(self, tournament: Tournament, actor: Actor | None = None) -> list[Done]:
         """In e-mail games the server holds every letter with its stamps, so it sees an overstep
-        itself (issue 8, 002 §4.3.5–4.3.6): when the player to move can no longer reply within
+        itself (002 §4.3.5–4.3.6): when the player to move can no longer reply within
         his limit, it opens the claim for his partner. The referee still decides. Idempotent."""
         actor = actor or Actor.system()
         if not actor.acts_as(Instance.REFEREE):

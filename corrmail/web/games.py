@@ -94,7 +94,7 @@ def pdn(game_id: int) -> Response:
 @login_required
 def add_postcard(game_id: int) -> str | Response:
     """A postcard as received: checked per rule (Check), then entered (Enter) with what follows;
-    refused whole, nothing stored, when it cannot be entered (issue 6 §3)."""
+    refused whole, nothing stored, when it cannot be entered."""
     session = db_session()
     game = session.get(Game, game_id)
     if game is None:
@@ -134,7 +134,7 @@ def add_postcard(game_id: int) -> str | Response:
 
 
 def _may_enter_postcards(game: Game) -> bool:
-    """Stewards and referees of the tournament, and organizers (issue 6 §9)."""
+    """Stewards and referees of the tournament, and organizers."""
     if not current_user.has_role(Role.ORGANIZER, Role.STEWARD, Role.REFEREE):
         return False
     return is_official_of(current_user, game.tournament_id)

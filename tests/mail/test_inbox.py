@@ -279,7 +279,7 @@ def test_a_wrong_move_number_is_pointed_out_and_play_goes_on(email_game) -> None
 def test_a_connection_lost_under_the_session_is_a_retry_not_a_failure(email_game, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A connection that dies mid-processing can surface as ``PendingRollbackError`` rather than
     ``OperationalError``: the message must stay stored for the MTA's retry, never be marked
-    'failed' (issue 11: a PostgreSQL restart under load)."""
+    'failed' (a PostgreSQL restart under load)."""
     import pytest
     from sqlalchemy.exc import PendingRollbackError
 
