@@ -38,6 +38,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from adjudication import IllegalTransition
 from adjudication import Side as CaseSide
 from corrmail import audit, games
 from corrmail.games import LetterInput, MoveCheck
@@ -48,6 +49,8 @@ from corrmail.mail.game_view import GameView, HeldMoveRefused, UnsupportedGameTy
 from corrmail.mail.inbound import InboundMessage
 from corrmail.mail.letters import LetterWriter
 from corrmail.models import (
+    Case,
+    CaseType,
     Channel,
     Game,
     GameResult,
@@ -60,8 +63,9 @@ from corrmail.models import (
     User,
 )
 from corrmail.move_walk import RuleNotice
-from corrmail.referee.desk import ActionRefused, Actor, Desk
+from corrmail.referee.desk import ActionRefused, Actor, Desk, NotEntitled
 from corrmail.referee.letters import case_letter_writer
+from corrmail.referee.store import load_case
 from notation.full import format_full
 from notation.game_position import GamePosition
 from notation.geometry import BOARD_8X8, Geometry
@@ -539,12 +543,37 @@ class _Context:
         return mentions[consumed].text if consumed < len(mentions) else ""
 
     def forward_protest(self, text: str) -> None:
-        games.receive_protest_letter(
-            self.session, tournament_id=self.tournament.id, game_id=self.game.id,
-            participant_id=self.me.id, text=self.message.text, protest=text, received=self.today)
-        self.post_to_officials(Role.REFEREE, "protest_forwarded", "protest", protest=self.message.text,
-                               received=self.today)
+        """A protest against a case of this game goes to the referee's desk, as one made on the
+        web (002 §4.1.12, §4.3.8): the first open case of the game the sender may protest now.
+        One that contests no such case is kept for the referee to file by hand."""
+        if self.protest_at_desk(text) is None:
+            games.receive_protest_letter(
+                self.session, tournament_id=self.tournament.id, game_id=self.game.id,
+                participant_id=self.me.id, text=self.message.text, protest=text,
+                received=self.today)
+            self.post_to_officials(Role.REFEREE, "protest_forwarded", "protest",
+                                   protest=self.message.text, received=self.today)
         self.post_to_player(self.me, "protest_received", "notice", received=self.today)
+
+    def protest_at_desk(self, text: str) -> int | None:
+        """The id of the case the protest was filed into, if there is one to contest."""
+        desk = Desk(self.session, case_letter_writer(self.writer.settings), on=self.today)
+        protester = Actor(None, frozenset(), frozenset({self.me.id}))
+        open_cases = self.session.scalars(
+            select(Case.id).where(Case.game_id == self.game.id, Case.closed_at.is_(None),
+                                  Case.case_type != CaseType.PROTEST)
+            .order_by(Case.id.desc())
+        ).all()
+        for case_id in open_cases:
+            stored = load_case(self.session, case_id)
+            try:
+                done = desk.protest(protester, case_id, revision=stored.case.revision,
+                                    party=self.side.value, grounds=text)
+            except (IllegalTransition, NotEntitled, ActionRefused):
+                continue  # refused before anything was written: not this case
+            self.posted.extend(done.carried.letters)
+            return case_id
+        return None
 
 
 def _diagram(position: GamePosition, last_move: Move | None, filename: str) -> tuple[Attachment, ...]:

@@ -172,3 +172,20 @@ def test_an_overstep_claimed_by_email_opens_the_case_the_desk_opens(
         assert not session.scalars(select(OutboxMessage).where(
             OutboxMessage.kind.in_(["overstep_notice", "overstep_referee"]))).all()
 
+    # The accused protests the claim (002 §4.3.8): by e-mail and at the desk, the same.
+    protested = claimed + dt.timedelta(days=3)
+    email_game.send("black", "Протестую: я ответил вовремя.", protested)
+    with email_game.database.transaction() as session:
+        row = session.scalars(select(Case).where(Case.game_id == desk_game)).one()
+        Desk(session, writer, on=protested).protest(
+            Actor(None, frozenset(), frozenset({email_game.black_id})), row.id,
+            revision=row.revision, party="black", grounds="Протестую: я ответил вовремя.")
+    with email_game.database.session() as session:
+        by_mail, at_desk = (
+            _case_view(session, session.scalars(select(Case).where(Case.game_id == gid)).one(),
+                       email_game.black_email)
+            for gid in (email_game.game_id, desk_game))
+        assert by_mail == at_desk
+        assert by_mail["audit"][-1] == "case.protested"
+        assert by_mail["payload"]["protests"][0]["filed_on"] == protested.isoformat()
+
