@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 from zoneinfo import ZoneInfo
 
 from corrmail.models import Game, GameState, Participant
@@ -74,20 +74,20 @@ def to_move(game: Game) -> Participant | None:
     return game.partner_of(movers[-1].sender_id)
 
 
-# Writing the ledger is the game core's (corrmail.games); these names stay importable from here.
-from corrmail.games.append import (  # noqa: E402
-    CorrectionSenderError,
-    CorrectionTargetError,
-    LedgerConflict,
-    LedgerError,
-    LetterInput,
-    SenderNotInGameError,
-    append_letter,
-    load_locked_game,
-)
+#: Writing the ledger is the game core's (:mod:`corrmail.games.append`); these names stay
+#: importable from here for older callers.
+_MOVED_TO_THE_CORE = frozenset({
+    "CorrectionSenderError", "CorrectionTargetError", "LedgerConflict", "LedgerError",
+    "LetterInput", "SenderNotInGameError", "append_letter", "load_locked_game"})
 
-__all__ = [
-    "CorrectionSenderError", "CorrectionTargetError", "DatedLetter", "LedgerConflict",
-    "LedgerError", "LetterInput", "LetterOnRecord", "SenderNotInGameError", "append_letter",
-    "effective_letters", "letter_date", "load_locked_game", "to_move",
-]
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED_TO_THE_CORE:
+        from corrmail.games import append
+
+        return getattr(append, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["DatedLetter", "LetterOnRecord", "effective_letters", "letter_date", "to_move",
+           *sorted(_MOVED_TO_THE_CORE)]

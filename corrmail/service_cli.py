@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from corrmail.clock import today as service_today
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.ledger import LedgerError
+from corrmail.games import LedgerError
 from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import (
