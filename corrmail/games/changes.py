@@ -149,7 +149,7 @@ def record_result(
     session: Session,
     game: Game,
     result: GameResult,
-    kind: ResultKind,
+    kind: ResultKind | None,
     *,
     on: dt.date,
     user: User | None,
@@ -157,8 +157,8 @@ def record_result(
     summary: str = "",
     audited: bool = True,
 ) -> None:
-    """The game ends with ``result`` (002 §4.5). ``audited=False`` when the caller's own audit
-    entry already cites the rule (a case effect)."""
+    """The game ends with ``result`` (002 §4.5); ``kind`` is ``None`` for an annulled game.
+    ``audited=False`` when the caller's own audit entry already cites the rule (a case effect)."""
     game.state = GameState.FINISHED
     game.result = result
     game.result_kind = kind

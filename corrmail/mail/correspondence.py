@@ -38,7 +38,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudication import IllegalTransition
+from adjudication import IllegalTransition, OverstepClaim
 from adjudication import Side as CaseSide
 from corrmail import audit, games
 from corrmail.games import LetterInput, MoveCheck
@@ -510,7 +510,9 @@ class _Context:
             return self.outcome("overstep_refused", str(refused), refused=True)
         self.posted.extend(done.carried.letters)
         self.record_letter()
-        found = bool(done.stored.case.chart_shows_overstep)
+        claim = done.stored.case
+        assert isinstance(claim, OverstepClaim)
+        found = claim.chart_shows_overstep
         # Only the claimant learns of his held reply: the offender must not see it (002 §4.3.6).
         self.post_to_player(self.me, "overstep_claim_received", "notice",
                             claimant=self.me.player, offender=self.partner.player,

@@ -35,9 +35,10 @@ D = dt.date(2026, 3, 2)
 
 def _second_game(email_game: EmailGame) -> int:
     with email_game.database.transaction() as session:
-        game = Game(tournament_id=session.get(Game, email_game.game_id).tournament_id,  # type: ignore[union-attr]
-                    round=2, white_id=email_game.white_id, black_id=email_game.black_id,
-                    state=GameState.IN_PLAY)
+        first = session.get(Game, email_game.game_id)
+        assert first is not None
+        game = Game(tournament_id=first.tournament_id, round=2, white_id=email_game.white_id,
+                    black_id=email_game.black_id, state=GameState.IN_PLAY)
         session.add(game)
         session.flush()
         return game.id
@@ -133,7 +134,8 @@ def _case_view(session: Any, row: Case, offender_email: str) -> dict[str, Any]:
         .order_by(AuditEntry.id)).all()
     return {
         "type": row.case_type, "state": row.state, "deadline": row.deadline,
-        "revision": row.revision, "payload": payload, "game": row.game.state,
+        "revision": row.revision, "payload": payload,
+        "game": row.game.state if row.game is not None else None,
         "letters": sorted((m.kind, "offender" if m.recipient == offender_email else m.recipient)
                           for m in letters),
         "audit": list(audit),
