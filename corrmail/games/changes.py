@@ -88,7 +88,7 @@ def enter_letter(
             raw_text=VARIANT_REPLY_TEXT, moves_text=moves.variant_reply, sent=letter.sent,
             received=letter.sent, partner_sent=letter.sent, postmark_date=letter.postmark_date,
         ), user)
-    if letter not in game.__dict__.get("letters", ()):
+    if row not in game.__dict__.get("letters", ()):
         # The ledger appended through the session, not the relationship: read the letters again.
         session.expire(game, ["letters"])
     if moves.stop is not None and moves.penalty:
