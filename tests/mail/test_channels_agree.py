@@ -191,3 +191,17 @@ def test_an_overstep_claimed_by_email_opens_the_case_the_desk_opens(
         assert by_mail["audit"][-1] == "case.protested"
         assert by_mail["payload"]["protests"][0]["filed_on"] == protested.isoformat()
 
+
+
+def test_a_protest_that_contests_no_case_is_kept_for_the_referee(email_game: EmailGame) -> None:
+    """Nothing of the game is open at the desk: the protest is kept for the referee to file into
+    the case he finds it contests (002 §4.1.12), and he is told."""
+    email_game.send("white", "1. c3-d4", D)
+    receipt = email_game.send("black", "Протестую: партнёр затягивает игру.", D + dt.timedelta(days=1))
+    assert receipt.outcome == "protest_forwarded"
+    with email_game.database.session() as session:
+        [row] = session.scalars(select(Case)).all()
+        assert (str(row.case_type), row.state, row.payload["received"]) == (
+            "protest", "received", (D + dt.timedelta(days=1)).isoformat())
+    assert email_game.outbox(to=email_game.referee_email, kind="protest")
+    assert email_game.outbox(to=email_game.black_email, kind="notice")
