@@ -1,4 +1,4 @@
-"""Benchmark of the Swiss pairing (issue 5): one round after eight, and a soak of many events.
+"""Benchmark of the Swiss pairing: one round after eight, and a soak of many events.
 
 Usage::
 
@@ -12,7 +12,7 @@ The in-run peer is the same engine with the incremental matching switched off (e
 feasibility check rebuilds the maximum matching from scratch), run on the 1,000-player field
 only.
 
-The external peer is bbpPairings (C++, FIDE Dutch), the anchor named in issue 5.  When a binary
+The external peer is bbpPairings (C++, FIDE Dutch), the reference peer.  When a binary
 is found (``--bbp``, else ``$BBPPAIRINGS``, else ``benchmarks/.peers/bbpPairings``, which
 ``benchmarks/peers/build-bbppairings.sh`` builds), the event of the first program in
 ``--systems`` is written as TRF-16 (``scoring.trf.write_trf``; withdrawn players carry a
@@ -55,7 +55,7 @@ from scoring.pairing.model import Entrant, PairingSystem  # noqa: E402
 from scoring.result import Result  # noqa: E402
 from scoring.trf import write_trf  # noqa: E402
 
-#: Issue 5's quoted figure, used only when no bbpPairings binary is available.
+#: The published figure of bbpPairings, used only when no bbpPairings binary is available.
 BBPPAIRINGS_QUOTED_1000_SECONDS = 40.0
 DEFAULT_BBP = Path(__file__).resolve().parent / ".peers" / "bbpPairings"
 TRF16_MAX_START_NO = 9999

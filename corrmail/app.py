@@ -8,6 +8,7 @@ from werkzeug.wrappers.response import Response
 
 from corrmail.config import Settings
 from corrmail.db import Database
+from corrmail.mail.settings import MailSettings
 from corrmail.ops.outage import init_outage
 from corrmail.ops.security import init_security
 from corrmail.paths import PACKAGE_DIR, templates_dir
@@ -35,6 +36,8 @@ def create_app(settings: Settings | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         CORRMAIL_SETTINGS=settings,
+        # Parsed once at start-up, like the settings above; requests read this copy.
+        CORRMAIL_MAIL_SETTINGS=MailSettings.from_env(secret_fallback=settings.secret_key),
     )
     app.config.update(settings.extra)
 

@@ -1,4 +1,4 @@
-"""The audit log: every state change, who made it, and under which rule (issue 6 §9)."""
+"""The audit log: every state change, who made it, and under which rule."""
 
 from __future__ import annotations
 

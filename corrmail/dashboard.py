@@ -1,4 +1,4 @@
-"""The directors' dashboard (issue 6 §5): every game of a tournament with its clock at a glance.
+"""The directors' dashboard: every game of a tournament with its clock at a glance.
 
 A fixed handful of queries for the whole tournament — games with players and breaks eagerly
 loaded, the letters as plain rows, then penalties and open cases in one query each — so a
@@ -8,7 +8,7 @@ reads.
 
 The letters are the bulk (about ten a game): they are read as tuples of the columns the time
 chart needs, without ORM objects or the identity map, which made loading them the costliest
-part of the page (issue 11; docs/benchmarks/dashboard.md).
+part of the page (docs/benchmarks/dashboard.md).
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ from email.message import EmailMessage
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from corrmail import games
 from corrmail.demo_moves import DEMO_MOVES
-from corrmail.ledger import LetterInput, append_letter
+from corrmail.games import LetterInput
 from corrmail.mail.compose import new_message_id
 from corrmail.models import (
     Channel,
@@ -274,7 +275,7 @@ def _play_letters(
     for letter in planned:
         sender, partner = sides[letter.ply % 2], sides[(letter.ply + 1) % 2]
         row = next(rows) if letter.move else None
-        append_letter(
+        games.append_letter(
             session,
             game,
             LetterInput(
@@ -297,10 +298,10 @@ def _play_letters(
 
     if index == FINISHED_GAME:
         loser = sides[len(moves) % 2]
-        game.state = GameState.FINISHED
-        game.result = GameResult.BLACK_WIN if loser is game.white else GameResult.WHITE_WIN
-        game.result_kind = ResultKind.PLAYED
-        game.result_on = planned[-1].sent
+        # Generated history, not an act of anyone's: no audit entry.
+        games.record_result(
+            session, game, GameResult.BLACK_WIN if loser is game.white else GameResult.WHITE_WIN,
+            ResultKind.PLAYED, on=planned[-1].sent, user=None, audited=False)
     elif index == OVERSTEPPED_GAME:
         # The side to move never answered; timekeeping says when its limit ran out (002 §4.3.5),
         # and the referee confirmed the overstep (002 §4.3.6).
@@ -308,11 +309,10 @@ def _play_letters(
         last_safe = last_safe_reply_date(ledger, silent, received=last_received)
         if last_safe is None or last_safe >= LAST_LETTER_BEFORE:
             raise RuntimeError(f"demo overstep game is not overstepped yet: {last_safe}")
-        game.state = GameState.FINISHED
-        game.result = GameResult.BLACK_WIN if silent is Side.WHITE else GameResult.WHITE_WIN
-        game.result_kind = ResultKind.OVERSTEP
-        game.result_rule = "002 §4.3.6"
-        game.result_on = last_safe + dt.timedelta(days=1)
+        games.record_result(
+            session, game, GameResult.BLACK_WIN if silent is Side.WHITE else GameResult.WHITE_WIN,
+            ResultKind.OVERSTEP, on=last_safe + dt.timedelta(days=1), user=None,
+            rule="002 §4.3.6", audited=False)
 
 
 def _enqueue_start_sheet_notice(

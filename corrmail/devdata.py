@@ -61,7 +61,7 @@ class FederationSpec:
     players: int = 1000
     games: int = 100_000
     field: int = 23
-    """Players per tournament: a double round robin of 23 has 506 games (issue 6 §5's 500)."""
+    """Players per tournament: a double round robin of 23 has 506 games."""
     running: int = 20
     """The newest tournaments are running: some games finished, the rest in play with letters."""
     today: dt.date = dt.date(2026, 11, 20)

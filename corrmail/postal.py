@@ -31,10 +31,10 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from corrmail import audit
+from corrmail import audit, games
 from corrmail.chart_notes import date_error, note_message, violation_message
-from corrmail.ledger import LetterInput, append_letter
-from corrmail.mail.content import MoveMention, normalize_move_text, read_letter
+from corrmail.games import BreakRefused, LetterInput, MoveCheck, record_start_sheet_receipt
+from corrmail.mail.content import MoveMention, normalize_move_text
 from corrmail.mail.game_view import GameView, side_of
 from corrmail.models import (
     Break,
@@ -44,25 +44,19 @@ from corrmail.models import (
     GameState,
     Letter,
     Participant,
-    Penalty,
     ResultKind,
     User,
 )
-from corrmail.move_walk import RuleNotice, Walk, check_repetition, color_of, walk_own_moves
-from notation.full import format_full
-from notation.move import Move
-from notation.variants import VariantNode, parse_variants
+from corrmail.move_walk import RuleNotice
 from timekeeping import (
     PENALTY_DAYS,
     DateFormatError,
     LetterEntry,
     Side,
     TimeChart,
-    check_break_limits,
     compute_chart,
     parse_player_date,
 )
-from timekeeping import Break as BreakSpan
 
 __all__ = [
     "NOTICE_DAYS",
@@ -155,6 +149,8 @@ class PostcardCheck:
     postmark: dt.date | None = None
     chart: TimeChart | None = None
     result: GameResult | None = None
+    #: The core's verdict on the card's moves (:func:`corrmail.games.check_moves`).
+    moves: MoveCheck | None = None
 
     @property
     def accepted(self) -> bool:
@@ -180,11 +176,10 @@ def check_postcard(game: Game, entry: PostcardEntry, *, today: dt.date) -> Postc
         check.errors.append(Finding("002 §4.3.6", _("play is suspended until the referee decides")))
         return check
     if entry.declaration is Declaration.RESIGNS:
-        check.result = GameResult.BLACK_WIN if side is Side.WHITE else GameResult.WHITE_WIN
+        check.result = games.resignation_result(side)
         return check
     if entry.declaration is Declaration.ACCEPTS_DRAW:
-        if not any(read_letter(letter.raw_text).draw_offer
-                   for letter in view.letters_since_own(entry.sender_id)):
+        if not games.partner_offered_draw(view, entry.sender_id):
             check.errors.append(Finding("002 §4.2.3", _("the partner offered no draw to accept")))
         else:
             check.result = GameResult.DRAW
@@ -277,50 +272,28 @@ def _check_moves(check: PostcardCheck, view: GameView, side: Side, today: dt.dat
             "002 §4.2.5", _("letter %(id)s is not the last letter of this game; only the card play waits for "
               "can be replaced", id=entry.corrects_letter_id)))
         return
-    letters = view.letters if replaced is None else view.letters[: view.letters.index(replaced)]
-    expected = _partner_new_plies(letters, entry.sender_id)
-    played = sum(len(letter.moves_text.split()) for letter in letters)
-    walk = Walk(view.positions[played - len(expected)], played - len(expected))
     mentions = _mentions(entry.moves_text)
     if not mentions:
         check.errors.append(Finding("002 §4.2.3", _("the card carries no move")))
         return
-    consumed = check_repetition(walk, side, expected, mentions)
-    if walk.stop is None:
-        repeated = len(walk.plies)
-        walk.plies.clear()
-        walk.start_index += repeated
-        branches = _variant_branches(view, letters, entry.sender_id, walk)
-        walk_own_moves(walk, side, mentions[consumed:], branches)
-    mine = color_of(side)
-    own = [(p, m) for p, m in walk.plies if p.turn is mine]
-    last_own = max((i for i, (p, _) in enumerate(walk.plies) if p.turn is mine), default=-1)
-    check.own_moves = " ".join(format_full(p, m) for p, m in walk.plies[: last_own + 1])
-    check.variant_reply = " ".join(format_full(p, m) for p, m in walk.plies[last_own + 1 :])
-    for note in walk.notes:
+    judged = view if replaced is None else view.before(replaced)
+    moves = games.check_moves(judged, entry.sender_id, mentions, entry.variants_text)
+    check.moves = moves
+    check.own_moves = moves.own_moves
+    check.variant_reply = moves.variant_reply
+    for note in moves.notes:
         check.findings.append(_finding_of(note, stops=False))
-    if walk.stop is not None:
-        stop = _finding_of(walk.stop, stops=walk.penalty)
+    if moves.stop is not None:
+        stop = _finding_of(moves.stop, stops=moves.penalty)
         check.findings.append(stop)
-        if walk.penalty:
+        if moves.penalty:
             check.stops_play = True
             check.stop = stop
-            check.penalty_days = PENALTY_DAYS
+            check.penalty_days = moves.penalty_days
             # The card is read the day it is entered; the 3 days run from there.
             check.notice_due = today + dt.timedelta(days=NOTICE_DAYS)
-    elif not own:
+    elif moves.refused:
         check.errors.append(Finding("002 §4.2.3", _("the card carries no move of its sender")))
-    if entry.variants_text.strip() and own:
-        after = walk.position
-        offer = parse_variants(after, entry.variants_text, next_move_number=None)
-        for error in offer.errors:
-            check.findings.append(Finding("002 §4.2.7", _("variant unreadable: %(text)s", text=error.text),
-                                          _("the variant is not offered; play goes on")))
-        for variant in offer.variants:
-            if variant.cut is not None:
-                check.findings.append(Finding(
-                    "002 §4.2.12", _("variant cut at %(text)s", text=variant.cut.text),
-                    _("offered up to that move; no penalty")))
 
 
 def _replaced_letter(view: GameView, letter_id: int | None) -> Letter | None:
@@ -341,28 +314,6 @@ def _originally(letter: Letter, letter_id: int) -> bool:
     return False
 
 
-def _partner_new_plies(letters: Sequence[Letter], sender_id: int) -> list[str]:
-    """002 §4.2.3: the partner's plies since the sender's last move, which he must repeat."""
-    plies = [ply for letter in letters for ply in letter.moves_text.split()]
-    count = 0
-    for letter in reversed(letters):
-        if letter.sender_id == sender_id and letter.moves_text.strip():
-            break
-        count += len(letter.moves_text.split())
-    return plies[len(plies) - count:] if count else []
-
-
-def _variant_branches(
-    view: GameView, letters: Sequence[Letter], sender_id: int, walk: Walk
-) -> dict[Move, VariantNode]:
-    for letter in reversed(letters):
-        if letter.sender_id == sender_id and letter.moves_text.strip():
-            return {}
-        if letter.variants_text.strip():
-            return parse_variants(walk.position, letter.variants_text).tree().root
-    return {}
-
-
 def _finding_of(notice: RuleNotice, *, stops: bool) -> Finding:
     problem = {
         "repetition_missing": _("the partner's move is not repeated; expected %(move)s",
@@ -377,13 +328,19 @@ def _finding_of(notice: RuleNotice, *, stops: bool) -> Finding:
         "impossible:short_notation": _("%(move)s is written in short notation",
                                        move=notice.remedy),
         "illegible": _("%(move)s cannot be read", move=notice.remedy),
+        "variant_unreadable": _("variant unreadable: %(text)s", text=notice.remedy),
+        "variant_cut": _("variant cut at %(text)s", text=notice.remedy),
     }.get(notice.problem, f"{notice.remedy}: {notice.problem.replace('_', ' ')}")
     consequence = (
         _("play stops until the sender corrects the card; %(days)s penalty days to the sender "
           "(002 §4.2.11); the partner points the fault out within %(notice)s days (002 §4.2.9)",
           days=PENALTY_DAYS, notice=NOTICE_DAYS)
         if stops else _("play goes on"))
-    if notice.problem == "substituted":
+    if notice.problem == "variant_unreadable":
+        consequence = _("the variant is not offered; play goes on")
+    elif notice.problem == "variant_cut":
+        consequence = _("offered up to that move; no penalty")
+    elif notice.problem == "substituted":
         consequence = _("the recipient names the move and answers it; no penalty (002 §4.2.10)")
     elif notice.problem.startswith("impossible") or notice.problem == "illegible":
         consequence = _("the sender replaces the move; his days of thinking and correcting "
@@ -470,12 +427,10 @@ def enter_postcard(
     check = check_postcard(game, entry, today=today)
     if not check.accepted:
         raise PostcardRejected(game.id, check.errors)
-    letter = append_letter(session, game, LetterInput(
+    letter = games.enter_letter(session, game, LetterInput(
         sender_id=entry.sender_id,
         channel=Channel.POST,
         raw_text=entry.raw_text,
-        moves_text=check.own_moves,
-        variants_text=entry.variants_text.strip() if check.own_moves else "",
         partner_sent=check.partner_sent,
         received=check.received,
         sent=check.sent,
@@ -483,39 +438,12 @@ def enter_postcard(
         registered=entry.registered,
         declared_white_days=entry.declared_white_days,
         declared_black_days=entry.declared_black_days,
-        penalty_days=check.penalty_days,
         corrects_letter_id=entry.corrects_letter_id,
-    ), user)
-    if check.variant_reply:
-        append_letter(session, game, LetterInput(
-            sender_id=game.partner_of(entry.sender_id).id, channel=Channel.POST,
-            raw_text="002 §4.2.13: conditional reply of the accepted variant",
-            moves_text=check.variant_reply, sent=check.sent, received=check.sent,
-            partner_sent=check.sent,
-        ), user)
-    session.expire(game, ["letters"])
-    stop = check.stop
-    if stop is not None:
-        session.add(Penalty(
-            game_id=game.id, participant_id=entry.sender_id, days=check.penalty_days,
-            rule="002 §4.2.11", reason=f"{stop.rule}: {stop.problem}", charged_on=today,
-            letter_id=letter.id, imposed_by_id=user.id if user is not None else None,
-        ))
-        audit.record(session, user=user, action="penalty.charged", entity="game",
-                     entity_id=game.id, tournament_id=game.tournament_id, rule="002 §4.2.11",
-                     summary=f"{check.penalty_days} penalty days: {stop.problem}")
+    ), check.moves, user, on=today)
     if check.result is not None:
-        game.state = GameState.FINISHED
-        game.result = check.result
-        game.result_kind = ResultKind.PLAYED
-        game.result_on = check.sent
-        audit.record(session, user=user, action="game.finished", entity="game", entity_id=game.id,
-                     tournament_id=game.tournament_id, rule="002 §4.5.1",
-                     summary=f"{entry.declaration}: {check.result}")
-    elif game.state is GameState.NOT_STARTED and check.own_moves:
-        game.state = GameState.IN_PLAY
-    elif check.own_moves and GameView(game).position.outcome() is not None:
-        _finish_by_board(session, game, user, check)
+        assert check.sent is not None
+        games.record_result(session, game, check.result, ResultKind.PLAYED, on=check.sent,
+                            user=user, summary=f"{entry.declaration}: {check.result}")
     audit.record(
         session, user=user, action="letter.postal", entity="letter", entity_id=letter.id,
         tournament_id=game.tournament_id,
@@ -528,43 +456,7 @@ def enter_postcard(
     return check, letter
 
 
-def _finish_by_board(session: Session, game: Game, user: User | None, check: PostcardCheck) -> None:
-    outcome = GameView(game).position.outcome()
-    assert outcome is not None
-    if outcome.winner is None:
-        game.result = GameResult.DRAW
-    else:
-        game.result = (GameResult.WHITE_WIN if outcome.winner == color_of(Side.WHITE)
-                       else GameResult.BLACK_WIN)
-    game.state = GameState.FINISHED
-    game.result_kind = ResultKind.PLAYED
-    game.result_on = check.sent
-    audit.record(session, user=user, action="game.finished", entity="game", entity_id=game.id,
-                 tournament_id=game.tournament_id, summary=f"over the board: {game.result}")
-
-
 # -- other things the post brings ----------------------------------------------------------------
-
-
-def record_start_sheet_receipt(
-    session: Session, participant: Participant, received: dt.date, user: User | None
-) -> None:
-    """The day ``participant``'s start sheet arrived; after the start date it moves his start to
-    the next day in every game (002 §4.3.2, counted by :mod:`timekeeping`)."""
-    participant.start_sheet_received = received
-    audit.record(session, user=user, action="participant.start_sheet_received",
-                 entity="participant", entity_id=participant.id,
-                 tournament_id=participant.tournament_id, rule="002 §4.3.2",
-                 summary=f"{participant.player.name}: start sheet received {received:%d.%m.%Y}")
-
-
-class BreakRefused(ValueError):
-    """A break the rules do not allow (002 §4.4.1, §4.4.3); nothing was stored."""
-
-    def __init__(self, participant_id: int, reasons: Sequence[str]) -> None:
-        super().__init__(f"participant {participant_id}: break refused: " + "; ".join(reasons))
-        self.participant_id = participant_id
-        self.reasons = tuple(reasons)
 
 
 def record_break_notice(
@@ -576,24 +468,5 @@ def record_break_notice(
     The limits of 002 §4.4.1 are :func:`timekeeping.check_break_limits`'s: a second break in a
     year is refused; one over 30 days stands for its first 30 (timekeeping's reading).
     """
-    side = Side.WHITE  # the limits are per player; the side is only a label here
-    existing = [BreakSpan(side, item.start_date, item.end_date) for item in participant.breaks]
-    new = BreakSpan(side, first_day, last_day)
-    standing, violations = check_break_limits([*existing, new])
-    stored = next((span for span in standing if span.first_day == first_day
-                   and span not in existing), None)
-    if stored is None:
-        raise BreakRefused(participant.id, [f"{v.rule}: {v.message}" for v in violations])
-    row = Break(participant_id=participant.id, start_date=stored.first_day,
-                end_date=stored.last_day, announced_on=notice_postmark,
-                entered_by_id=user.id if user is not None else None)
-    session.add(row)
-    session.flush()
-    session.expire(participant, ["breaks"])
-    audit.record(session, user=user, action="break.recorded", entity="participant",
-                 entity_id=participant.id, tournament_id=participant.tournament_id,
-                 rule="002 §4.4.2",
-                 summary=f"{participant.player.name}: break {stored.first_day:%d.%m.%Y}–"
-                         f"{stored.last_day:%d.%m.%Y}",
-                 detail={"violations": [str(v) for v in violations]})
-    return row
+    return games.record_break(session, participant, first_day, last_day,
+                              announced_on=notice_postmark, user=user).row

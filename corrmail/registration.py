@@ -1,4 +1,4 @@
-"""Setting up a tournament: its regulations and its entries (issue 6 §1).
+"""Setting up a tournament: its regulations and its entries.
 
 Every function works in the caller's transaction and records what it did in the audit log; a
 caller commits once, so a failure leaves nothing half-done.

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from corrmail.clock import today as service_today
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.ledger import LedgerError
+from corrmail.games import LedgerError
 from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import (
@@ -211,7 +211,7 @@ def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sen
                received: str, sent: str, postmark: str, registered: bool, declared: str | None,
                declares: str, raw_text: str, corrects: int | None, check_only: bool,
                day: dt.datetime | None, login: str | None) -> None:
-    """Postal entry: judge a received postcard and add it to GAME_ID's ledger (issue 6 §3).
+    """Postal entry: judge a received postcard and add it to GAME_ID's ledger.
 
     Exits 1, storing nothing, when the card cannot be entered."""
     white_days, black_days = _declared(declared)

@@ -1,4 +1,4 @@
-"""The daily job, ``corrmail sweep --today DATE`` (issue 6 §8).
+"""The daily job, ``corrmail sweep --today DATE``.
 
 One pass over every running tournament, each part done by the code that owns it:
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from scoring.errors import ScoringError
 
 COMMAND_MODULES: tuple[str, ...] = ("scoring.commands",)
-#: Pairing (issue 5): ``pair``, ``check-pairings``, ``generate``.
+#: Pairing: ``pair``, ``check-pairings``, ``generate``.
 OPTIONAL_COMMAND_MODULES: tuple[str, ...] = ("scoring.pairing.cli",)
 
 

@@ -1,4 +1,4 @@
-"""The steward's and referee's paperwork, generated from the database (issue 12).
+"""The steward's and referee's paperwork, generated from the database.
 
 * :mod:`~corrmail.bulletins.build` — a bulletin (002 §4.1.8), the final report (002 §4.1.7) and
   a player's sheet as data, as of any date (:mod:`~corrmail.bulletins.asof` reads the record as

@@ -18,8 +18,14 @@ the letters that follow — all in the caller's transaction:
   ends the game and both players get the end-of-play notice;
 * «беру перерыв с … по …» records the break and tells every partner with an unfinished game and
   the steward (002 §4.4.2, §4.4.3);
-* an overstep claim opens the referee's case (``adjudication.overstep``) and suspends the game
-  (002 §4.3.6); a protest is forwarded to the referee (002 §4.1.12, §4.3.8, §4.5.6).
+* an overstep claim opens the referee's case through the referee's desk, exactly as a claim made
+  on the web: same case, same effects (the game suspended), same case letters, same audit entry
+  (002 §4.3.6); the claimant is told his reply is held; a protest is kept for the referee to file
+  (002 §4.1.12, §4.3.8, §4.5.6).
+
+What a letter does to the game — its check (002 §4.2), the rows it writes, a result, a penalty, a
+break — is the game core's (:mod:`corrmail.games`), shared with postal entry and the web; this
+module reads the e-mail and writes the letters that follow.
 """
 
 from __future__ import annotations
@@ -32,24 +38,17 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudication.case import Channel as CaseChannel
-from adjudication.overstep import OverstepClaim
-from corrmail import audit
-from corrmail.ledger import LetterInput, append_letter
+from adjudication import IllegalTransition, OverstepClaim
+from adjudication import Side as CaseSide
+from corrmail import audit, games
+from corrmail.games import LetterInput, MoveCheck
 from corrmail.mail.calendar import CalendarDate, calendar_attachment
 from corrmail.mail.compose import Attachment
-from corrmail.mail.content import LetterContent, MoveMention, read_letter
-from corrmail.mail.game_view import (
-    GameView,
-    HeldMoveRefused,
-    UnsupportedGameType,
-    color_of,
-    side_of,
-)
+from corrmail.mail.content import LetterContent, read_letter
+from corrmail.mail.game_view import GameView, HeldMoveRefused, UnsupportedGameType, side_of
 from corrmail.mail.inbound import InboundMessage
 from corrmail.mail.letters import LetterWriter
 from corrmail.models import (
-    Break,
     Case,
     CaseType,
     Channel,
@@ -58,33 +57,31 @@ from corrmail.models import (
     GameState,
     Letter,
     Participant,
-    Penalty,
     ResultKind,
     Role,
     TournamentOfficial,
     User,
 )
-from corrmail.move_walk import RuleNotice, Walk, check_repetition, walk_own_moves
+from corrmail.move_walk import RuleNotice
+from corrmail.referee.desk import ActionRefused, Actor, Desk, NotEntitled
+from corrmail.referee.letters import case_letter_writer
+from corrmail.referee.store import load_case
 from notation.full import format_full
 from notation.game_position import GamePosition
 from notation.geometry import BOARD_8X8, Geometry
 from notation.letters import LegalMove, read_move
 from notation.move import Move
 from notation.svg import board_svg
-from notation.variants import VariantNode, parse_variants
 from timekeeping import (
     PENALTY_DAYS,
     BreakAnnouncementError,
     Ledger,
     NotToMoveError,
-    Side,
     TimekeepingError,
-    check_break_limits,
     compute_chart,
     last_safe_reply_date,
     parse_break_announcement,
 )
-from timekeeping import Break as BreakSpan
 
 __all__ = ["Outcome", "Correspondence", "RuleNotice", "numbered"]
 
@@ -242,55 +239,31 @@ class _Context:
             )
             self.posted.append(row.id)
 
-    def record_letter(self, *, moves: str = "", variants: str = "", sender: Participant | None = None,
-                      raw: str | None = None) -> Letter:
+    def letter_input(self, sender: Participant | None = None, raw: str | None = None) -> LetterInput:
+        """The letter with the server's dates: the arrival day is its dispatch and postmark."""
         sender = sender or self.me
         view = GameView(self.game)
         answered = [
             letter for letter in view.letters_since_own(sender.id) if letter.sent is not None
         ]
         partner_sent = answered[-1].sent if answered else None
-        letter = append_letter(
-            self.session,
-            self.game,
-            LetterInput(
-                sender_id=sender.id,
-                channel=Channel.EMAIL,
-                raw_text=self.message.text if raw is None else raw,
-                moves_text=moves,
-                variants_text=variants,
-                partner_sent=partner_sent,
-                # The server relays a letter the day it arrives: the partner's dispatch day is
-                # also the day it reached this player (002 §4.3.1, second date).
-                received=partner_sent,
-                sent=self.today,
-                postmark_date=self.today,
-                inbound_message_id=self.inbound_id if sender.id == self.me.id else None,
-            ),
-            entered_by=None,
+        return LetterInput(
+            sender_id=sender.id,
+            channel=Channel.EMAIL,
+            raw_text=self.message.text if raw is None else raw,
+            partner_sent=partner_sent,
+            # The server relays a letter the day it arrives: the partner's dispatch day is
+            # also the day it reached this player (002 §4.3.1, second date).
+            received=partner_sent,
+            sent=self.today,
+            postmark_date=self.today,
+            inbound_message_id=self.inbound_id if sender.id == self.me.id else None,
         )
-        if letter not in self.game.__dict__.get("letters", ()):
-            # The ledger appended through the session, not the relationship: reload the letters.
-            self.session.expire(self.game, ["letters"])
-        return letter
 
-    def charge_penalty(self, letter: Letter, reason: str) -> None:
-        self.session.add(
-            Penalty(
-                game_id=self.game.id,
-                participant_id=self.me.id,
-                days=PENALTY_DAYS,
-                rule="002 §4.2.11",
-                reason=reason,
-                charged_on=self.today,
-                letter_id=letter.id,
-            )
-        )
-        audit.record(
-            self.session, user=None, action="penalty.charged", entity="game",
-            entity_id=self.game.id, tournament_id=self.tournament.id, rule="002 §4.2.11",
-            summary=f"{PENALTY_DAYS} penalty days to {self.me.player.name}: {reason}",
-        )
+    def record_letter(self, moves: MoveCheck | None = None) -> Letter:
+        """The letter into the ledger through the game core, with what its moves do."""
+        return games.enter_letter(self.session, self.game, self.letter_input(), moves, None,
+                                  on=self.today)
 
     def outcome(self, code: str, detail: str = "", *, refused: bool = False) -> Outcome:
         audit.record(
@@ -349,53 +322,20 @@ class _Context:
             self.post_to_player(self.me, "not_to_move", "notice")
             return self.outcome("not_to_move", "002 §4.2.8: the partner is to move", refused=True)
 
-        expected = view.partner_new_plies(self.me.id)
-        walk = Walk(view.position_before(len(expected)), len(view.plies) - len(expected))
-        mentions = list(self.content.moves)
-        consumed = self.check_repetition(walk, expected, mentions)
-        if walk.stop is not None:
-            return self.stop_game(walk)
-        repeated = list(walk.plies)
-        walk.plies.clear()
-        walk.start_index += len(repeated)
-        variant_tree = view.pending_variants(self.me.id)
-        branches: dict[Move, VariantNode] = variant_tree.tree().root if variant_tree else {}
-        self.walk_own_moves(walk, mentions[consumed:], branches)
-        if walk.stop is not None and walk.own_count == 0:
-            return self.stop_game(walk)
-
-        own_plies, trailing = _split_trailing(walk.plies, color_of(self.side))
-        first_index = len(view.plies)
         variants_text = "\n".join(v.source for v in self.content.variants)
-        after = own_plies[-1][0].play(own_plies[-1][1]) if own_plies else walk.position
-        if variants_text:
-            offer = parse_variants(after, variants_text, next_move_number=None)
-            # A faulty variant never stops play (002 §4.2.12): both players are told.
-            for error in offer.errors:
-                walk.notes.append(RuleNotice("002 §4.2.7", "variant_unreadable", error.text))
-            for variant in offer.variants:
-                if variant.cut is not None:
-                    walk.notes.append(RuleNotice("002 §4.2.12", "variant_cut", variant.cut.text))
-        if not own_plies:
-            self.notify_errors(walk.notices or [RuleNotice("002 §4.2.3", "no_own_move", "")],
+        check = games.check_moves(view, self.me.id, self.content.moves, variants_text)
+        if check.refused:
+            self.notify_errors(check.notices or [RuleNotice("002 §4.2.3", "no_own_move", "")],
                                penalty=False)
             return self.outcome("no_own_move", refused=True)
-
-        letter = self.record_letter(
-            moves=" ".join(format_full(p, m) for p, m in own_plies), variants=variants_text
-        )
-        if trailing:
-            self.record_letter(
-                moves=" ".join(format_full(p, m) for p, m in trailing),
-                sender=self.partner,
-                raw="002 §4.2.13: conditional reply of the accepted variant",
-            )
-        if walk.stop is not None:
+        letter = self.record_letter(check)
+        if not check.own:
+            return self.stopped(check)
+        if check.stop is not None:
             # Earlier moves of the letter stand (002 §4.2.8); the faulty one must be replaced.
-            if walk.penalty:
-                self.charge_penalty(letter, walk.stop.problem)
-            self.notify_errors([walk.stop, *walk.notices], penalty=walk.penalty)
-
+            self.notify_errors([check.stop, *check.notices], penalty=check.penalty)
+        own_plies, trailing, repeated = check.own, check.trailing, check.repeated
+        first_index = check.first_index
         view_after = GameView(self.game)
         ledger = view_after.ledger()
         chart = compute_chart(ledger)
@@ -403,17 +343,18 @@ class _Context:
         context: dict[str, Any] = {
             "repeated": numbered(repeated, first_index - len(repeated)) if repeated else "",
             "moves": moves_written,
-            "accepted_variant": " ".join(walk.accepted_variant),
+            "accepted_variant": " ".join(check.accepted_variant),
             "variant_reply": numbered(trailing, first_index + len(own_plies)) if trailing else "",
             "variants": [v.source for v in self.content.variants],
             "dates": (letter.partner_sent, letter.received, letter.sent),
             "fraction": str(chart.totals),
-            "notes": walk.notes,
+            "notes": check.notes,
             "draw_offer": self.content.draw_offer,
             "draw_decline": self.content.draw_decline,
         }
         final = view_after.position
-        diagrams = _diagram(final, walk.plies[-1][1] if walk.plies else None,
+        played = [*own_plies, *trailing]
+        diagrams = _diagram(final, played[-1][1] if played else None,
                             f"game-{self.game.id}-move-{len(view_after.plies)}.svg")
         # Only the player now to move gets the reply deadline (and its .ics).
         deadline = self.reply_deadline(view_after, ledger)
@@ -422,7 +363,7 @@ class _Context:
         self.post_to_player(self.partner, "move", "move",
                             with_deadline if partner_moves else diagrams,
                             **{**context, "deadline": deadline if partner_moves else None})
-        if trailing or walk.notes:
+        if trailing or check.notes:
             self.post_to_player(self.me, "variant_applied" if trailing else "move_receipt",
                                 "move_receipt", diagrams if partner_moves else with_deadline,
                                 **{**context, "deadline": None if partner_moves else deadline})
@@ -430,11 +371,10 @@ class _Context:
             audit.record(self.session, user=None, action="game.draw_offered", entity="game",
                          entity_id=self.game.id, tournament_id=self.tournament.id,
                          summary=f"{self.me.player.name} offers a draw")
-        final_outcome = final.outcome()
-        if final_outcome is not None:
-            self.game_over_by_board(final_outcome)
+        if self.game.state is GameState.FINISHED:  # the board ended the game
+            self.announce_result()
         detail = moves_written + (f" + {context['variant_reply']}" if trailing else "")
-        return self.outcome("move_relayed" if walk.stop is None else "move_relayed_with_error",
+        return self.outcome("move_relayed" if check.stop is None else "move_relayed_with_error",
                             detail)
 
     def reply_deadline(self, view: GameView, ledger: Ledger) -> dt.date | None:
@@ -455,22 +395,13 @@ class _Context:
         return (calendar_attachment([item], domain=self.writer.settings.domain,
                                     filename="deadline.ics"),)
 
-    def check_repetition(self, walk: Walk, expected: list[str], mentions: list[MoveMention]) -> int:
-        """002 §4.2.9: the partner's new moves must be repeated (:mod:`corrmail.move_walk`)."""
-        return check_repetition(walk, self.side, expected, mentions)
-
-    def walk_own_moves(
-        self, walk: Walk, mentions: list[MoveMention], branches: dict[Move, VariantNode]
-    ) -> None:
-        walk_own_moves(walk, self.side, mentions, branches)
-
-    def stop_game(self, walk: Walk) -> Outcome:
-        assert walk.stop is not None
-        letter = self.record_letter()
-        if walk.penalty:
-            self.charge_penalty(letter, f"{walk.stop.rule}: {walk.stop.problem} ({walk.stop.remedy})")
-        self.notify_errors([walk.stop, *walk.notices], penalty=walk.penalty)
-        return self.outcome(walk.stop.problem, f"{walk.stop.rule} {walk.stop.remedy}", refused=True)
+    def stopped(self, check: MoveCheck) -> Outcome:
+        """The letter's first move cannot stand: it is kept, play waits for the sender's
+        corrected letter (002 §4.2.9, §4.2.10) and he is told why."""
+        stop = check.stop
+        assert stop is not None
+        self.notify_errors([stop, *check.notices], penalty=check.penalty)
+        return self.outcome(stop.problem, f"{stop.rule} {stop.remedy}", refused=True)
 
     def notify_errors(self, notices: Sequence[RuleNotice], *, penalty: bool) -> None:
         self.post_to_player(
@@ -481,39 +412,26 @@ class _Context:
     # -- draws, resignations, the end --------------------------------------------------------------
 
     def partner_offered_draw(self) -> bool:
-        view = GameView(self.game)
-        return any(read_letter(letter.raw_text).draw_offer
-                   for letter in view.letters_since_own(self.me.id))
+        return games.partner_offered_draw(GameView(self.game), self.me.id)
 
     def finish(self, *, resigned: bool) -> Outcome:
         self.record_letter()
         if resigned:
-            result = GameResult.BLACK_WIN if self.side is Side.WHITE else GameResult.WHITE_WIN
+            result = games.resignation_result(self.side)
             code = "resigned"
         else:
             result = GameResult.DRAW
             code = "draw_agreed"
-        self.set_result(result, ResultKind.PLAYED, None)
+        games.record_result(self.session, self.game, result, ResultKind.PLAYED, on=self.today,
+                            user=None, summary=f"{code}: {result}")
+        self.announce_result()
         return self.outcome(code, str(result))
 
-    def set_result(self, result: GameResult, kind: ResultKind, rule: str | None) -> None:
-        self.game.state = GameState.FINISHED
-        self.game.result = result
-        self.game.result_kind = kind
-        self.game.result_rule = rule
-        self.game.result_on = self.today
+    def announce_result(self) -> None:
+        """Both players get the end-of-play notice with the game's record."""
         for participant in (self.game.white, self.game.black):
-            self.post_to_player(participant, "game_over", "game_over", result=str(result),
+            self.post_to_player(participant, "game_over", "game_over", result=str(self.game.result),
                                 record=self.record_text())
-
-    def game_over_by_board(self, outcome: Any) -> None:
-        winner = outcome.winner
-        if winner is None:
-            self.set_result(GameResult.DRAW, ResultKind.PLAYED, None)
-        else:
-            white_won = winner == color_of(Side.WHITE)
-            self.set_result(GameResult.WHITE_WIN if white_won else GameResult.BLACK_WIN,
-                            ResultKind.PLAYED, None)
 
     def record_text(self) -> str:
         view = GameView(self.game)
@@ -535,32 +453,25 @@ class _Context:
             self.notify_errors([RuleNotice("002 §4.4.3", "break_wording", error.reason)],
                                penalty=False)
             return self.outcome("break_refused", error.reason, refused=True)
-        existing = [
-            BreakSpan(self.side, item.start_date, item.end_date)
-            for item in self.me.breaks
-        ]
-        new = BreakSpan(self.side, announcement.first_day, announcement.last_day)
-        standing, violations = check_break_limits([*existing, new])
-        stored = next((span for span in standing if span.first_day == new.first_day), None)
-        reasons = "; ".join(v.message for v in violations)
-        if stored is None:
+        try:
+            stored = games.record_break(self.session, self.me, announcement.first_day,
+                                        announcement.last_day, announced_on=self.today, user=None)
+        except games.BreakRefused as refused:
+            reasons = "; ".join(refused.messages)
             self.notify_errors([RuleNotice("002 §4.4.1", "break_limit", reasons)], penalty=False)
             return self.outcome("break_refused", reasons, refused=True)
-        if violations:
+        if stored.violations:
             # Too long: the break stands for its first 30 days (timekeeping's reading of §4.4.1).
+            reasons = "; ".join(v.message for v in stored.violations)
             self.notify_errors([RuleNotice("002 §4.4.1", "break_limit", reasons)], penalty=False)
-        self.session.add(
-            Break(participant_id=self.me.id, start_date=stored.first_day, end_date=stored.last_day,
-                  announced_on=self.today)
-        )
         late = stored.first_day < self.today
-        games = self.session.scalars(
+        unfinished = self.session.scalars(
             select(Game).where(
                 (Game.white_id == self.me.id) | (Game.black_id == self.me.id),
                 Game.state.in_([GameState.IN_PLAY, GameState.NOT_STARTED, GameState.SUSPENDED]),
             )
         ).all()
-        for other_game in games:
+        for other_game in unfinished:
             partner = other_game.partner_of(self.me.id)
             if partner.player.email:
                 row = self.writer.post(
@@ -579,9 +490,8 @@ class _Context:
         return self.outcome("break_recorded", f"{stored.first_day}..{stored.last_day}")
 
     def claim_overstep(self) -> Outcome:
+        """The claim opens its case at the referee's desk, as one made on the web does."""
         view = GameView(self.game)
-        chart = view.chart()
-        offender = self.side.partner
         # The claimant's reply, kept from the offender until the referee decides (002 §4.3.6)
         # and forwarded if he finds no overstep (002 §4.3.7).
         written = self.held_reply_written(view)
@@ -589,46 +499,30 @@ class _Context:
             held, held_refused = view.held_reply(self.side, written), None
         except HeldMoveRefused as refused:
             held, held_refused = "", refused
-        found = chart.overstep is not None and chart.overstep.player is offender
-        transition = OverstepClaim.open(
-            f"game-{self.game.id}-overstep-{self.today.isoformat()}",
-            game=str(self.game.id),
-            claimant=_case_side(self.side),
-            claimed_on=self.today,
-            channel=CaseChannel.EMAIL,
-            held_move=held,
-            chart_shows_overstep=found,
-        )
-        deadline = transition.case.deadline_on(self.today)
-        case = Case(
-            case_type=CaseType.OVERSTEP_CLAIM,
-            tournament_id=self.tournament.id,
-            game_id=self.game.id,
-            participant_id=self.me.id,
-            state=str(transition.case.state),
-            deadline=deadline.due if deadline is not None else None,
-            revision=transition.case.revision,
-            payload=transition.case.to_dict(),
-            letter_text=self.message.text,
-        )
-        self.session.add(case)
-        self.session.flush()
+        desk = Desk(self.session, case_letter_writer(self.writer.settings), on=self.today)
+        claimant = Actor(None, frozenset(), frozenset({self.me.id}))
+        try:
+            done = desk.open_overstep_claim(claimant, self.game, claimant=CaseSide(self.side.value),
+                                            held_move=held, letter_text=self.message.text)
+        except ActionRefused as refused:
+            self.notify_errors([RuleNotice(refused.rule, "claim_refused", refused.reason)],
+                               penalty=False)
+            return self.outcome("overstep_refused", str(refused), refused=True)
+        self.posted.extend(done.carried.letters)
         self.record_letter()
-        self.game.state = GameState.SUSPENDED
-        partner = self.partner
-        context: dict[str, Any] = {"claimant": self.me.player, "offender": partner.player,
-                   "fraction": str(chart.totals), "server_found": found,
-                   "objection_due": self.today + dt.timedelta(days=10)}
-        self.post_to_player(partner, "overstep_notice", "overstep_notice", **context)
+        claim = done.stored.case
+        assert isinstance(claim, OverstepClaim)
+        found = claim.chart_shows_overstep
         # Only the claimant learns of his held reply: the offender must not see it (002 §4.3.6).
-        self.post_to_player(self.me, "overstep_claim_received", "notice", **context,
+        self.post_to_player(self.me, "overstep_claim_received", "notice",
+                            claimant=self.me.player, offender=self.partner.player,
+                            fraction=str(view.chart().totals), server_found=found,
+                            objection_due=self.today + dt.timedelta(days=10),
                             held_move=held, held_refused=held_refused)
-        self.post_to_officials(Role.REFEREE, "overstep_referee", "overstep_notice", **context)
-        self.post_to_officials(Role.STEWARD, "overstep_referee", "overstep_notice", **context)
         held_note = f"; reply held: {held}" if held else (
             f"; reply not held: {held_refused}" if held_refused else "")
         return self.outcome("overstep_claimed",
-                            f"case {case.id}; server chart agrees: {found}{held_note}")
+                            f"case {done.stored.row.id}; server chart agrees: {found}{held_note}")
 
     def held_reply_written(self, view: GameView) -> str:
         """The reply written in a claim letter: the first move after the repetition of the
@@ -651,37 +545,40 @@ class _Context:
         return mentions[consumed].text if consumed < len(mentions) else ""
 
     def forward_protest(self, text: str) -> None:
-        case = Case(
-            case_type=CaseType.PROTEST,
-            tournament_id=self.tournament.id,
-            game_id=self.game.id,
-            participant_id=self.me.id,
-            state="received",
-            deadline=self.today + dt.timedelta(days=30),
-            payload={"text": self.message.text, "protest": text, "received": self.today.isoformat()},
-        )
-        self.session.add(case)
-        self.session.flush()
-        self.post_to_officials(Role.REFEREE, "protest_forwarded", "protest", protest=self.message.text,
-                               received=self.today)
+        """A protest against a case of this game goes to the referee's desk, as one made on the
+        web (002 §4.1.12, §4.3.8): the first open case of the game the sender may protest now.
+        One that contests no such case is kept for the referee to file by hand."""
+        if self.protest_at_desk(text) is None:
+            games.receive_protest_letter(
+                self.session, tournament_id=self.tournament.id, game_id=self.game.id,
+                participant_id=self.me.id, text=self.message.text, protest=text,
+                received=self.today)
+            self.post_to_officials(Role.REFEREE, "protest_forwarded", "protest",
+                                   protest=self.message.text, received=self.today)
         self.post_to_player(self.me, "protest_received", "notice", received=self.today)
+
+    def protest_at_desk(self, text: str) -> int | None:
+        """The id of the case the protest was filed into, if there is one to contest."""
+        desk = Desk(self.session, case_letter_writer(self.writer.settings), on=self.today)
+        protester = Actor(None, frozenset(), frozenset({self.me.id}))
+        open_cases = self.session.scalars(
+            select(Case.id).where(Case.game_id == self.game.id, Case.closed_at.is_(None),
+                                  Case.case_type != CaseType.PROTEST)
+            .order_by(Case.id.desc())
+        ).all()
+        for case_id in open_cases:
+            stored = load_case(self.session, case_id)
+            try:
+                done = desk.protest(protester, case_id, revision=stored.case.revision,
+                                    party=self.side.value, grounds=text)
+            except (IllegalTransition, NotEntitled, ActionRefused):
+                continue  # refused before anything was written: not this case
+            self.posted.extend(done.carried.letters)
+            return case_id
+        return None
 
 
 def _diagram(position: GamePosition, last_move: Move | None, filename: str) -> tuple[Attachment, ...]:
     """The board diagram of the position, for every game type (column stacks included)."""
     svg = board_svg(position, last_move=last_move)
     return (Attachment(filename, svg.encode(), "image/svg+xml"),)
-
-
-def _split_trailing(
-    plies: list[tuple[GamePosition, Move]], mine: Any
-) -> tuple[list[tuple[GamePosition, Move]], list[tuple[GamePosition, Move]]]:
-    """Plies up to the sender's last own move, and the partner's plies after it."""
-    last_own = max((i for i, (position, _) in enumerate(plies) if position.turn is mine), default=-1)
-    return plies[: last_own + 1], plies[last_own + 1 :]
-
-
-def _case_side(side: Side) -> Any:
-    from adjudication.outcomes import Side as CaseSide
-
-    return CaseSide(side.value)

@@ -16,10 +16,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from corrmail.ledger import effective_letters, load_locked_game
+from corrmail.games.append import load_locked_game
+from corrmail.ledger import effective_letters
 from corrmail.models import Break, Game, Letter, PairedRound, Participant, Tournament
 from corrmail.models import Penalty as PenaltyRow
 from corrmail.models.enums import ROUND_BY_ROUND_SYSTEMS
+from corrmail.move_walk import color_of
 from notation.full import format_full
 from notation.game_position import GamePosition, initial_position
 from notation.letters import LegalMove, PlayedGame, play_moves, read_move
@@ -71,16 +73,12 @@ def side_of(game: Game, participant_id: int) -> Side:
     raise ValueError(f"participant {participant_id} does not play game {game.id}")
 
 
-def color_of(side: Side) -> Color:
-    return Color.WHITE if side is Side.WHITE else Color.BLACK
-
-
 def load_mail_game(session: Session, game_id: int) -> Game | None:
     """The game a letter is for, locked for the transaction, with everything a letter reads.
 
     Three statements instead of one per relationship: the game locked with its tournament and
     both participants and players (one join), its letters (read after the lock, see
-    :func:`corrmail.ledger.load_locked_game`), and both participants' breaks.
+    :func:`corrmail.games.append.load_locked_game`), and both participants' breaks.
     """
     game = load_locked_game(
         session, game_id,
@@ -158,6 +156,12 @@ class GameView:
             if letter.sender_id != participant_id:
                 result.append(letter)
         return list(reversed(result))
+
+    def before(self, letter: Letter) -> GameView:
+        """The game as it stood before ``letter`` (a letter being replaced, 002 §4.2.5)."""
+        earlier = GameView(self.game)
+        earlier.__dict__["letters"] = self.letters[: self.letters.index(letter)]
+        return earlier
 
     def partner_new_plies(self, participant_id: int) -> list[str]:
         """What ``participant_id`` must repeat (002 §4.2.3, §4.2.9): plies since his last move."""

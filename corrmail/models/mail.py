@@ -23,7 +23,7 @@ class OutboxMessage(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     message_id: Mapped[str] = mapped_column(String(255), unique=True)
-    kind: Mapped[str] = mapped_column(String(40))  # e.g. "move", "start_sheet", "overstep_notice"
+    kind: Mapped[str] = mapped_column(String(40))  # e.g. "move", "start_sheet", "case.overstep.claim_opened"
     recipient: Mapped[str] = mapped_column(String(320))
     envelope_sender: Mapped[str] = mapped_column(String(320))
     subject: Mapped[str] = mapped_column(String(998))

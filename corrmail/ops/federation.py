@@ -1,5 +1,5 @@
 """A synthetic federation, generated straight into the database: for load benchmarks and
-restore drills, at any scale (the issue's target: 1,000 players, 200 tournaments, 100,000
+restore drills, at any scale (the federation's scale: 1,000 players, 200 tournaments, 100,000
 games, 2 million letters — see docs/benchmarks/load.md).
 
 Every game replays, letter by letter, one game of a pool of legal Russian-draughts games

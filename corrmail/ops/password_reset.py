@@ -29,10 +29,9 @@ from wtforms.validators import DataRequired, EqualTo, Length
 
 from corrmail import audit
 from corrmail.mail.compose import new_message_id
-from corrmail.mail.settings import MailSettings
 from corrmail.models import User
 from corrmail.outbox import enqueue
-from corrmail.web.database import db_session
+from corrmail.web.database import db_session, mail_settings
 
 __all__ = ["blueprint", "TOKEN_HOURS", "MIN_PASSWORD_LENGTH", "reset_token", "user_for_token"]
 
@@ -103,7 +102,7 @@ def forgot() -> str | Response:
 
 
 def _send_link(user: User) -> None:
-    mail = MailSettings.from_env(secret_fallback=current_app.config["SECRET_KEY"])
+    mail = mail_settings()
     link = url_for("password_reset.reset", token=reset_token(user), _external=True)
     message = EmailMessage()
     message["From"] = mail.from_address

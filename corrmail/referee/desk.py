@@ -44,7 +44,7 @@ from adjudication import (
     WithdrawnGame,
 )
 from adjudication import Case as PureCase
-from corrmail import audit
+from corrmail import audit, games
 from corrmail.mail.game_view import GameView, HeldMoveRefused, UnsupportedGameType, side_of
 from corrmail.mail.letters import LetterWriter
 from corrmail.models import (
@@ -60,7 +60,6 @@ from corrmail.models import (
     TournamentOfficial,
     TournamentStatus,
     User,
-    utcnow,
 )
 from corrmail.models import Channel as StoredChannel
 from corrmail.models import TournamentSystem as StoredSystem
@@ -228,7 +227,7 @@ class Desk:
 
     def detect_oversteps(self, tournament: Tournament, actor: Actor | None = None) -> list[Done]:
         """In e-mail games the server holds every letter with its stamps, so it sees an overstep
-        itself (issue 8, 002 §4.3.5–4.3.6): when the player to move can no longer reply within
+        itself (002 §4.3.5–4.3.6): when the player to move can no longer reply within
         his limit, it opens the claim for his partner. The referee still decides. Idempotent."""
         actor = actor or Actor.system()
         if not actor.acts_as(Instance.REFEREE):
@@ -664,9 +663,7 @@ class Desk:
         received = dt.date.fromisoformat(str(letter.payload.get("received", self.on.isoformat())))
         done = self.protest(actor, case_id, revision=revision, party=party,
                             grounds=str(letter.payload.get("protest", "")), filed_on=received)
-        letter.parent_case_id = done.stored.row.id
-        letter.closed_at = utcnow()
-        letter.state = "filed"
+        games.file_protest_letter_row(letter, done.stored.row)
         return done
 
     # -- the machinery -----------------------------------------------------------------------

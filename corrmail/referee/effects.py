@@ -11,7 +11,6 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from adjudication import (
@@ -42,19 +41,15 @@ from adjudication.effects import (
     SuspendGame,
     WithholdBulletins,
 )
-from corrmail import audit
-from corrmail.ledger import LetterInput, append_letter
+from corrmail import audit, games
+from corrmail.games import LetterInput
 from corrmail.mail.compose import Attachment
 from corrmail.mail.game_view import UnsupportedGameType
 from corrmail.mail.letters import LetterWriter
 from corrmail.models import (
-    Break,
-    BreakKind,
     Case,
     Channel,
     Game,
-    GameState,
-    Penalty,
     TournamentChannel,
     User,
 )
@@ -125,74 +120,44 @@ class EffectRunner:
         if isinstance(effect, SendLetter):
             self._letter(effect)
         elif isinstance(effect, RecordResult):
-            game = self._game(effect.game)
             result, kind = columns_for(effect.outcome, effect.rule)
-            game.result, game.result_kind = result, kind
-            game.result_rule, game.result_on = effect.rule, self.on
-            game.state = GameState.FINISHED
+            # Audited below with the effect, citing the decision's rule.
+            games.record_result(self.session, self._game(effect.game), result, kind,
+                                on=self.on, user=self.actor, rule=effect.rule, audited=False)
         elif isinstance(effect, ClearResult):
-            game = self._game(effect.game)
-            game.result = game.result_kind = game.result_rule = game.result_on = None
-            game.state = GameState.IN_PLAY
+            games.clear_result(self._game(effect.game))
         elif isinstance(effect, SuspendGame):
-            game = self._game(effect.game)
-            adjudicating = isinstance(self.case, Adjudication)
-            game.state = GameState.ADJUDICATION if adjudicating else GameState.SUSPENDED
+            games.suspend_play(self._game(effect.game),
+                               for_adjudication=isinstance(self.case, Adjudication))
         elif isinstance(effect, ResumeGame):
-            self._game(effect.game).state = GameState.IN_PLAY
+            games.resume_play(self._game(effect.game))
         elif isinstance(effect, ForwardHeldMove):
             self._forward_held_move(effect)
         elif isinstance(effect, ImposePenalty):
             game = self._game(effect.game)
-            self.session.add(
-                Penalty(
-                    game_id=game.id,
-                    participant_id=_participant_id(game, effect.side),
-                    days=effect.days,
-                    rule=effect.rule,
-                    reason=f"{self.case.TYPE} {self.case.case_id}: {self.case.ruling}",
-                    charged_on=self.on,
-                    case_id=self.row.id,
-                    imposed_by_id=self.actor.id if self.actor is not None else None,
-                )
+            games.charge_penalty(
+                self.session, game, _participant_id(game, effect.side), effect.days,
+                rule=effect.rule, reason=f"{self.case.TYPE} {self.case.case_id}: {self.case.ruling}",
+                on=self.on, user=self.actor, case_id=self.row.id,
             )
         elif isinstance(effect, RevokePenalty):
             game = self._game(effect.game)
-            self.session.execute(
-                delete(Penalty).where(
-                    Penalty.case_id == self.row.id,
-                    Penalty.participant_id == _participant_id(game, effect.side),
-                )
-            )
+            games.revoke_penalties(self.session, case_id=self.row.id,
+                                   participant_id=_participant_id(game, effect.side))
         elif isinstance(effect, OpenAdjudication):
             self.carried.adjudications.append(effect)
         elif isinstance(effect, GrantBreak):
-            self.session.add(
-                Break(
-                    participant_id=int(effect.player),
-                    kind=BreakKind.SPECIAL,
-                    start_date=effect.start,
-                    end_date=effect.end,
-                    announced_on=self.case.opened_on,
-                    granted_by_id=self.actor.id if self.actor is not None else None,
-                    entered_by_id=self.actor.id if self.actor is not None else None,
-                )
-            )
+            games.grant_special_break(self.session, int(effect.player), effect.start, effect.end,
+                                      requested_on=self.case.opened_on, user=self.actor)
         elif isinstance(effect, RevokeBreak):
-            self.session.execute(
-                delete(Break).where(
-                    Break.participant_id == int(effect.player),
-                    Break.kind == BreakKind.SPECIAL,
-                    Break.start_date == effect.start,
-                    Break.end_date == effect.end,
-                )
-            )
+            games.revoke_special_break(self.session, int(effect.player), effect.start, effect.end)
         elif isinstance(effect, GenerateGameRecord):
             # The steward's copy of the record of an e-mail game (002 §4.5.1), kept on the case.
             try:
-                self.row.letter_text = game_record_text(self._game(effect.game))
+                text = game_record_text(self._game(effect.game))
             except (UnsupportedGameType, ValueError) as error:
-                self.row.letter_text = f"{effect.rule}: {error}"
+                text = f"{effect.rule}: {error}"
+            games.attach_case_text(self.row, text)
         elif isinstance(effect, RecordSanction | LiftSanction | WithholdBulletins | RecordBan):
             # The case row is the player's file entry (sanctions, bans, withheld bulletins);
             # the audit entry written for every effect records it with its rule.
@@ -241,7 +206,7 @@ class EffectRunner:
                 if letter.sender_id == game.partner_of(claimant.id).id and letter.sent
             ]
             email = game.tournament.channel is TournamentChannel.EMAIL
-            append_letter(
+            games.append_letter(
                 self.session,
                 game,
                 LetterInput(

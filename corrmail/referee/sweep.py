@@ -56,53 +56,51 @@ def open_due_adjudications(
     return opened
 
 
+def _each_tournament(
+    session: Session,
+    writer: LetterWriter,
+    today: dt.date | None,
+    statuses: tuple[TournamentStatus, ...] | None,
+    action: Callable[[Desk, Tournament], list[Done]],
+) -> dict[str, list[Done]]:
+    """``action`` at the desk of each tournament in ``statuses`` (all when ``None``), on its own
+    date; the cases it produced, by tournament code (tournaments with none left out)."""
+    query = select(Tournament).order_by(Tournament.id)
+    if statuses is not None:
+        query = query.where(Tournament.status.in_(statuses))
+    produced: dict[str, list[Done]] = {}
+    for tournament in session.scalars(query).all():
+        on = service_today(today, tournament.time_zone)
+        done = action(Desk(session, writer, on=on), tournament)
+        if done:
+            produced[tournament.code] = done
+    return produced
+
+
 def open_due_game_records(
     session: Session, writer: LetterWriter, *, today: dt.date | None = None
 ) -> dict[str, list[Done]]:
     """Open the game-record cases of games finished over the board (002 §4.5.1), in every
     tournament still running or in adjudication; an e-mail game's record is written at once."""
-    opened: dict[str, list[Done]] = {}
-    active = session.scalars(
-        select(Tournament).where(Tournament.status.in_(
-            [TournamentStatus.RUNNING, TournamentStatus.ADJUDICATION]))
-        .order_by(Tournament.id)
-    ).all()
-    for tournament in active:
-        on = service_today(today, tournament.time_zone)
-        done = Desk(session, writer, on=on).open_game_records(tournament)
-        if done:
-            opened[tournament.code] = done
-    return opened
+    return _each_tournament(session, writer, today,
+                            (TournamentStatus.RUNNING, TournamentStatus.ADJUDICATION),
+                            lambda desk, tournament: desk.open_game_records(tournament))
 
 
 def close_settled_cases(
     session: Session, writer: LetterWriter, *, today: dt.date | None = None
 ) -> dict[str, list[Done]]:
     """Make final every decided case whose protest windows have passed (002 §4.1.12)."""
-    closed: dict[str, list[Done]] = {}
-    for tournament in session.scalars(select(Tournament).order_by(Tournament.id)).all():
-        on = service_today(today, tournament.time_zone)
-        done = Desk(session, writer, on=on).close_settled(tournament)
-        if done:
-            closed[tournament.code] = done
-    return closed
+    return _each_tournament(session, writer, today, None,
+                            lambda desk, tournament: desk.close_settled(tournament))
 
 
 def detect_oversteps(
     session: Session, writer: LetterWriter, *, today: dt.date | None = None
 ) -> dict[str, list[Done]]:
     """Open the overstep claims the server sees itself in e-mail games of running tournaments."""
-    opened: dict[str, list[Done]] = {}
-    running = session.scalars(
-        select(Tournament).where(Tournament.status == TournamentStatus.RUNNING)
-        .order_by(Tournament.id)
-    ).all()
-    for tournament in running:
-        on = service_today(today, tournament.time_zone)
-        done = Desk(session, writer, on=on).detect_oversteps(tournament)
-        if done:
-            opened[tournament.code] = done
-    return opened
+    return _each_tournament(session, writer, today, (TournamentStatus.RUNNING,),
+                            lambda desk, tournament: desk.detect_oversteps(tournament))
 
 
 def daily_sweep(

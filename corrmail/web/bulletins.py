@@ -37,11 +37,10 @@ from corrmail.bulletins.archive import next_bulletin
 from corrmail.bulletins.sending import WITHHELD_BY
 from corrmail.clock import today
 from corrmail.mail.letters import LetterWriter
-from corrmail.mail.settings import MailSettings
 from corrmail.models import Participant, Tournament
 from corrmail.models.bulletins import BulletinIssue, BulletinKind, BulletinSchedule, ScheduleUnit
 from corrmail.web.access import is_official_of
-from corrmail.web.database import db_session, settings
+from corrmail.web.database import db_session, mail_settings, settings
 
 blueprint = Blueprint("bulletins", __name__, url_prefix="/bulletins")
 
@@ -99,7 +98,7 @@ def _own_entry(tournament: Tournament) -> Participant | None:
 
 
 def _writer() -> LetterWriter:
-    return LetterWriter(MailSettings.from_env(secret_fallback=settings().secret_key))
+    return LetterWriter(mail_settings())
 
 
 def _printable(html: str) -> Response:

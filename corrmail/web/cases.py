@@ -38,7 +38,6 @@ from adjudication import (
     referee_queue,
 )
 from corrmail.clock import today
-from corrmail.mail.settings import MailSettings
 from corrmail.models import (
     AuditEntry,
     Case,
@@ -81,7 +80,7 @@ from corrmail.web.case_forms import (
     WithdrawalForm,
 )
 from corrmail.web.choice_labels import choices, label
-from corrmail.web.database import db_session, settings
+from corrmail.web.database import db_session, mail_settings, settings
 
 blueprint = Blueprint("cases", __name__, url_prefix="/cases")
 # The case pages name stored codes as the forms' options do.
@@ -97,7 +96,7 @@ def _today(tournament: Tournament) -> dt.date:
 
 
 def _desk(tournament: Tournament) -> Desk:
-    mail = MailSettings.from_env(secret_fallback=settings().secret_key)
+    mail = mail_settings()
     return Desk(db_session(), case_letter_writer(mail), on=_today(tournament))
 
 

@@ -1,8 +1,8 @@
 """The directors' dashboard pages: ``/dashboard/`` (the tournaments one serves) and
-``/dashboard/<code>`` (every game at a glance, with filters and sort; issue 6 §5).
+``/dashboard/<code>`` (every game at a glance, with filters and sort).
 
 The games are paged (``page``, ``per_page``: 100 a page by default, ``all`` for every game on
-one page; issue 11): every game's clock is still computed, so the counts of games needing
+one page): every game's clock is still computed, so the counts of games needing
 attention above the table cover the whole tournament, but only a page of rows is rendered."""
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from corrmail.config import Settings
 from corrmail.db import Database
+from corrmail.mail.settings import MailSettings
 
 _EXTENSION = "corrmail.database"
 
@@ -45,4 +46,10 @@ def db_session() -> Session:
 
 def settings() -> Settings:
     value: Settings = current_app.config["CORRMAIL_SETTINGS"]
+    return value
+
+
+def mail_settings() -> MailSettings:
+    """The mail settings the app parsed from the environment when it started."""
+    value: MailSettings = current_app.config["CORRMAIL_MAIL_SETTINGS"]
     return value

@@ -12,7 +12,6 @@ from markupsafe import Markup
 from sqlalchemy import select
 from werkzeug.wrappers.response import Response
 
-from corrmail.audit import record
 from corrmail.clock import today
 from corrmail.game_page import (
     board_at,
@@ -22,7 +21,8 @@ from corrmail.game_page import (
     game_pdn,
     move_rows,
 )
-from corrmail.ledger import LedgerError, append_letter, effective_letters, to_move
+from corrmail.games import LedgerError, enter_letter_as_written
+from corrmail.ledger import effective_letters, to_move
 from corrmail.mail.game_view import GameView, UnsupportedGameType
 from corrmail.models import Case, Game, Role
 from corrmail.postal import Finding, PostcardCheck, PostcardRejected, check_postcard, enter_postcard
@@ -94,7 +94,7 @@ def pdn(game_id: int) -> Response:
 @login_required
 def add_postcard(game_id: int) -> str | Response:
     """A postcard as received: checked per rule (Check), then entered (Enter) with what follows;
-    refused whole, nothing stored, when it cannot be entered (issue 6 §3)."""
+    refused whole, nothing stored, when it cannot be entered."""
     session = db_session()
     game = session.get(Game, game_id)
     if game is None:
@@ -134,7 +134,7 @@ def add_postcard(game_id: int) -> str | Response:
 
 
 def _may_enter_postcards(game: Game) -> bool:
-    """Stewards and referees of the tournament, and organizers (issue 6 §9)."""
+    """Stewards and referees of the tournament, and organizers."""
     if not current_user.has_role(Role.ORGANIZER, Role.STEWARD, Role.REFEREE):
         return False
     return is_official_of(current_user, game.tournament_id)
@@ -165,8 +165,9 @@ def _svg_body(svg: str) -> str:
 def add_letter(game_id: int) -> str | Response:
     """A letter as written, or a correction of one: a new ledger entry either way (002 §4.2.5).
 
-    Judging the letter against the rules (notation, time) is the postal-entry step's job; this
-    keeps what arrived, who entered it and when.
+    Its dates and text are kept as written (a postmark read anew, 002 §4.2.5); moves it carries
+    must stand on the board (the game core refuses an illegal one). A card to be judged against
+    002 §4.2–§4.4 is entered through the postcard form.
     """
     session = db_session()
     game = session.get(Game, game_id)
@@ -179,18 +180,11 @@ def add_letter(game_id: int) -> str | Response:
     problem = None
     if form.validate_on_submit():
         try:
-            letter = append_letter(session, game, form.letter(), current_user)
+            letter = enter_letter_as_written(session, game, form.letter(), current_user)
         except LedgerError as error:
             session.rollback()
             problem = str(error)
         else:
-            correction = letter.corrects_letter_id is not None
-            record(
-                session, user=current_user, action="letter.correct" if correction else "letter.add",
-                entity="letter", entity_id=letter.id, tournament_id=game.tournament_id,
-                rule="002 §4.2.5" if correction else "002 §4.1.13",
-                summary=f"game {game.id}, letter {letter.sequence}",
-            )  # fmt: skip
             session.commit()
             flash(_("Letter %(n)s entered.", n=letter.sequence), "info")
             return redirect(url_for("games.show", game_id=game.id))

@@ -8,7 +8,7 @@ from wtforms import BooleanField, DateField, IntegerField, SelectField, StringFi
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from corrmail.ledger import LetterInput
+from corrmail.games import LetterInput
 from corrmail.models import Channel, Game, Letter
 
 CHANNELS = [

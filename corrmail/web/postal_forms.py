@@ -1,4 +1,4 @@
-"""The form a steward fills in from a received postcard (issue 6 §3, 002 §4.2.3, §4.3.1).
+"""The form a steward fills in from a received postcard (002 §4.2.3, §4.3.1).
 
 Dates are typed as they are written on the card (``10.10.26``, ``10.10``) and read by
 :func:`timekeeping.parse_player_date`, so what the player wrote is what gets judged.

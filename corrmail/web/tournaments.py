@@ -16,7 +16,6 @@ from werkzeug.wrappers.response import Response
 from corrmail.clock import today as service_today
 from corrmail.ledger import to_move
 from corrmail.mail.letters import LetterWriter
-from corrmail.mail.settings import MailSettings
 from corrmail.models import (
     Game,
     GameType,
@@ -60,7 +59,7 @@ from corrmail.schedule import PairingRefused, pair_round_robin, start_sheets
 from corrmail.tiebreak_labels import tiebreak_label
 from corrmail.web.access import is_official_of, tournament_or_404
 from corrmail.web.auth import roles_required
-from corrmail.web.database import db_session, settings
+from corrmail.web.database import db_session, mail_settings, settings
 from corrmail.web.registration_forms import ImportForm, PairForm, PlayerForm, TournamentForm
 from corrmail.web.round_forms import (
     PairRoundForm,
@@ -384,7 +383,7 @@ def publish_next(code: str) -> Response:
     tournament = tournament_or_404(code)
     _require_director(tournament)
     if PublishRoundForm().validate_on_submit():
-        writer = LetterWriter(MailSettings.from_env(secret_fallback=settings().secret_key))
+        writer = LetterWriter(mail_settings())
         _direct(
             lambda session: publish_round(
                 session, tournament, current_user, writer=writer,
@@ -412,7 +411,7 @@ def redraw_round(code: str, number: int) -> tuple[str, int] | Response:
     if form.is_submitted():
         if not form.validate():
             abort(400)
-        writer = LetterWriter(MailSettings.from_env(secret_fallback=settings().secret_key))
+        writer = LetterWriter(mail_settings())
         try:
             done = apply_redraw(
                 session, tournament, current_user, number, fingerprint=form.fingerprint.data,

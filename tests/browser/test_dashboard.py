@@ -1,4 +1,4 @@
-"""The directors' dashboard of a large tournament in a real browser (issue 11): the director
+"""The directors' dashboard of a large tournament in a real browser: the director
 pages through every game, changes the page size with the form, and follows an attention count.
 """
 

@@ -1,4 +1,4 @@
-"""Every GET route answers every role without a server error (issue 6 §9: server-side checks)."""
+"""Every GET route answers every role without a server error."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def test_every_get_route_answers_every_role(
                 if status >= 500:
                     crashes.append((path, role.value if role else "anonymous", status))
     assert crashes == []
-    # The redraw of a published Swiss round (issue 5): its plan for the organizer only (a
+    # The redraw of a published Swiss round: its plan for the organizer only (a
     # referee or steward serving elsewhere and a player are refused), login for the anonymous.
     redraw = f"/tournaments/{swiss.code}/rounds/1/redraw"
     assert {who: answers[redraw, who] for who in ("anonymous", *(r.value for r in Role))} == {
@@ -119,7 +119,7 @@ def test_organizer_routes_refuse_other_roles(
         assert client.get(path).status_code == 403, path
 
 
-# --- server-side checks on every route (issue 6 §9) -------------------------------------------
+# --- server-side checks on every route -------------------------------------------
 
 #: Routes anyone may call: probes, the login form, the language switch, static files, the root,
 #: and the forgotten-password pages (their own tests check what they change).

@@ -1,4 +1,4 @@
-"""Setting a tournament up: regulations, players by hand and from CSV (issue 6 §1)."""
+"""Setting a tournament up: regulations, players by hand and from CSV."""
 
 from __future__ import annotations
 

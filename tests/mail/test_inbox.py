@@ -174,7 +174,8 @@ def test_overstep_claim_suspends_the_game(email_game) -> None:  # type: ignore[n
     receipt = email_game.send("white", "Объявляю просрочку времени.", D + dt.timedelta(days=70))
     assert receipt.outcome == "overstep_claimed"
     assert str(email_game.game().state) == "suspended"
-    assert email_game.outbox(to=email_game.black_email, kind="overstep_notice")
+    # The desk's case letter is the registered notice's equivalent (002 §4.3.6), as on the web.
+    assert email_game.outbox(to=email_game.black_email, kind="case.overstep.claim_opened")
     assert email_game.outbox(to=email_game.referee_email)
     later = email_game.send("black", "1. c3-d4 f6-g5", D + dt.timedelta(days=71))
     assert later.outcome == "game_suspended"
@@ -278,7 +279,7 @@ def test_a_wrong_move_number_is_pointed_out_and_play_goes_on(email_game) -> None
 def test_a_connection_lost_under_the_session_is_a_retry_not_a_failure(email_game, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A connection that dies mid-processing can surface as ``PendingRollbackError`` rather than
     ``OperationalError``: the message must stay stored for the MTA's retry, never be marked
-    'failed' (issue 11: a PostgreSQL restart under load)."""
+    'failed' (a PostgreSQL restart under load)."""
     import pytest
     from sqlalchemy.exc import PendingRollbackError
 

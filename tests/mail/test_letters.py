@@ -17,8 +17,8 @@ WRITER = LetterWriter(MailSettings("turnir.example", "turnir@turnir.example", b"
 # The mail layer's own letters (other areas keep theirs in the same directory, e.g. bulletins).
 TEMPLATES = sorted({
     "move", "move_receipt", "variant_applied", "error_notice", "not_to_move", "not_understood",
-    "game_closed", "game_suspended", "game_over", "break_notice", "overstep_notice",
-    "overstep_claim_received", "overstep_referee", "protest_forwarded", "protest_received",
+    "game_closed", "game_suspended", "game_over", "break_notice",
+    "overstep_claim_received", "protest_forwarded", "protest_received",
     "refusal", "repeat", "first_move_query", "digest", "start_sheet", "end_of_play",
 })
 PERSON = SimpleNamespace(name="Иванов Пётр", display_name="Судья")

@@ -1,4 +1,4 @@
-"""``corrmail tournament create|import-players|pair``, ``letter add`` and ``sweep`` (issue 6 §8)."""
+"""``corrmail tournament create|import-players|pair``, ``letter add`` and ``sweep``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Column draughts by post (issue 6; 002 §4.1.4): a Bashni and a Lasca tournament are created,
+"""Column draughts by post (002 §4.1.4): a Bashni and a Lasca tournament are created,
 paired, and a game of each is played card by card through postal entry."""
 
 from __future__ import annotations

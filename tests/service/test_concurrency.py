@@ -1,4 +1,4 @@
-"""Two stewards enter the same postcard at once (issue 6, Evidence: no forked ledger)."""
+"""Two stewards enter the same postcard at once (Evidence: no forked ledger)."""
 
 from __future__ import annotations
 

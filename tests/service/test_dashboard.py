@@ -1,4 +1,4 @@
-"""The directors' dashboard (issue 6 §5): clocks, filters, sort, and a fixed number of queries
+"""The directors' dashboard: clocks, filters, sort, and a fixed number of queries
 whatever the number of games."""
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def test_page_filters_and_access(paired: Callable[..., int], database: Database,
 
 
 def test_clocks_are_the_game_pages_clocks(database: Database) -> None:
-    """The dashboard reads letters as plain rows (issue 11); every figure must still be the one
+    """The dashboard reads letters as plain rows; every figure must still be the one
     the game's own page computes from its ORM letters: corrections, penalties and breaks too."""
     from corrmail.game_page import game_clock
     from corrmail.mail.game_view import GameView
@@ -165,7 +165,7 @@ def test_clocks_are_the_game_pages_clocks(database: Database) -> None:
 def test_pages_hold_every_game_once(paired: Callable[..., int], database: Database,
                                     login: Callable[..., FlaskClient],
                                     card: Callable[..., PostcardCheck]) -> None:
-    """Issue 11: a 506-game dashboard is paged; the pages together show every game once, the
+    """A 506-game dashboard is paged; the pages together show every game once, the
     links keep the filter and sort, and ``per_page=all`` shows every game on one page."""
     import re
 

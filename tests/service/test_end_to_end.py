@@ -1,4 +1,4 @@
-"""A double round robin of six players by post, played out card by card (issue 6, Evidence).
+"""A double round robin of six players by post, played out card by card (Evidence).
 
 Thirty games over four simulated months, every move through postal entry, with the events a
 referee meets: a late start sheet (002 §4.3.2), a break (002 §4.4), a postmark correction

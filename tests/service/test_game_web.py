@@ -1,4 +1,4 @@
-"""The game page (issue 6 §4) and postal entry through the web (issue 6 §3)."""
+"""The game page and postal entry through the web."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Postal entry (issue 6 §3): a postcard judged per rule, stored with what follows or refused
+"""Postal entry: a postcard judged per rule, stored with what follows or refused
 whole."""
 
 from __future__ import annotations

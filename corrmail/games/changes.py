@@ -1,0 +1,327 @@
+"""Every change to a game, each written once: a checked letter with what follows, a result, a
+penalty, a break, a stop and a restart of play. Each writes its rows and its audit entry in the
+caller's transaction; the caller (post, e-mail, web, referee's desk, sweep) commits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
+
+from corrmail import audit
+from corrmail.games.append import LedgerError, LetterInput, append_letter
+from corrmail.games.moves import MoveCheck, board_result
+from corrmail.mail.game_view import GameView, UnsupportedGameType
+from corrmail.models import (
+    Break,
+    BreakKind,
+    Game,
+    GameResult,
+    GameState,
+    Letter,
+    Participant,
+    Penalty,
+    ResultKind,
+    User,
+)
+from timekeeping import Break as BreakSpan
+from timekeeping import RuleViolation, Side, check_break_limits
+
+__all__ = [
+    "BreakRefused",
+    "IllegalLedgerMove",
+    "RecordedBreak",
+    "charge_penalty",
+    "clear_result",
+    "enter_letter",
+    "enter_letter_as_written",
+    "grant_special_break",
+    "record_break",
+    "record_result",
+    "record_start_sheet_receipt",
+    "resume_play",
+    "revoke_penalties",
+    "revoke_special_break",
+    "suspend_play",
+]
+
+#: Text of the letter that carries the partner's conditional reply (002 §4.2.13).
+VARIANT_REPLY_TEXT = "002 §4.2.13: conditional reply of the accepted variant"
+
+
+def _user_id(user: User | None) -> int | None:
+    return user.id if user is not None else None
+
+
+# -- letters ---------------------------------------------------------------------------------------
+
+
+def enter_letter(
+    session: Session,
+    game: Game,
+    letter: LetterInput,
+    moves: MoveCheck | None,
+    user: User | None,
+    *,
+    on: dt.date,
+) -> Letter:
+    """Store a letter judged by :func:`corrmail.games.check_moves` with what it does to the game:
+    the sender's moves and variants, the partner's conditional reply (002 §4.2.13), the 6 penalty
+    days of a fault that stops play (002 §4.2.11), the start of play and a result the board gives.
+
+    ``letter`` carries the channel's dates and text; its moves are the check's. ``moves`` is
+    ``None`` for a letter without moves (a resignation, an acceptance, a claim).
+    """
+    if moves is not None:
+        letter = replace(letter, moves_text=moves.own_moves, variants_text=moves.variants_text,
+                         penalty_days=moves.penalty_days)
+    row = append_letter(session, game, letter, user)
+    if moves is None:
+        return row
+    if moves.trailing:
+        append_letter(session, game, LetterInput(
+            sender_id=game.partner_of(moves.sender_id).id, channel=letter.channel,
+            raw_text=VARIANT_REPLY_TEXT, moves_text=moves.variant_reply, sent=letter.sent,
+            received=letter.sent, partner_sent=letter.sent, postmark_date=letter.postmark_date,
+        ), user)
+    if row not in game.__dict__.get("letters", ()):
+        # The ledger appended through the session, not the relationship: read the letters again.
+        session.expire(game, ["letters"])
+    if moves.stop is not None and moves.penalty:
+        stop = moves.stop
+        charge_penalty(session, game, moves.sender_id, moves.penalty_days, rule="002 §4.2.11",
+                       reason=f"{stop.rule}: {stop.problem}" + (f" ({stop.remedy})"
+                                                               if stop.remedy else ""),
+                       on=on, user=user, letter=row)
+    if moves.own:
+        if game.state is GameState.NOT_STARTED:
+            game.state = GameState.IN_PLAY
+        result = board_result(GameView(game))
+        if result is not None:
+            record_result(session, game, result, ResultKind.PLAYED, on=letter.sent or on,
+                          user=user, summary=f"over the board: {result}")
+    return row
+
+
+class IllegalLedgerMove(LedgerError):
+    """A letter entered as written would put an illegal move into the ledger; nothing stored."""
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__(f"game {game_id}: {reason}; the ledger holds legal moves only "
+                         "(002 §4.2.10) — enter the card through the postcard form")
+        self.game_id = game_id
+        self.reason = reason
+
+
+def enter_letter_as_written(
+    session: Session, game: Game, letter: LetterInput, user: User | None
+) -> Letter:
+    """An official's entry of a letter as written, or of a correction of one (002 §4.2.5):
+    its dates and text are kept as they are; moves it carries must stand on the board, else
+    :class:`IllegalLedgerMove` is raised before the caller commits."""
+    row = append_letter(session, game, letter, user)
+    session.expire(game, ["letters"])
+    if letter.moves_text.strip():
+        try:
+            played = GameView(game).played
+        except UnsupportedGameType:
+            played = None
+        if played is not None and not played.complete:
+            raise IllegalLedgerMove(game.id, f"{letter.moves_text!r} cannot be played")
+    correction = row.corrects_letter_id is not None
+    audit.record(
+        session, user=user, action="letter.correct" if correction else "letter.add",
+        entity="letter", entity_id=row.id, tournament_id=game.tournament_id,
+        rule="002 §4.2.5" if correction else "002 §4.1.13",
+        summary=f"game {game.id}, letter {row.sequence}",
+    )
+    return row
+
+
+# -- results and the state of play -----------------------------------------------------------------
+
+
+def record_result(
+    session: Session,
+    game: Game,
+    result: GameResult,
+    kind: ResultKind | None,
+    *,
+    on: dt.date,
+    user: User | None,
+    rule: str | None = None,
+    summary: str = "",
+    audited: bool = True,
+) -> None:
+    """The game ends with ``result`` (002 §4.5); ``kind`` is ``None`` for an annulled game.
+    ``audited=False`` when the caller's own audit entry already cites the rule (a case effect)."""
+    game.state = GameState.FINISHED
+    game.result = result
+    game.result_kind = kind
+    game.result_rule = rule
+    game.result_on = on
+    if audited:
+        audit.record(session, user=user, action="game.finished", entity="game", entity_id=game.id,
+                     tournament_id=game.tournament_id, rule=rule or "002 §4.5.1",
+                     summary=summary or str(result))
+
+
+def clear_result(game: Game) -> None:
+    """A decision that set the result is overturned: play goes on (002 §4.1.12)."""
+    game.result = game.result_kind = game.result_rule = game.result_on = None
+    game.state = GameState.IN_PLAY
+
+
+def suspend_play(game: Game, *, for_adjudication: bool = False) -> None:
+    """Play waits for the referee (002 §4.3.6) or the game is adjudicated (002 §4.5.2)."""
+    game.state = GameState.ADJUDICATION if for_adjudication else GameState.SUSPENDED
+
+
+def resume_play(game: Game) -> None:
+    game.state = GameState.IN_PLAY
+
+
+# -- penalties -------------------------------------------------------------------------------------
+
+
+def charge_penalty(
+    session: Session,
+    game: Game,
+    participant_id: int,
+    days: int,
+    *,
+    rule: str,
+    reason: str,
+    on: dt.date,
+    user: User | None,
+    letter: Letter | None = None,
+    case_id: int | None = None,
+) -> Penalty:
+    """Penalty days to a player of ``game`` (002 §4.2.11, §4.3.7, a referee's sanction)."""
+    row = Penalty(game_id=game.id, participant_id=participant_id, days=days, rule=rule,
+                  reason=reason, charged_on=on, letter_id=letter.id if letter else None,
+                  case_id=case_id, imposed_by_id=_user_id(user))
+    session.add(row)
+    if case_id is None:  # a case's penalty is audited with the case's effect
+        audit.record(session, user=user, action="penalty.charged", entity="game",
+                     entity_id=game.id, tournament_id=game.tournament_id, rule=rule,
+                     summary=f"{days} penalty days: {reason}")
+    return row
+
+
+def revoke_penalties(session: Session, *, case_id: int, participant_id: int) -> None:
+    """The penalties a case charged a player, taken back by a later decision in that case."""
+    session.execute(delete(Penalty).where(Penalty.case_id == case_id,
+                                          Penalty.participant_id == participant_id))
+
+
+# -- breaks ----------------------------------------------------------------------------------------
+
+
+class BreakRefused(ValueError):
+    """A break the rules do not allow (002 §4.4.1, §4.4.3); nothing was stored."""
+
+    def __init__(self, participant_id: int, reasons: Sequence[str],
+                 messages: Sequence[str] = ()) -> None:
+        super().__init__(f"participant {participant_id}: break refused: " + "; ".join(reasons))
+        self.participant_id = participant_id
+        self.reasons = tuple(reasons)
+        #: The same reasons without their rule, as a player's notice words them.
+        self.messages = tuple(messages)
+
+
+@dataclass(frozen=True)
+class RecordedBreak:
+    row: Break
+    #: The limits the announcement overran (a break over 30 days stands for its first 30).
+    violations: tuple[RuleViolation, ...]
+
+    @property
+    def first_day(self) -> dt.date:
+        return self.row.start_date
+
+    @property
+    def last_day(self) -> dt.date:
+        return self.row.end_date
+
+    @property
+    def days(self) -> int:
+        return (self.row.end_date - self.row.start_date).days + 1
+
+
+def record_break(
+    session: Session,
+    participant: Participant,
+    first_day: dt.date,
+    last_day: dt.date,
+    *,
+    announced_on: dt.date,
+    user: User | None,
+) -> RecordedBreak:
+    """A player's announced break «беру перерыв с … по …» (002 §4.4.2, §4.4.3), whatever carried it.
+
+    The limits of 002 §4.4.1 are :func:`timekeeping.check_break_limits`'s: a second break in a
+    year is refused (:class:`BreakRefused`, nothing stored); one over 30 days stands for its
+    first 30 (timekeeping's reading), and the overrun is returned for the player to be told.
+    """
+    side = Side.WHITE  # the limits are per player; the side is only a label here
+    existing = [BreakSpan(side, item.start_date, item.end_date) for item in participant.breaks]
+    new = BreakSpan(side, first_day, last_day)
+    standing, violations = check_break_limits([*existing, new])
+    stored = next((span for span in standing if span.first_day == first_day
+                   and span not in existing), None)
+    if stored is None:
+        raise BreakRefused(participant.id, [f"{v.rule}: {v.message}" for v in violations],
+                           [v.message for v in violations])
+    row = Break(participant_id=participant.id, start_date=stored.first_day,
+                end_date=stored.last_day, announced_on=announced_on,
+                entered_by_id=_user_id(user))
+    session.add(row)
+    session.flush()
+    session.expire(participant, ["breaks"])
+    audit.record(session, user=user, action="break.recorded", entity="participant",
+                 entity_id=participant.id, tournament_id=participant.tournament_id,
+                 rule="002 §4.4.2",
+                 summary=f"{participant.player.name}: break {stored.first_day:%d.%m.%Y}–"
+                         f"{stored.last_day:%d.%m.%Y}",
+                 detail={"violations": [str(v) for v in violations]})
+    return RecordedBreak(row, tuple(violations))
+
+
+def grant_special_break(
+    session: Session, participant_id: int, first_day: dt.date, last_day: dt.date, *,
+    requested_on: dt.date, user: User | None,
+) -> Break:
+    """A special break the referee granted (002 §4.4.5); audited with the case's effect."""
+    row = Break(participant_id=participant_id, kind=BreakKind.SPECIAL, start_date=first_day,
+                end_date=last_day, announced_on=requested_on, granted_by_id=_user_id(user),
+                entered_by_id=_user_id(user))
+    session.add(row)
+    return row
+
+
+def revoke_special_break(
+    session: Session, participant_id: int, first_day: dt.date, last_day: dt.date
+) -> None:
+    session.execute(delete(Break).where(
+        Break.participant_id == participant_id, Break.kind == BreakKind.SPECIAL,
+        Break.start_date == first_day, Break.end_date == last_day))
+
+
+# -- the start sheet -------------------------------------------------------------------------------
+
+
+def record_start_sheet_receipt(
+    session: Session, participant: Participant, received: dt.date, user: User | None
+) -> None:
+    """The day ``participant``'s start sheet arrived; after the start date it moves his start to
+    the next day in every game (002 §4.3.2, counted by :mod:`timekeeping`)."""
+    participant.start_sheet_received = received
+    audit.record(session, user=user, action="participant.start_sheet_received",
+                 entity="participant", entity_id=participant.id,
+                 tournament_id=participant.tournament_id, rule="002 §4.3.2",
+                 summary=f"{participant.player.name}: start sheet received {received:%d.%m.%Y}")
