@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 
 from corrmail import audit
 from corrmail.chart_notes import date_error, note_message, violation_message
-from corrmail.ledger import LetterInput, append_letter
+from corrmail.ledger import LetterInput, append_letter, lock_game
 from corrmail.mail.content import MoveMention, normalize_move_text, read_letter
 from corrmail.mail.game_view import GameView, side_of
 from corrmail.models import (
@@ -464,7 +464,7 @@ def enter_postcard(
     stewards entering the same card at once cannot both pass the check: the second sees the
     first card and is refused (002 §4.2.8), the ledger never holds the card twice.
     """
-    session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
+    lock_game(session, game.id)
     session.refresh(game)
     session.expire(game, ["letters"])
     check = check_postcard(game, entry, today=today)
