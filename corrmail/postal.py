@@ -28,7 +28,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from flask_babel import gettext as _
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail import audit

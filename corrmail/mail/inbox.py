@@ -49,8 +49,8 @@ from corrmail.mail.game_view import load_mail_game
 from corrmail.mail.inbound import InboundMessage, parse_inbound, raw_digest
 from corrmail.mail.letters import LetterWriter
 from corrmail.mail.notice_limit import hold_back, notices_exhausted
-from corrmail.models import InboundMessage as InboundRow
 from corrmail.models import Game, InboundStatus, OutboxMessage, OutboxStatus, Participant, utcnow
+from corrmail.models import InboundMessage as InboundRow
 from timekeeping import local_date
 
 __all__ = ["Inbox", "Receipt", "TemporaryFailure", "Source", "EX_TEMPFAIL"]

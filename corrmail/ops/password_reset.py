@@ -59,7 +59,16 @@ LETTERS_PER_HOUR = 3
 REQUESTS_PER_ADDRESS_HOUR = 10
 _SALT = "corrmail.password-reset"
 _SESSION_KEY = "password_reset_token"
-_requests_by_address = AddressRate(REQUESTS_PER_ADDRESS_HOUR, window_seconds=3600)
+_REQUESTS_EXTENSION = "corrmail.password_reset.requests"
+
+
+def _requests_by_address() -> AddressRate:
+    """This app's count of reset requests per client address (in the worker's memory)."""
+    rate: AddressRate | None = current_app.extensions.get(_REQUESTS_EXTENSION)
+    if rate is None:
+        rate = current_app.extensions[_REQUESTS_EXTENSION] = AddressRate(
+            REQUESTS_PER_ADDRESS_HOUR, window_seconds=3600)
+    return rate
 
 blueprint = Blueprint("password_reset", __name__, url_prefix="/password")
 
@@ -117,10 +126,10 @@ def forgot() -> str | Response:
             or_(func.lower(User.login) == wanted, func.lower(User.email) == wanted),
         ).limit(1))
         address = client_address()
-        if _requests_by_address.blocked(address):
+        if _requests_by_address().blocked(address):
             user = None  # the same answer, no letter
         else:
-            _requests_by_address.add(address)
+            _requests_by_address().add(address)
         if user is not None and user.email and not _too_many_letters(user):
             _send_link(user)
             audit.record(session, user=user, action="auth.password_reset_requested",

@@ -9,8 +9,8 @@ from email import message_from_bytes, policy
 
 import time_machine
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
 from sqlalchemy import select
+from werkzeug.test import TestResponse
 
 from corrmail.db import Database
 from corrmail.models import AuditEntry, OutboxMessage, Role, User
