@@ -87,10 +87,10 @@ def login() -> str | Response:
             flash(_("Too many failed logins. Try again in 15 minutes."), "error")
             return render_template("auth/login.html", form=form), 429  # type: ignore[return-value]
         user = db_session().scalar(select(User).where(User.login == name))
-        if user is None:
+        if user is None or not user.active:
             # As slow as checking a real password, so timing does not tell which logins exist.
             check_dummy_password(form.password.data)
-        elif user.active and user.check_password(form.password.data):
+        elif user.check_password(form.password.data):
             login_user(user, remember=form.remember.data)
             return redirect(_safe_next(request.args.get("next")))
         throttle.record_failure(db_session(), name, user, address)
