@@ -74,7 +74,7 @@ DATABASE = "corrmail_bench_load"
 #: Bumped whenever generate_federation writes something different for the same spec.
 FEDERATION_FORMAT = 2
 SECRET = "bench-load-secret-key-0123456789"
-MAIL_SECRET = "bench-load-mail-secret"
+MAIL_SECRET = "bench-load-mail-secret-0123456789ab"
 #: The web mix, in tenths: dashboard 10 %, game pages 50 %, standings 20 %, API standings 20 %.
 MIX = {"dashboard": 1, "game": 5, "standings": 2, "api": 2}
 
@@ -181,6 +181,7 @@ def api_token(url: str) -> str:
 def environment(url: str, **extra: str) -> dict[str, str]:
     return {**os.environ, "CORRMAIL_DATABASE_URL": url, "CORRMAIL_SECRET_KEY": SECRET,
             "CORRMAIL_MAIL_SECRET": MAIL_SECRET, "CORRMAIL_MAIL_DOMAIN": "turnir.example",
+            "CORRMAIL_BASE_URL": "http://127.0.0.1",
             "CORRMAIL_LOG_LEVEL": "WARNING", **extra}
 
 

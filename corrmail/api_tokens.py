@@ -44,3 +44,18 @@ def revoke_tokens(session: Session, user: User, name: str | None = None) -> int:
     for row in rows:
         row.revoked_at = utcnow()
     return len(rows)
+
+
+def user_tokens(session: Session, user: User) -> list[ApiToken]:
+    """The user's tokens, newest first, revoked ones included (their dates are the record)."""
+    return list(session.scalars(
+        select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.id.desc())))
+
+
+def revoke_token(session: Session, user: User, token_id: int) -> bool:
+    """Revoke the user's own token ``token_id``; False when it is not theirs or not live."""
+    row = session.get(ApiToken, token_id)
+    if row is None or row.user_id != user.id or row.revoked_at is not None:
+        return False
+    row.revoked_at = utcnow()
+    return True

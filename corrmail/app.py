@@ -18,6 +18,7 @@ from corrmail.web.dashboard import blueprint as dashboard_blueprint
 from corrmail.web.database import init_database
 from corrmail.web.playoff import blueprint as playoff_blueprint
 from corrmail.web.standings import blueprint as standings_blueprint
+from corrmail.web.tokens import blueprint as tokens_blueprint
 
 csrf = CSRFProtect()
 
@@ -61,6 +62,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         standings_blueprint,
         playoff_blueprint,
         dashboard_blueprint,
+        tokens_blueprint,
     ):
         app.register_blueprint(blueprint)
     # The API authenticates with bearer tokens, not cookies, so CSRF does not apply to it.

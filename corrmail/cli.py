@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 
@@ -87,11 +88,18 @@ def serve(host: str, port: int, with_mailer: bool, use_gunicorn: bool) -> None:
     if use_gunicorn:
         if with_mailer:
             raise click.UsageError("run mailers as their own processes next to gunicorn")
+        from corrmail.config import ConfigError
         from corrmail.ops.web import serve as serve_with_gunicorn
 
-        return serve_with_gunicorn(host, port)
+        try:
+            return serve_with_gunicorn(host, port)
+        except ConfigError as error:
+            raise click.ClickException(f"not starting: {error}") from error
 
     settings = Settings.from_env()
+    if settings.base_url is None:  # links in letters point to this server, not to a Host header
+        shown = "localhost" if host in ("0.0.0.0", "::", "") else host
+        settings = dataclasses.replace(settings, base_url=f"http://{shown}:{port}")
     app = create_app(settings)
     # /readyz asks Alembic for the revision on every probe; its INFO lines would drown the log.
     logging.getLogger("alembic.runtime.migration").setLevel(logging.WARNING)

@@ -7,6 +7,7 @@ import os
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from corrmail.paths import var_dir
 
@@ -32,6 +33,12 @@ class Settings:
     testing: bool = False
     # Served over HTTPS: session cookies get the Secure flag (corrmail.ops.headers).
     cookie_secure: bool = False
+    # Where users reach the site, e.g. https://turnir.example.org: every link written into a
+    # letter starts with it, never with the Host header of a request (corrmail.ops.links).
+    base_url: str | None = None
+    # Proxies in front of the app that append to X-Forwarded-For (1 behind the shipped nginx);
+    # 0 trusts no such header and takes the connection's address.
+    trusted_proxies: int = 0
     extra: Mapping[str, object] = field(default_factory=dict)
 
     @classmethod
@@ -44,6 +51,8 @@ class Settings:
             today=_date_from_env(env, "CORRMAIL_TODAY"),
             default_locale=env.get("CORRMAIL_LOCALE", "ru"),
             cookie_secure=env.get("CORRMAIL_COOKIE_SECURE", "").strip().lower() in ("1", "true", "yes", "on"),
+            base_url=_base_url(env),
+            trusted_proxies=_trusted_proxies(env),
         )
 
 
@@ -71,3 +80,24 @@ def _date_from_env(env: Mapping[str, str], variable: str) -> dt.date | None:
         return dt.date.fromisoformat(value)
     except ValueError:
         raise ConfigError(variable, value, "expected an ISO date YYYY-MM-DD") from None
+
+
+def _base_url(env: Mapping[str, str]) -> str | None:
+    value = env.get("CORRMAIL_BASE_URL", "").strip()
+    if not value:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ConfigError("CORRMAIL_BASE_URL", value,
+                          "expected the site's address, e.g. https://turnir.example.org")
+    return value.rstrip("/")
+
+
+def _trusted_proxies(env: Mapping[str, str]) -> int:
+    value = env.get("CORRMAIL_TRUSTED_PROXIES", "").strip()
+    if not value:
+        return 0
+    if not value.isdigit() or int(value) > 5:
+        raise ConfigError("CORRMAIL_TRUSTED_PROXIES", value,
+                          "expected the number of proxies in front of the app, 0 to 5")
+    return int(value)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +41,7 @@ __all__ = [
     "file_stem",
     "format_points",
     "games_pdn",
+    "spreadsheet_safe",
     "standings_csv",
     "standings_json",
     "standings_text",
@@ -108,9 +109,35 @@ def standings_csv(table: TournamentTable) -> bytes:
     and the tiebreaks in the tournament's order."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=CSV_DELIMITER, lineterminator="\r\n")
-    writer.writerow(_header(table))
-    writer.writerows(_lines(table, decimal=","))
+    writer.writerow(spreadsheet_safe(_header(table)))
+    writer.writerows(spreadsheet_safe(line) for line in _lines(table, decimal=","))
     return buffer.getvalue().encode("utf-8-sig")
+
+
+#: What makes a spreadsheet read a cell as a formula (or, for tab and CR, split it first).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cells: Iterable[object]) -> list[str]:
+    """The cells of one CSV row, each beginning with a formula character quoted by a leading
+    apostrophe (OWASP's advice against CSV injection): a player named ``=HYPERLINK(…)`` reaches
+    the spreadsheet as text. Negative numbers (``-1``, ``-0,5``) stay numbers, and a lone ``-``
+    (an empty crosstable cell) is no formula."""
+    safe = []
+    for cell in cells:
+        text = "" if cell is None else str(cell)
+        if len(text) > 1 and text.startswith(FORMULA_STARTS) and not _is_number(text):
+            text = "'" + text
+        safe.append(text)
+    return safe
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text.replace(",", ".").replace("\u2212", "-"))
+    except ValueError:
+        return False
+    return text.lstrip("+-").replace(",", "").replace(".", "").isdigit()
 
 
 def standings_json(table: TournamentTable) -> str:
@@ -168,15 +195,17 @@ def _pdn_game(tournament: TournamentRow, game: Game, board_type: BoardType | Non
     return pdn
 
 
-def games_pdn(tournament: TournamentRow) -> str:
-    """Every game of the tournament, in round order, as one PDN file (moves as corrected,
-    002 §4.2.5). Game types the notation package cannot replay are written without moves."""
+def games_pdn(tournament: TournamentRow, include: Callable[[Game], bool] | None = None) -> str:
+    """Every game of the tournament (those ``include`` lets through, when given), in round
+    order, as one PDN file (moves as corrected, 002 §4.2.5). Game types the notation package
+    cannot replay are written without moves."""
     try:
         board_type: BoardType | None = BoardType[tournament.game_type.name]
     except KeyError:
         board_type = None
     return "\n".join(
         write_pdn(_pdn_game(tournament, game, board_type)) for game in tournament.games
+        if include is None or include(game)
     )
 
 

@@ -17,6 +17,9 @@ from flask_babel import gettext as _
 from corrmail.models import TournamentChannel
 
 MAX_BYTES = 2 * 1024 * 1024
+#: Players one file may enter: a federation's largest start list with room to spare. A larger
+#: file is refused whole before anything is written (it would hold the database for minutes).
+MAX_ROWS = 5000
 
 # Column names as they appear in federation spreadsheets, normalised (lower case, no punctuation).
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -153,6 +156,11 @@ def read_player_csv(data: bytes, channel: TournamentChannel) -> PlayerImport:
     except csv.Error:
         dialect = csv.excel
     lines = list(csv.reader(io.StringIO(text), dialect))
+    if len(lines) - 1 > MAX_ROWS:
+        raise PlayerImportError(
+            _("the file has %(rows)s rows; at most %(limit)s players are imported at once",
+              rows=len(lines) - 1, limit=MAX_ROWS)
+        )
     mapping, errors = _column_map(lines[0])
     if "name" not in mapping:
         return PlayerImport(errors=tuple(errors), encoding=encoding)

@@ -421,7 +421,7 @@ def enter_postcard(
     stewards entering the same card at once cannot both pass the check: the second sees the
     first card and is refused (002 §4.2.8), the ledger never holds the card twice.
     """
-    session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
+    games.lock_game(session, game.id)
     session.refresh(game)
     session.expire(game, ["letters"])
     check = check_postcard(game, entry, today=today)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from decimal import Decimal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -303,6 +303,39 @@ def _enter(
     return participant
 
 
+def _enter_chunk(
+    session: Session, tournament: Tournament, rows: Sequence[PlayerRow], first: int
+) -> list[Participant]:
+    """:func:`_enter` for many rows at once (the file has no e-mail twice)."""
+    emails = [row.email.lower() for row in rows if row.email]
+    known = {
+        (player.email or "").lower(): player
+        for player in session.scalars(select(Player).where(func.lower(Player.email).in_(emails)))
+    } if emails else {}
+    players = []
+    for row in rows:
+        player = known.get(row.email.lower()) if row.email else None
+        if player is None:
+            player = Player(name=row.name, email=row.email, postal_address=row.postal_address,
+                            rating=row.rating, club=row.club)
+            session.add(player)
+        else:
+            player.name = row.name
+            player.postal_address = row.postal_address or player.postal_address
+            player.rating = row.rating if row.rating is not None else player.rating
+            player.club = row.club or player.club
+        players.append(player)
+    session.flush()
+    participants = [
+        Participant(tournament_id=tournament.id, player_id=player.id, start_number=first + index,
+                    rating=row.rating)
+        for index, (player, row) in enumerate(zip(players, rows, strict=True))
+    ]
+    session.add_all(participants)
+    session.flush()
+    return participants
+
+
 def _next_start_number(session: Session, tournament: Tournament) -> int:
     last = session.scalar(
         select(func.max(Participant.start_number)).where(Participant.tournament_id == tournament.id)
@@ -340,10 +373,19 @@ def add_participant(
     return participant
 
 
+#: Rows entered per database round trip: a large list holds the write lock for seconds, not
+#: minutes (one SELECT and two INSERT batches per chunk instead of three statements per row).
+IMPORT_CHUNK = 250
+
+
 def import_participants(
-    session: Session, tournament: Tournament, parsed: PlayerImport, user: User | None
+    session: Session, tournament: Tournament, parsed: PlayerImport, user: User | None,
+    *, progress: Callable[[int, int], None] | None = None,
 ) -> list[Participant]:
-    """Enter every row, or none: any error in the file or against the entries refuses it all."""
+    """Enter every row, or none: any error in the file or against the entries refuses it all.
+
+    Rows go in by chunks of :data:`IMPORT_CHUNK`, in the caller's one transaction (all or
+    none); ``progress(done, total)`` is called after each chunk."""
     errors = list(parsed.errors)
     entered = _entered_emails(session, tournament)
     bans = bans_in_force(session, tournament.start_date)
@@ -357,9 +399,13 @@ def import_participants(
         errors.sort(key=lambda error: error.line)
         raise RegistrationError(errors)
     first = _next_start_number(session, tournament)
-    participants = [
-        _enter(session, tournament, row, first + i) for i, (_line, row) in enumerate(parsed.rows)
-    ]
+    rows = [row for _line, row in parsed.rows]
+    participants: list[Participant] = []
+    for start in range(0, len(rows), IMPORT_CHUNK):
+        participants += _enter_chunk(session, tournament, rows[start:start + IMPORT_CHUNK],
+                                     first + start)
+        if progress is not None:
+            progress(len(participants), len(rows))
     record(
         session, user=user, action="participant.import", entity="tournament", entity_id=tournament.id,
         tournament_id=tournament.id, summary=f"{len(participants)} players ({parsed.encoding})",

@@ -162,7 +162,10 @@ def tournament_import_players(code: str, path: Path, login: str | None) -> None:
         found = _tournament(session, code)
         parsed = read_player_csv(path.read_bytes(), found.channel)
         try:
-            entered = import_participants(session, found, parsed, _user(session, login))
+            entered = import_participants(
+                session, found, parsed, _user(session, login),
+                progress=lambda done, total: click.echo(f"{code}: {done}/{total} players", err=True),
+            )
         except RegistrationError as error:
             lines = [f"line {getattr(e, 'line', '?')}: {e.message}" for e in error.errors]
             raise click.ClickException("nothing imported:\n" + "\n".join(lines)) from error

@@ -25,6 +25,7 @@ from corrmail.games.append import (
     SenderNotInGameError,
     append_letter,
     load_locked_game,
+    lock_game,
 )
 from corrmail.games.cases import (
     StoredCase,
@@ -85,6 +86,7 @@ __all__ = [
     "grant_special_break",
     "insert_case",
     "load_locked_game",
+    "lock_game",
     "partner_offered_draw",
     "receive_protest_letter",
     "record_break",

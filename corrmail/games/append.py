@@ -89,6 +89,32 @@ class LetterInput:
 _LOCKED_GAMES = "corrmail.ledger.locked_games"
 
 
+def lock_game(session: Session, game_id: int) -> None:
+    """Hold the right to change game ``game_id`` until this transaction ends, before reading it.
+
+    PostgreSQL locks the game row (``FOR UPDATE``). SQLite has no row locks and pysqlite opens a
+    transaction only at the first write, so two requests could both read the same ledger and
+    both append to it; there the whole database's write lock is taken first (``BEGIN
+    IMMEDIATE``, waiting up to the busy timeout), so whatever is read next is the latest, and
+    every other writer waits until this transaction commits.
+    """
+    take_sqlite_write_lock(session)
+    session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
+
+
+def take_sqlite_write_lock(session: Session) -> None:
+    """On SQLite, begin this session's transaction with the write lock (``BEGIN IMMEDIATE``)
+    unless it already writes; elsewhere nothing."""
+    connection = session.connection()
+    if connection.dialect.name != "sqlite":
+        return
+    raw = connection.connection.dbapi_connection
+    if raw is not None and not raw.in_transaction:
+        # pysqlite has not begun a transaction: nothing was written, so nothing is lost by
+        # beginning it here; a transaction that has written holds the write lock already.
+        raw.execute("BEGIN IMMEDIATE")
+
+
 def load_locked_game(session: Session, game_id: int, *options: Any) -> Game | None:
     """The game locked for the rest of this transaction, with its letters read after the lock.
 
@@ -100,6 +126,7 @@ def load_locked_game(session: Session, game_id: int, *options: Any) -> Game | No
     nor the highest sequence again, and keeps ``game.letters`` current itself. The game is read
     afresh (``populate_existing``): load it before changing it in this session, not after.
     """
+    take_sqlite_write_lock(session)
     game = session.scalars(
         select(Game)
         .where(Game.id == game_id)
@@ -135,7 +162,7 @@ def append_letter(
     """
     locked = _holds_lock(session, game)
     if not locked:
-        session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
+        lock_game(session, game.id)
     if letter.sender_id is not None and letter.sender_id not in (game.white_id, game.black_id):
         raise SenderNotInGameError(game.id, letter.sender_id)
     if letter.corrects_letter_id is not None:

@@ -10,11 +10,13 @@ A message already processed is a duplicate and changes nothing; one stored but n
 racing on the same stored message are serialised by a conditional claim (:meth:`Inbox._claim`)
 inside the processing transaction, so exactly one processes and answers it.
 
-Authentication (both must hold, else a polite refusal goes back and nothing changes):
+Authentication (all must hold, else a polite refusal goes back and nothing changes):
 
 * a reply token signed by this server names the game and the player (plus-address, Reply-To,
   or References), and
-* the ``From`` address is that player's address on record.
+* the ``From`` address is that player's address on record, and
+* the envelope sender is that address too, or the receiving MTA reports DKIM or SPF pass for
+  the player's domain (:mod:`corrmail.mail.envelope`; the report is kept with the message).
 
 Failures that a retry can cure (the database is unreachable or locked) raise
 :class:`TemporaryFailure`, which ``corrmail ingest`` turns into exit status 75 (``EX_TEMPFAIL``)
@@ -41,12 +43,14 @@ from corrmail.bulletins.sheet import is_sheet_request, mail_player_sheet
 from corrmail.db import Database
 from corrmail.mail.automated import Automation
 from corrmail.mail.correspondence import Correspondence, Outcome
+from corrmail.mail.envelope import judge_envelope, topmost_authentication_results
 from corrmail.mail.errors import MailError, MalformedMessage, OversizeMessage
 from corrmail.mail.game_view import load_mail_game
 from corrmail.mail.inbound import InboundMessage, parse_inbound, raw_digest
 from corrmail.mail.letters import LetterWriter
+from corrmail.mail.notice_limit import hold_back, notices_exhausted
+from corrmail.models import Game, InboundStatus, OutboxMessage, OutboxStatus, Participant, utcnow
 from corrmail.models import InboundMessage as InboundRow
-from corrmail.models import InboundStatus, OutboxMessage, OutboxStatus, utcnow
 from timekeeping import local_date
 
 __all__ = ["Inbox", "Receipt", "TemporaryFailure", "Source", "EX_TEMPFAIL"]
@@ -257,6 +261,7 @@ class Inbox:
             )
         except MalformedMessage as error:
             return self._finish(row, InboundStatus.IGNORED, "malformed", error.reason)
+        row.auth_results = topmost_authentication_results(row.raw)
 
         if message.automation is not None:
             return self._record_automated(session, row, message)
@@ -289,6 +294,11 @@ class Inbox:
                 detail={"inbound_message_id": row.id},
             )
             return self._finish(row, InboundStatus.REFUSED, "sender_mismatch", message.from_address)
+        envelope = judge_envelope(envelope_sender, registered, row.auth_results,
+                                  authserv_ids=self.writer.settings.authserv_ids,
+                                  mail_domain=self.writer.settings.domain)
+        if not envelope.accepted:
+            return self._refuse_envelope(session, row, message, game, participant, envelope_sender)
 
         arrival = local_date(row.received_at, game.tournament.time_zone)
         if is_sheet_request(message.text):  # «лист»: the player's own sheet (corrmail.bulletins)
@@ -301,7 +311,26 @@ class Inbox:
             inbound_id=row.id,
         )
         status = InboundStatus.REFUSED if outcome.refused else InboundStatus.PROCESSED
-        return self._finish(row, status, outcome.code, outcome.detail)
+        detail = outcome.detail
+        if outcome.refused and hold_back(session, outcome.letters, registered, game.id):
+            detail = f"{detail} (notice held back: loop limit)".strip()
+        return self._finish(row, status, outcome.code, detail)
+
+    def _refuse_envelope(self, session: Session, row: InboundRow, message: InboundMessage,
+                         game: Game, participant: Participant, envelope_sender: str | None) -> Receipt:
+        """The player's From and token, another mailbox's envelope, no DKIM/SPF pass for the
+        player's domain (corrmail.mail.envelope): nothing changes, the *player* is told (at the
+        registered address, which is not the sender's) and the referee can read why."""
+        self._refuse(session, message, "envelope_mismatch")
+        audit.record(
+            session, user=None, action="mail.envelope_mismatch", entity="game",
+            entity_id=game.id, tournament_id=game.tournament_id,
+            summary=(f"letter for {participant.player.name} sent from {envelope_sender!r} "
+                     "without DKIM or SPF pass for the player's domain"),
+            detail={"inbound_message_id": row.id, "auth_results": row.auth_results or ""},
+        )
+        return self._finish(row, InboundStatus.REFUSED, "envelope_mismatch",
+                            f"envelope sender {envelope_sender}")
 
     def _claim(self, session: Session, inbound_id: int) -> InboundRow | None:
         """Take the stored row for this transaction and return it; None if it is not (or no
@@ -347,6 +376,8 @@ class Inbox:
         """A polite refusal to the sender; nothing else changes (the sender is not trusted)."""
         if not message.from_address or "@" not in message.from_address:
             return
+        if notices_exhausted(session, message.from_address, kinds={"refusal"}):
+            return  # an autoresponder's loop, or a flood: the message is kept, not answered
         self.writer.post(
             session, kind="refusal", to=message.from_address, template="refusal",
             context={"reason": reason, "subject": message.subject}, in_reply_to=message.message_id,

@@ -17,6 +17,8 @@ Variable                       Meaning
 ``CORRMAIL_MAIL_FROM``         display address letters come from (default ``turnir@<domain>``)
 ``CORRMAIL_MAIL_SECRET``       key of the reply and bounce tokens (falls back to ``SECRET_KEY``)
 ``CORRMAIL_MAIL_MAX_BYTES``    inbound size limit in bytes (default 10 MiB)
+``CORRMAIL_MAIL_AUTHSERV_ID``  authserv-ids of the receiving MTA's ``Authentication-Results``
+                               (comma-separated; default: the mail domain and its hosts)
 =============================  ==================================================================
 """
 
@@ -95,6 +97,8 @@ class MailSettings:
     secret: bytes
     max_message_bytes: int = 10 * 1024 * 1024
     smtp: SmtpSettings | None = None
+    #: Whose Authentication-Results are believed (corrmail.mail.envelope); () = the domain's.
+    authserv_ids: tuple[str, ...] = ()
 
     @property
     def captured(self) -> bool:
@@ -118,6 +122,10 @@ class MailSettings:
             secret=secret.encode(),
             max_message_bytes=_int(env, "CORRMAIL_MAIL_MAX_BYTES", 10 * 1024 * 1024),
             smtp=SmtpSettings.from_env(env),
+            authserv_ids=tuple(
+                part.strip().lower()
+                for part in env.get("CORRMAIL_MAIL_AUTHSERV_ID", "").split(",") if part.strip()
+            ),
         )
 
 

@@ -61,6 +61,8 @@ class InboundMessage(Base):
     )
     outcome: Mapped[str | None] = mapped_column(String(60))  # machine-readable, e.g. "move_relayed"
     outcome_detail: Mapped[str | None] = mapped_column(Text)
+    # The receiving MTA's Authentication-Results, kept as evidence (corrmail.mail.envelope).
+    auth_results: Mapped[str | None] = mapped_column(Text)
     processed_at: Mapped[dt.datetime | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 

@@ -19,6 +19,19 @@ if TYPE_CHECKING:
 PASSWORD_HASH_METHOD = "scrypt"
 
 
+_dummy_hashes: dict[str, str] = {}
+
+
+def check_dummy_password(password: str) -> bool:
+    """Hash ``password`` against a throw-away hash of the current method: a login that does
+    not exist then costs what a wrong password costs (scrypt), telling nothing by its timing."""
+    method = PASSWORD_HASH_METHOD
+    if method not in _dummy_hashes:
+        _dummy_hashes[method] = generate_password_hash("no such login", method=method)
+    check_password_hash(_dummy_hashes[method], password)
+    return False
+
+
 class Player(Base):
     """A person who plays; one row across all tournaments (the entry is a `Participant`)."""
 
@@ -50,6 +63,8 @@ class User(Base):
     password_hash: Mapped[str] = mapped_column(String(256))
     locale: Mapped[str | None] = mapped_column(String(8))
     active: Mapped[bool] = mapped_column(default=True)
+    # Part of every session cookie: raising it (logout, a new password) voids copied cookies.
+    session_version: Mapped[int] = mapped_column(default=0, server_default="0")
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
@@ -71,6 +86,11 @@ class User(Base):
 
     def set_password(self, password: str) -> None:
         self.password_hash = generate_password_hash(password, method=PASSWORD_HASH_METHOD)
+        self.end_sessions()
+
+    def end_sessions(self) -> None:
+        """Void every session and "remember me" cookie issued so far (they carry the version)."""
+        self.session_version = (self.session_version or 0) + 1
 
     def check_password(self, password: str) -> bool:
         return check_password_hash(self.password_hash, password)
@@ -89,7 +109,9 @@ class User(Base):
         return False
 
     def get_id(self) -> str:
-        return str(self.id)
+        # "<id>.<session version>": Flask-Login stores it in the session and the remember
+        # cookie, and corrmail.web.auth.load_user refuses a version that is no longer current.
+        return f"{self.id}.{self.session_version or 0}"
 
     def __repr__(self) -> str:
         return f"<User {self.login!r} {sorted(self.roles)}>"

@@ -9,15 +9,27 @@ The link carries a token signed with the service's secret key (itsdangerous, sal
 purpose only): the user's id and a fingerprint of the *current* password hash, valid for
 :data:`TOKEN_HOURS`. Setting a new password changes the hash, so a token works once; rotating
 ``CORRMAIL_SECRET_KEY`` voids every open link. Nothing is stored for a pending reset.
+
+The token never travels in a URL the server sees, so no access log (gunicorn's, nginx's) keeps
+it: the link is ``<CORRMAIL_BASE_URL>/password/reset#<token>`` (a fragment stays in the
+browser), the page's script posts it to ``/password/reset/claim`` — or the user pastes it into
+the form when scripts are off — and the claim keeps it in the session and redirects to the
+token-less ``/password/reset``, where the new password is set. The link's address comes from
+``CORRMAIL_BASE_URL``, never from the request's ``Host`` header (:mod:`corrmail.ops.origin`).
+
+Letters are limited (:data:`LETTERS_PER_HOUR`) per account and per e-mail address, and requests
+per client address, so the form cannot flood anyone's mailbox; the answer stays the same.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from email.message import EmailMessage
 from email.utils import formataddr
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import session as browser_session
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -29,21 +41,43 @@ from wtforms.validators import DataRequired, EqualTo, Length
 
 from corrmail import audit
 from corrmail.mail.compose import new_message_id
-from corrmail.models import User
+from corrmail.models import AuditEntry, OutboxMessage, User, utcnow
+from corrmail.ops.login_throttle import AddressRate
+from corrmail.ops.origin import client_address, external_url
 from corrmail.outbox import enqueue
 from corrmail.web.database import db_session, mail_settings
 
-__all__ = ["blueprint", "TOKEN_HOURS", "MIN_PASSWORD_LENGTH", "reset_token", "user_for_token"]
+__all__ = ["blueprint", "TOKEN_HOURS", "MIN_PASSWORD_LENGTH", "reset_token", "user_for_token",
+           "LETTERS_PER_HOUR", "REQUESTS_PER_ADDRESS_HOUR"]
 
 TOKEN_HOURS = 2
 MIN_PASSWORD_LENGTH = 10
+#: Reset letters one account, or one e-mail address, gets in an hour.
+LETTERS_PER_HOUR = 3
+#: Reset requests one client address may make in an hour (in this worker's memory).
+REQUESTS_PER_ADDRESS_HOUR = 10
 _SALT = "corrmail.password-reset"
+_SESSION_KEY = "password_reset_token"
+_REQUESTS_EXTENSION = "corrmail.password_reset.requests"
+
+
+def _requests_by_address() -> AddressRate:
+    """This app's count of reset requests per client address (in the worker's memory)."""
+    rate: AddressRate | None = current_app.extensions.get(_REQUESTS_EXTENSION)
+    if rate is None:
+        rate = current_app.extensions[_REQUESTS_EXTENSION] = AddressRate(
+            REQUESTS_PER_ADDRESS_HOUR, window_seconds=3600)
+    return rate
 
 blueprint = Blueprint("password_reset", __name__, url_prefix="/password")
 
 
 class ForgotForm(FlaskForm):
     login = StringField(_l("Login or e-mail"), validators=[DataRequired(), Length(max=320)])
+
+
+class ClaimForm(FlaskForm):
+    token = StringField(_l("Code from the letter"), validators=[DataRequired(), Length(max=400)])
 
 
 class ResetForm(FlaskForm):
@@ -90,10 +124,15 @@ def forgot() -> str | Response:
             User.active.is_(True),
             or_(func.lower(User.login) == wanted, func.lower(User.email) == wanted),
         ).limit(1))
-        if user is not None and user.email:
+        address = client_address()
+        if _requests_by_address().blocked(address):
+            user = None  # the same answer, no letter
+        else:
+            _requests_by_address().add(address)
+        if user is not None and user.email and not _too_many_letters(user):
             _send_link(user)
             audit.record(session, user=user, action="auth.password_reset_requested",
-                         entity="user", entity_id=user.id)
+                         entity="user", entity_id=user.id, detail={"address": address})
             session.commit()
         flash(_("If an account matches, a letter with a link to set a new password is on its way."),
               "info")
@@ -101,9 +140,22 @@ def forgot() -> str | Response:
     return render_template("auth/password_forgot.html", form=form)
 
 
+def _too_many_letters(user: User) -> bool:
+    """Whether this account or its e-mail address had its hour's reset letters already."""
+    since = utcnow() - dt.timedelta(hours=1)
+    session = db_session()
+    for_account = session.scalar(select(func.count()).select_from(AuditEntry).where(
+        AuditEntry.action == "auth.password_reset_requested", AuditEntry.entity == "user",
+        AuditEntry.entity_id == user.id, AuditEntry.at > since))
+    to_address = session.scalar(select(func.count()).select_from(OutboxMessage).where(
+        OutboxMessage.kind == "password_reset", OutboxMessage.created_at > since,
+        func.lower(OutboxMessage.recipient).contains((user.email or "").lower(), autoescape=True)))
+    return (for_account or 0) >= LETTERS_PER_HOUR or (to_address or 0) >= LETTERS_PER_HOUR
+
+
 def _send_link(user: User) -> None:
     mail = mail_settings()
-    link = url_for("password_reset.reset", token=reset_token(user), _external=True)
+    link = external_url("password_reset.reset", _anchor=reset_token(user))
     message = EmailMessage()
     message["From"] = mail.from_address
     message["To"] = formataddr((user.display_name, user.email or ""))
@@ -119,18 +171,37 @@ def _send_link(user: User) -> None:
     enqueue(db_session(), message, kind="password_reset")
 
 
-@blueprint.route("/reset/<token>", methods=["GET", "POST"])
-def reset(token: str) -> str | Response:
-    user = user_for_token(token)
-    if user is None:
+@blueprint.post("/reset/claim")
+def claim() -> Response:
+    """The token from the link's fragment (posted by the page's script, or pasted), exchanged
+    for a place in the session; then on to the token-less page."""
+    form = ClaimForm()
+    token = (form.token.data or "").strip().lstrip("#") if form.validate_on_submit() else ""
+    if not token or user_for_token(token) is None:
         flash(_("This link is invalid, already used or expired. Ask for a new one."), "error")
         return redirect(url_for("password_reset.forgot"))
+    browser_session[_SESSION_KEY] = token
+    return redirect(url_for("password_reset.reset"))
+
+
+@blueprint.route("/reset", methods=["GET", "POST"])
+def reset() -> str | Response:
+    token = browser_session.get(_SESSION_KEY)
+    user = user_for_token(token) if isinstance(token, str) else None
+    if user is None:
+        browser_session.pop(_SESSION_KEY, None)
+        if request.method == "POST":
+            flash(_("This link is invalid, already used or expired. Ask for a new one."), "error")
+            return redirect(url_for("password_reset.forgot"))
+        # Opened from the letter: the script posts the fragment's token to the claim.
+        return render_template("auth/password_claim.html", form=ClaimForm())
     form = ResetForm()
     if form.validate_on_submit():
-        user.set_password(form.password.data)
+        user.set_password(form.password.data)  # also ends every session of the user
         audit.record(db_session(), user=user, action="auth.password_reset", entity="user",
-                     entity_id=user.id, detail={"address": request.remote_addr or ""})
+                     entity_id=user.id, detail={"address": client_address()})
         db_session().commit()
+        browser_session.pop(_SESSION_KEY, None)
         flash(_("Your password is set. Log in with it."), "info")
         return redirect(url_for("auth.login"))
     if form.is_submitted() and form.errors:

@@ -130,9 +130,12 @@ def gunicorn_options(host: str, port: int, web: WebSettings) -> dict[str, object
 
 
 def serve(host: str, port: int, environ: Mapping[str, str] | None = None) -> None:
-    """Run gunicorn in the foreground until SIGTERM (systemd) or SIGINT."""
+    """Run gunicorn in the foreground until SIGTERM (systemd) or SIGINT; refuse to start with
+    an example or short secret key or without ``CORRMAIL_BASE_URL`` (corrmail.ops.production)."""
     from corrmail.app import create_app
+    from corrmail.ops.production import check_production_settings
 
+    check_production_settings(os.environ if environ is None else environ)
     web = WebSettings.from_env(environ)
     logging.getLogger(__name__).info(
         "gunicorn on %s:%s with %s workers × %s threads", host, port, web.workers, web.threads,

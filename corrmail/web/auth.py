@@ -14,6 +14,8 @@ from sqlalchemy import select
 from werkzeug.wrappers.response import Response
 
 from corrmail.models import Role, User
+from corrmail.models.people import check_dummy_password
+from corrmail.ops.origin import client_address
 from corrmail.ops.security import login_throttle
 from corrmail.web.database import db_session
 from corrmail.web.forms import LoginForm, LogoutForm
@@ -37,8 +39,15 @@ def init_login(app: Flask) -> None:
 
 @login_manager.user_loader
 def load_user(user_id: str) -> User | None:
-    user = db_session().get(User, int(user_id))
-    return user if user is not None and user.active else None
+    """The user of a session or "remember me" cookie (``<id>.<session version>``), checked on
+    every request: a cookie from before a logout or a new password names an old version."""
+    number, _, version = user_id.partition(".")
+    if not number.isdigit() or not version.isdigit():
+        return None  # a cookie from before session versions: log in again
+    user = db_session().get(User, int(number))
+    if user is None or not user.active or user.session_version != int(version):
+        return None
+    return user
 
 
 def roles_required(*roles: Role) -> Callable[[Callable[P, R]], Callable[P, R]]:
@@ -73,15 +82,18 @@ def _safe_next(target: str | None) -> str:
 def login() -> str | Response:
     form = LoginForm()
     if form.validate_on_submit():
-        throttle, name = login_throttle(), form.login.data.strip()
-        if throttle.refused(db_session(), name, request.remote_addr):
+        throttle, name, address = login_throttle(), form.login.data.strip(), client_address()
+        if throttle.refused(db_session(), name, address):
             flash(_("Too many failed logins. Try again in 15 minutes."), "error")
             return render_template("auth/login.html", form=form), 429  # type: ignore[return-value]
         user = db_session().scalar(select(User).where(User.login == name))
-        if user is not None and user.active and user.check_password(form.password.data):
+        if user is None or not user.active:
+            # As slow as checking a real password, so timing does not tell which logins exist.
+            check_dummy_password(form.password.data)
+        elif user.check_password(form.password.data):
             login_user(user, remember=form.remember.data)
             return redirect(_safe_next(request.args.get("next")))
-        throttle.record_failure(db_session(), name, user, request.remote_addr)
+        throttle.record_failure(db_session(), name, user, address)
         db_session().commit()
         flash(_("Wrong login or password."), "error")
     status = 401 if form.is_submitted() else 200
@@ -91,5 +103,9 @@ def login() -> str | Response:
 @blueprint.post("/logout")
 def logout() -> Response:
     if LogoutForm().validate_on_submit():
+        if current_user.is_authenticated:
+            # Every copy of this user's session cookies (and remember cookies) ends here too.
+            current_user.end_sessions()
+            db_session().commit()
         logout_user()
     return redirect(url_for("auth.login"))

@@ -22,7 +22,7 @@ from corrmail.standings import (
     tournament_table,
 )
 from corrmail.tiebreak_labels import TiebreakLabel, tiebreak_label
-from corrmail.web.access import is_official_of
+from corrmail.web.access import can_view_game, is_official_of
 from corrmail.web.database import db_session
 
 blueprint = Blueprint("standings", __name__, url_prefix="/tournaments")
@@ -98,5 +98,8 @@ def json(code: str) -> Response:
 @login_required
 def pdn(code: str) -> Response:
     table = _table(code, with_letters=True)
-    return _download(games_pdn(table.tournament), "application/x-draughts-pdn; charset=utf-8",
+    # The rule of a single game's PDN: its officials and its two players only, so a game in
+    # progress is never disclosed to anyone else (its moves are the players' own business).
+    text = games_pdn(table.tournament, include=lambda game: can_view_game(current_user, game))
+    return _download(text, "application/x-draughts-pdn; charset=utf-8",
                      f"{file_stem(code)}.pdn")

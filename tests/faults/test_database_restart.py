@@ -480,7 +480,8 @@ def test_gunicorn_and_ingest_ride_out_a_crash_without_being_restarted(
     with database.transaction() as session:
         code = load_demo(session).code
     database.dispose()
-    env = {**os.environ, "CORRMAIL_DATABASE_URL": db_url, "CORRMAIL_SECRET_KEY": "restart-secret",
+    env = {**os.environ, "CORRMAIL_DATABASE_URL": db_url, "CORRMAIL_SECRET_KEY": "restart-secret-0123456789-abcdefghij",
+           "CORRMAIL_BASE_URL": "https://turnir.example",
            "CORRMAIL_WEB_WORKERS": "2", "CORRMAIL_WEB_THREADS": "2",
            "CORRMAIL_MAIL_DOMAIN": "turnir.example", "CORRMAIL_LOG_FORMAT": "json"}
     command = str(Path(sys.executable).parent / "corrmail")

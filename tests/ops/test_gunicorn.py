@@ -28,7 +28,8 @@ def test_gunicorn_serves_health_and_logs_json(sqlite_template: Path, tmp_path: P
     env = {
         **os.environ,
         "CORRMAIL_DATABASE_URL": f"sqlite:///{database}",
-        "CORRMAIL_SECRET_KEY": "gunicorn-test-secret-key",
+        "CORRMAIL_SECRET_KEY": "gunicorn-test-secret-key-0123456789",
+        "CORRMAIL_BASE_URL": "https://turnir.example",
         "CORRMAIL_WEB_WORKERS": "2",
         "CORRMAIL_WEB_THREADS": "2",
         "CORRMAIL_LOG_FORMAT": "json",
@@ -62,4 +63,4 @@ def test_gunicorn_serves_health_and_logs_json(sqlite_template: Path, tmp_path: P
     access = [e for e in entries if e["logger"] == "gunicorn.access"]
     assert {(e["path"], e["status"]) for e in access} >= {("/readyz", 200), ("/healthz", 200)}
     assert all(isinstance(e["duration_ms"], float) for e in access)
-    assert "gunicorn-test-secret-key" not in log.read_text()
+    assert "gunicorn-test-secret-key-0123456789" not in log.read_text()

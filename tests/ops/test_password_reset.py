@@ -10,6 +10,7 @@ from email import message_from_bytes, policy
 import time_machine
 from flask.testing import FlaskClient
 from sqlalchemy import select
+from werkzeug.test import TestResponse
 
 from corrmail.db import Database
 from corrmail.models import AuditEntry, OutboxMessage, Role, User
@@ -23,9 +24,18 @@ def _link(database: Database) -> str:
         letters = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "password_reset")).all()
     assert len(letters) == 1
     body = message_from_bytes(letters[0].raw, policy=policy.default).get_body().get_content()  # type: ignore[union-attr]
-    match = re.search(r"http://localhost(/password/reset/\S+)", body)
+    match = re.search(r"http://localhost(/password/reset#\S+)", body)
     assert match, body
     return match.group(1)
+
+
+def _open(client: FlaskClient, link: str) -> TestResponse:
+    """What the browser does with the link: its page posts the fragment's token to the claim,
+    which redirects to the token-less form (or back to the request form)."""
+    claimed = client.post("/password/reset/claim", data={"token": link.split("#", 1)[1]})
+    if claimed.status_code == 302 and claimed.headers["Location"] == "/password/reset":
+        return client.get("/password/reset")
+    return claimed
 
 
 def test_a_reset_link_by_letter_sets_a_new_password_once(
@@ -38,16 +48,16 @@ def test_a_reset_link_by_letter_sets_a_new_password_once(
         letter = session.scalars(select(OutboxMessage)).one()
         assert letter.recipient.endswith("<referee@example.org>") or "referee@example.org" in letter.recipient
     link = _link(database)
-    assert client.get(link).status_code == 200
-    short = client.post(link, data={"password": "short", "again": "short"})
+    assert _open(client, link).status_code == 200
+    short = client.post("/password/reset", data={"password": "short", "again": "short"})
     assert short.status_code == 422
-    differ = client.post(link, data={"password": NEW, "again": NEW + "!"})
+    differ = client.post("/password/reset", data={"password": NEW, "again": NEW + "!"})
     assert differ.status_code == 422 and "Пароли не совпадают." in differ.get_data(as_text=True)
-    assert client.post(link, data={"password": NEW, "again": NEW}).status_code == 302
+    assert client.post("/password/reset", data={"password": NEW, "again": NEW}).status_code == 302
     assert client.post("/login", data={"login": "referee", "password": "correct horse battery"}).status_code == 401
     assert client.post("/login", data={"login": "referee", "password": NEW}).status_code == 302
     # used once: the same link now leads back to the request form
-    reused = client.get(link)
+    reused = _open(client, link)
     assert reused.status_code == 302 and reused.headers["Location"] == "/password/forgot"
     with database.session() as session:
         actions = [e.action for e in session.scalars(select(AuditEntry).order_by(AuditEntry.id))]
@@ -74,12 +84,12 @@ def test_a_link_expires_and_cannot_be_forged_or_moved_to_another_user(
     with time_machine.travel("2026-11-29 10:00 +0000", tick=False):
         client.post("/password/forgot", data={"login": "ivanov"})
         link = _link(database)
-    token = link.rsplit("/", 1)[1]
+    token = link.rsplit("#", 1)[1]
     tampered = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
-    assert client.get(f"/password/reset/{tampered}").status_code == 302
+    assert _open(client, f"/password/reset#{tampered}").status_code == 302
     with time_machine.travel(f"2026-11-29 {10 + TOKEN_HOURS}:01 +0000", tick=False):
-        assert client.get(link).status_code == 302  # expired
+        assert _open(client, link).status_code == 302  # expired
     with time_machine.travel("2026-11-29 10:30 +0000", tick=False):
-        assert client.get(link).status_code == 200
-        client.post(link, data={"password": NEW, "again": NEW})
+        assert _open(client, link).status_code == 200
+        client.post("/password/reset", data={"password": NEW, "again": NEW})
     assert client.post("/login", data={"login": "director", "password": NEW}).status_code == 401
