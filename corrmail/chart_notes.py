@@ -42,12 +42,19 @@ NOTE_MESSAGES: dict[str, str] = {
                             "%(transit)s days)"),
     "receipt_estimated_no_transit": N_("receipt date missing, estimated as %(estimate)s (no "
                                        "transit on record: 0 days)"),
+    "receipt_phone_call": N_("receipt date missing: the move was given by telephone, so it was "
+                             "heard the day of the call, %(estimate)s"),
     "break_not_notified": N_("%(side)s: break %(first)s–%(last)s not counted: the partner was "
                              "never notified"),
     "break_notified_after_end": N_("%(side)s: break %(first)s–%(last)s not counted: notified on "
                                    "%(notified)s, after it ended"),
     "break_notified_late": N_("%(side)s: break notified late: counted from the notice's postmark "
                               "%(notified)s, not from %(first)s"),
+    "break_late_notice_counted": N_("%(side)s: break %(first)s–%(last)s announced after it began, "
+                                    "counted by the referee from its first day: still the break "
+                                    "of the year"),
+    "break_extra_granted": N_("%(side)s: extra break %(first)s–%(last)s granted by the referee "
+                              "beyond the norms of 002 §4.4.1"),
 }
 
 #: The msgid of every violation of ``timekeeping.VIOLATION_TEXTS``, by code: the English text

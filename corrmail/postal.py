@@ -35,7 +35,7 @@ from corrmail import audit
 from corrmail.chart_notes import date_error, note_message, violation_message
 from corrmail.ledger import LetterInput, append_letter
 from corrmail.mail.content import MoveMention, normalize_move_text, read_letter
-from corrmail.mail.game_view import GameView, side_of
+from corrmail.mail.game_view import GameView, break_span, side_of
 from corrmail.models import (
     Break,
     Channel,
@@ -577,7 +577,7 @@ def record_break_notice(
     year is refused; one over 30 days stands for its first 30 (timekeeping's reading).
     """
     side = Side.WHITE  # the limits are per player; the side is only a label here
-    existing = [BreakSpan(side, item.start_date, item.end_date) for item in participant.breaks]
+    existing = [break_span(side, item) for item in participant.breaks]
     new = BreakSpan(side, first_day, last_day)
     standing, violations = check_break_limits([*existing, new])
     stored = next((span for span in standing if span.first_day == first_day

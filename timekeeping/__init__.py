@@ -14,6 +14,7 @@ from timekeeping.breaks import (
     MAX_BREAK_DAYS,
     Break,
     BreakAnnouncement,
+    RefereeGrant,
     check_break_limits,
     find_break_announcements,
     game_break_days,
@@ -71,12 +72,13 @@ from timekeeping.ledger import (
     ledger_to_dict,
     read_ledger,
 )
+from timekeeping.phone import phone_reply
 from timekeeping.render import chart_to_dict, chart_to_text
 from timekeeping.side import Side
 
 __all__ = [
     "FIRST_MOVE_QUERY_AFTER_DAYS", "LIMIT_TABLE_MOVES", "MAX_BREAK_DAYS", "NO_BREAKS", "PENALTY_DAYS", "REPEAT_AFTER_DAYS",
-    "Break", "BreakAnnouncement", "BreakAnnouncementError", "BreakCalendar", "Charge", "ChartRow",
+    "Break", "BreakAnnouncement", "RefereeGrant", "BreakAnnouncementError", "BreakCalendar", "Charge", "ChartRow",
     "DateFormatError", "Ledger", "LedgerFormatError", "LedgerProblem", "LetterEntry",
     "NaiveDatetimeError", "NOTE_TEXTS", "NoteValue", "NotToMoveError", "Overstep", "Penalty", "ReplyClock", "RuleNote",
     "RuleViolation", "Side", "TimeChart", "TimeControl", "TimeControlError", "TimeFraction", "TimeFractionError", "TimekeepingError",
@@ -84,6 +86,6 @@ __all__ = [
     "average_transit_days", "chart_to_dict", "chart_to_text", "check_break_limits", "compute_chart", "days_left",
     "effective_start", "find_break_announcements", "first_move_query_date", "format_chart_date",
     "game_break_days", "last_safe_reply_date", "ledger_from_dict", "ledger_to_dict", "local_date",
-    "parse_break_announcement", "parse_player_date", "read_ledger", "repeat_due", "reply_clock", "rule_note", "rule_violation",
+    "parse_break_announcement", "parse_player_date", "phone_reply", "read_ledger", "repeat_due", "reply_clock", "rule_note", "rule_violation",
     "think_days", "validate_player_breaks",
 ]

@@ -171,6 +171,7 @@ def _letter_dates(letters: Sequence[LetterEntry], errors: list[RuleViolation],
     transit_sum = _NO_TIME
     transits = 0
     previous_sender: Side | None = None
+    previous_by_phone = False  # the answered move was given by telephone: no transit (002 §4.1.2)
     declared: date | None = None  # the answered letter's declared dispatch
     for index, letter in enumerate(letters):
         sender = letter.sender
@@ -189,12 +190,13 @@ def _letter_dates(letters: Sequence[LetterEntry], errors: list[RuleViolation],
         if day is None:
             if index:  # the opening letter answers nothing: it has no receipt to omit
                 omitted.append(index)
-        elif dispatch is not None and day >= dispatch:
+        elif dispatch is not None and day >= dispatch and not previous_by_phone:
             transit_sum += day - dispatch
             transits += 1
         declared = letter.sent
         sent.append(declared)
         previous_sender = sender
+        previous_by_phone = letter.by_phone
     answered = list(range(-1, len(letters) - 1))  # each letter answers the one before it ...
     for index in out_of_turn:  # ... unless both are from the same player
         answered[index] = -1
@@ -262,10 +264,14 @@ def _estimate_receipts(letters: Sequence[LetterEntry], omitted: Sequence[int],
             errors.append(rule_violation("002 §4.3.3", "receipt_not_estimable", None, index + 1))
             received[index] = letters[index].sent
             continue
-        guess = min(dispatch + timedelta(days=transit or 0), letters[index].sent)
+        # A move given by telephone was heard the day of the call (002 §4.1.2, §4.3.1).
+        heard_at_once = letters[index - 1].by_phone and letters[index - 1].sender is not sender
+        guess = min(dispatch + timedelta(days=0 if heard_at_once else transit or 0), letters[index].sent)
         received[index] = guess
         estimated[index] = True
-        if transit is not None:
+        if heard_at_once:
+            notes.append(rule_note("002 §4.3.3", "receipt_phone_call", index + 1, estimate=guess))
+        elif transit is not None:
             notes.append(rule_note("002 §4.3.3", "receipt_estimated", index + 1, estimate=guess,
                                    transit=transit))
         else:

@@ -200,6 +200,9 @@ NOTE_TEXTS: dict[str, str] = {
                          "days)",
     "receipt_estimated_no_transit": "receipt date missing, estimated as {estimate} (no transit on "
                                     "record: 0 days)",
+    # 002 §4.3.3 with §4.1.2: a move given by telephone is heard the day of the call
+    "receipt_phone_call": "receipt date missing: the move was given by telephone, so it was heard "
+                          "the day of the call, {estimate}",
     # 002 §4.4.2
     "break_not_notified": "break of {side} {first}..{last} not counted: the partner was never "
                           "notified",
@@ -207,6 +210,11 @@ NOTE_TEXTS: dict[str, str] = {
                                 "{notified}, after it ended",
     "break_notified_late": "break of {side} notified late: counted from the notice's postmark "
                            "{notified}, not from {first}",
+    # 002 §4.4.5
+    "break_late_notice_counted": "break of {side} {first}..{last} announced after it began, counted "
+                                 "by the referee from its first day: still the break of the year",
+    "break_extra_granted": "extra break of {side} {first}..{last} granted by the referee beyond the "
+                           "norms of 002 §4.4.1",
 }
 
 

@@ -15,7 +15,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, TypeVar
 
-from timekeeping.breaks import Break
+from timekeeping.breaks import Break, RefereeGrant
 from timekeeping.control import TimeControl
 from timekeeping.dates import parse_player_date
 from timekeeping.errors import DateFormatError, LedgerFormatError, LedgerProblem
@@ -38,6 +38,9 @@ class LetterEntry:
     accepted variants and were not forced (002 §4.3.5). ``penalty_days_charged_to_partner`` is
     a penalty this letter charges for the letter it answers, under ``penalty_rule``.
     ``repeat_sent`` is the date this letter was repeated after getting no answer (002 §4.3.4).
+    ``by_phone`` says the move was given by telephone (002 §4.1.2): ``sent`` is the day of the
+    call, and the partner's receipt is that same day — a call is not a letter in the post, so it
+    does not enter the average transit of 002 §4.3.3.
     """
 
     sender: Side
@@ -51,6 +54,7 @@ class LetterEntry:
     penalty_rule: str = "002 §4.2.11"
     repeat_sent: date | None = None
     moves_text: str = ""
+    by_phone: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +92,11 @@ _LEDGER_KEYS = {"start_date", "end_date", "control", "start_sheet_received", "br
                 "penalties", "players"}
 _LETTER_KEYS = {"from", "move", "sent", "received", "partner_sent_postmark", "corrects_partner",
                 "uncounted_moves", "penalty_days_charged_to_partner", "penalty_rule",
-                "repeat_sent", "moves"}
-_BREAK_KEYS = {"player", "first_day", "last_day", "notice_postmark", "granted_by_referee"}
+                "repeat_sent", "moves", "by_phone"}
+#: ``granted_by_referee`` is the older boolean form of ``referee_grant``; ``true`` reads as
+#: ``late_notice``, the grant that keeps the break the player's break of the year (002 §4.4.1),
+#: so an old ledger never frees a player from that rule by being read.
+_BREAK_KEYS = {"player", "first_day", "last_day", "notice_postmark", "referee_grant", "granted_by_referee"}
 _PENALTY_KEYS = {"player", "days", "after_letter", "rule", "reason"}
 
 
@@ -235,10 +242,11 @@ def _read_letter(reader: _Reader, value: object, path: str) -> LetterEntry | Non
     penalty_rule = reader.text(data.get("penalty_rule"), f"{path}.penalty_rule", "002 §4.2.11")
     repeat_sent = reader.date(data.get("repeat_sent"), f"{path}.repeat_sent")
     moves_text = reader.text(data.get("moves"), f"{path}.moves", "")
+    by_phone = reader.boolean(data.get("by_phone"), f"{path}.by_phone")
     if sender is None or move is None or sent is None:
         return None
     return LetterEntry(sender, move, sent, received, postmark, corrects, uncounted or 0,
-                       penalty or 0, penalty_rule, repeat_sent, moves_text)
+                       penalty or 0, penalty_rule, repeat_sent, moves_text, by_phone)
 
 
 def _read_break(reader: _Reader, value: object, path: str) -> Break | None:
@@ -247,10 +255,25 @@ def _read_break(reader: _Reader, value: object, path: str) -> Break | None:
     first_day = reader.required(data, "first_day", f"{path}.first_day", reader.date)
     last_day = reader.required(data, "last_day", f"{path}.last_day", reader.date)
     notice = reader.date(data.get("notice_postmark"), f"{path}.notice_postmark")
-    granted = reader.boolean(data.get("granted_by_referee"), f"{path}.granted_by_referee")
+    grant = _read_grant(reader, data, path)
     if player is None or first_day is None or last_day is None:
         return None
-    return Break(player, first_day, last_day, notice, granted)
+    return Break(player, first_day, last_day, notice, grant)
+
+
+def _read_grant(reader: _Reader, data: Mapping[str, Any], path: str) -> RefereeGrant | None:
+    old = reader.boolean(data.get("granted_by_referee"), f"{path}.granted_by_referee")
+    value = data.get("referee_grant")
+    if value is None:
+        return RefereeGrant.LATE_NOTICE if old else None
+    try:
+        grant = RefereeGrant(value)
+    except ValueError:
+        reader.problem(f"{path}.referee_grant", "expected 'late_notice', 'extra' or null", value)
+        return None
+    if "granted_by_referee" in data and data["granted_by_referee"] is False:
+        reader.problem(f"{path}.granted_by_referee", "contradicts referee_grant", False)
+    return grant
 
 
 def _read_penalty(reader: _Reader, value: object, path: str) -> Penalty | None:
@@ -287,7 +310,8 @@ def ledger_to_dict(ledger: Ledger) -> dict[str, Any]:
         "start_sheet_received": {side.value: iso(day) for side, day in ledger.start_sheet_received.items()},
         "breaks": [
             {"player": brk.player.value, "first_day": iso(brk.first_day), "last_day": iso(brk.last_day),
-             "notice_postmark": iso(brk.notice_postmark), "granted_by_referee": brk.granted_by_referee}
+             "notice_postmark": iso(brk.notice_postmark),
+             "referee_grant": None if brk.referee_grant is None else brk.referee_grant.value}
             for brk in ledger.breaks
         ],
         "letters": [
@@ -296,7 +320,7 @@ def ledger_to_dict(ledger: Ledger) -> dict[str, Any]:
              "corrects_partner": letter.corrects_partner, "uncounted_moves": letter.uncounted_moves,
              "penalty_days_charged_to_partner": letter.penalty_days_charged_to_partner,
              "penalty_rule": letter.penalty_rule, "repeat_sent": iso(letter.repeat_sent),
-             "moves": letter.moves_text}
+             "moves": letter.moves_text, **({"by_phone": True} if letter.by_phone else {})}
             for letter in ledger.letters
         ],
         "penalties": [

@@ -41,6 +41,7 @@ from corrmail.mail.compose import Attachment
 from corrmail.mail.content import LetterContent, MoveMention, read_letter
 from corrmail.mail.game_view import (
     GameView,
+    break_span,
     HeldMoveRefused,
     UnsupportedGameType,
     color_of,
@@ -536,7 +537,7 @@ class _Context:
                                penalty=False)
             return self.outcome("break_refused", error.reason, refused=True)
         existing = [
-            BreakSpan(self.side, item.start_date, item.end_date)
+            break_span(self.side, item)
             for item in self.me.breaks
         ]
         new = BreakSpan(self.side, announcement.first_day, announcement.last_day)

@@ -566,9 +566,11 @@ class Desk:
         grounds: str = "",
         filed_on: dt.date | None = None,
         received_on: dt.date | None = None,
+        materials: frozenset[Evidence] = frozenset(),
     ) -> Done:
         """A party protests the decision in force to the next instance (002 §4.1.12); the
-        accused in an overstep claim protests the claim itself (002 §4.3.8)."""
+        accused in an overstep claim protests the claim itself, with grounds and the materials
+        of 002 §4.3.6 (002 §4.3.8)."""
         stored = load_case(self.session, case_id)
         case = stored.case
         self._require_party_or_official(actor, stored, party, "protest")
@@ -578,7 +580,8 @@ class Desk:
             if party != case.offender.value:
                 raise NotEntitled("protest the claim", "the accused player", "002 §4.3.8")
             transition: Transition[PureCase] = case.protest_claim(on, revision=revision,
-                                                                  grounds=grounds)
+                                                                  grounds=grounds,
+                                                                  materials=materials)
         else:
             transition = case.protest(party, on, revision=revision, received_on=received,
                                       grounds=grounds)

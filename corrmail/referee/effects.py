@@ -171,6 +171,7 @@ class EffectRunner:
                 Break(
                     participant_id=int(effect.player),
                     kind=BreakKind.SPECIAL,
+                    referee_grant=effect.grant,
                     start_date=effect.start,
                     end_date=effect.end,
                     announced_on=self.case.opened_on,
