@@ -38,6 +38,8 @@ NOTE_MESSAGES: dict[str, str] = {
     "received_after_end": N_("received on or after the end of play: no further time; only a draw "
                              "acceptance or a resignation may follow"),
     "first_omission": N_("%(side)s: first omission of a date: a notice only, no penalty"),
+    "receipt_supplied_later": N_("receipt date omitted, supplied as %(supplied)s in letter "
+                                 "%(by)s; the omission stays on record"),
     "receipt_estimated": N_("receipt date missing, estimated as %(estimate)s (average transit "
                             "%(transit)s days)"),
     "receipt_estimated_no_transit": N_("receipt date missing, estimated as %(estimate)s (no "
@@ -75,6 +77,20 @@ VIOLATION_MESSAGES: dict[str, str] = {
                                        "omitted no date"),
     "omission_penalty_first": N_("penalty for an omitted date refused: a first omission earns a "
                                  "notice only"),
+    "receipt_supplied_nothing_omitted": N_("a receipt date supplied, but the sender's previous "
+                                           "letter omitted none"),
+    "error_report_late": N_("%(side)s reported the partner's error on %(reported)s, after the 3 "
+                            "days (due by %(due)s): %(days)s days counted as his"),
+    "error_report_before_receipt": N_("error reported on %(reported)s, before the letter arrived "
+                                      "on %(received)s"),
+    "error_report_wrong_letter": N_("%(side)s reported an error of letter %(letter_number)s, which "
+                                    "is no letter of the partner's"),
+    "forced_move_uncounted": N_("%(forced)s forced move(s) in the letter of move %(move)s left "
+                                "uncounted: a forced move counts even inside an accepted variant"),
+    "penalty_right_lost": N_("penalty charged for letter %(charged_for)s, but this letter answers "
+                             "letter %(answered)s: the right is lost when not used in the very "
+                             "next reply; not applied"),
+    "penalty_without_reason": N_("penalty charged without saying what it is for; not applied"),
     "repeat_before_letter": N_("repeat sent %(repeat)s, before the letter itself on %(sent)s"),
     "penalty_amount": N_("a penalty is %(penalty)s days once per letter, whatever the number of "
                          "errors; charged %(charged)s, applied as %(penalty)s"),

@@ -29,6 +29,7 @@ from timekeeping.chart import (
     average_transit_days,
     compute_chart,
     effective_start,
+    error_report_due,
 )
 from timekeeping.clock import (
     NotToMoveError,
@@ -64,7 +65,9 @@ from timekeeping.errors import (
     rule_violation,
 )
 from timekeeping.ledger import (
+    ERROR_REPORT_DAYS,
     PENALTY_DAYS,
+    ErrorReport,
     Ledger,
     LetterEntry,
     Penalty,
@@ -78,6 +81,7 @@ from timekeeping.side import Side
 
 __all__ = [
     "FIRST_MOVE_QUERY_AFTER_DAYS", "LIMIT_TABLE_MOVES", "MAX_BREAK_DAYS", "NO_BREAKS", "PENALTY_DAYS", "REPEAT_AFTER_DAYS",
+    "ERROR_REPORT_DAYS", "ErrorReport", "error_report_due",
     "Break", "BreakAnnouncement", "RefereeGrant", "BreakAnnouncementError", "BreakCalendar", "Charge", "ChartRow",
     "DateFormatError", "Ledger", "LedgerFormatError", "LedgerProblem", "LetterEntry",
     "NaiveDatetimeError", "NOTE_TEXTS", "NoteValue", "NotToMoveError", "Overstep", "Penalty", "ReplyClock", "RuleNote",

@@ -55,6 +55,27 @@ class LetterEntry:
     repeat_sent: date | None = None
     moves_text: str = ""
     by_phone: bool = False
+    penalty_reason: str | None = None
+    penalty_for_letter: int | None = None
+    supplied_receipt: date | None = None
+    forced_moves: int = 0
+
+
+# The fields above after ``by_phone``, documented here to keep the list of fields readable:
+#
+# ``penalty_reason`` — what the penalty this letter charges is for (002 §4.2.11 "с указанием, за
+#     что именно"). ``None``: not on record (a ledger older than the field); ``""``: recorded
+#     without a reason, and the charge is refused.
+# ``penalty_for_letter`` — the 1-based letter the charge is for, when the record names it; a
+#     charge for any letter but the one this letter answers comes later than the very next reply
+#     and is refused: "если такое начисление не сделано в ответном письме, то в дальнейшем это
+#     право теряется" (002 §4.2.11, §4.3.3).
+# ``supplied_receipt`` — the receipt date the sender left out of his previous letter, supplied
+#     now as 002 §4.3.3 requires ("в очередном ответе должен указать … неуказанные даты
+#     предыдущего письма"): the count uses it, and the omission stays on record.
+# ``forced_moves`` — how many of the sender's moves in this letter were forced (002 §4.2.4: the
+#     only capture or the only legal move), as ``notation`` found them; a forced move counts for
+#     the overstep even inside an accepted variant (002 §4.3.5).
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +93,24 @@ class Penalty:
     reason: str = ""
 
 
+#: 002 §4.2.9: a player reports a partner's error within 3 days, which are not his think time.
+ERROR_REPORT_DAYS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorReport:
+    """``player`` told his partner that letter ``letter`` (1-based) did not repeat the moves, or
+    repeated them wrongly or illegibly (002 §4.2.9), by a notice sent on ``reported``; the letter
+    had arrived on ``received``. Up to 3 days are his to report in and count for nobody; the days
+    after them up to the report are his think time (the game stopped because of his delay, not
+    the partner's error)."""
+
+    player: Side
+    letter: int
+    received: date
+    reported: date
+
+
 @dataclass(frozen=True, slots=True)
 class Ledger:
     """Everything needed to compute one game's time chart."""
@@ -84,15 +123,18 @@ class Ledger:
     letters: tuple[LetterEntry, ...] = ()
     penalties: tuple[Penalty, ...] = ()
     players: Mapping[Side, str] = field(default_factory=dict)
+    error_reports: tuple[ErrorReport, ...] = ()
 
 
 _T = TypeVar("_T")
 
 _LEDGER_KEYS = {"start_date", "end_date", "control", "start_sheet_received", "breaks", "letters",
-                "penalties", "players"}
+                "penalties", "players", "error_reports"}
+_ERROR_REPORT_KEYS = {"player", "letter", "received", "reported"}
 _LETTER_KEYS = {"from", "move", "sent", "received", "partner_sent_postmark", "corrects_partner",
                 "uncounted_moves", "penalty_days_charged_to_partner", "penalty_rule",
-                "repeat_sent", "moves", "by_phone"}
+                "repeat_sent", "moves", "by_phone", "penalty_reason", "penalty_for_letter",
+                "supplied_receipt", "forced_moves"}
 #: ``granted_by_referee`` is the older boolean form of ``referee_grant``; ``true`` reads as
 #: ``late_notice``, the grant that keeps the break the player's break of the year (002 §4.4.1),
 #: so an old ledger never frees a player from that rule by being read.
@@ -202,6 +244,8 @@ def ledger_from_dict(data: Mapping[str, Any]) -> Ledger:
               for index, item in enumerate(reader.items(root.get("breaks"), "breaks"))]
     penalties = [_read_penalty(reader, item, f"penalties[{index}]")
                  for index, item in enumerate(reader.items(root.get("penalties"), "penalties"))]
+    reports = [_read_error_report(reader, item, f"error_reports[{index}]")
+               for index, item in enumerate(reader.items(root.get("error_reports"), "error_reports"))]
     sheets = reader.per_side(root.get("start_sheet_received"), "start_sheet_received", reader.date)
     players = reader.per_side(root.get("players"), "players",
                               lambda value, path: reader.text(value, path, "") or None)
@@ -216,7 +260,19 @@ def ledger_from_dict(data: Mapping[str, Any]) -> Ledger:
         letters=tuple(letter for letter in letters if letter is not None),
         penalties=tuple(penalty for penalty in penalties if penalty is not None),
         players=players,
+        error_reports=tuple(report for report in reports if report is not None),
     )
+
+
+def _read_error_report(reader: _Reader, value: object, path: str) -> ErrorReport | None:
+    data = reader.mapping(value, path, _ERROR_REPORT_KEYS)
+    player = reader.required(data, "player", f"{path}.player", reader.side)
+    letter = reader.required(data, "letter", f"{path}.letter", lambda v, p: reader.integer(v, p, minimum=1))
+    received = reader.required(data, "received", f"{path}.received", reader.date)
+    reported = reader.required(data, "reported", f"{path}.reported", reader.date)
+    if player is None or letter is None or received is None or reported is None:
+        return None
+    return ErrorReport(player, letter, received, reported)
 
 
 def _read_control(reader: _Reader, value: object) -> TimeControl:
@@ -243,10 +299,17 @@ def _read_letter(reader: _Reader, value: object, path: str) -> LetterEntry | Non
     repeat_sent = reader.date(data.get("repeat_sent"), f"{path}.repeat_sent")
     moves_text = reader.text(data.get("moves"), f"{path}.moves", "")
     by_phone = reader.boolean(data.get("by_phone"), f"{path}.by_phone")
+    reason = None if data.get("penalty_reason") is None else reader.text(
+        data.get("penalty_reason"), f"{path}.penalty_reason", "")
+    penalty_for = None if data.get("penalty_for_letter") is None else reader.integer(
+        data.get("penalty_for_letter"), f"{path}.penalty_for_letter", minimum=1)
+    supplied = reader.date(data.get("supplied_receipt"), f"{path}.supplied_receipt")
+    forced = reader.integer(data.get("forced_moves", 0), f"{path}.forced_moves")
     if sender is None or move is None or sent is None:
         return None
     return LetterEntry(sender, move, sent, received, postmark, corrects, uncounted or 0,
-                       penalty or 0, penalty_rule, repeat_sent, moves_text, by_phone)
+                       penalty or 0, penalty_rule, repeat_sent, moves_text, by_phone, reason,
+                       penalty_for, supplied, forced or 0)
 
 
 def _read_break(reader: _Reader, value: object, path: str) -> Break | None:
@@ -320,7 +383,7 @@ def ledger_to_dict(ledger: Ledger) -> dict[str, Any]:
              "corrects_partner": letter.corrects_partner, "uncounted_moves": letter.uncounted_moves,
              "penalty_days_charged_to_partner": letter.penalty_days_charged_to_partner,
              "penalty_rule": letter.penalty_rule, "repeat_sent": iso(letter.repeat_sent),
-             "moves": letter.moves_text, **({"by_phone": True} if letter.by_phone else {})}
+             "moves": letter.moves_text, **_optional_letter_keys(letter, iso)}
             for letter in ledger.letters
         ],
         "penalties": [
@@ -330,4 +393,28 @@ def ledger_to_dict(ledger: Ledger) -> dict[str, Any]:
         ],
         "players": {side.value: name for side, name in ledger.players.items()},
     }
+    if ledger.error_reports:
+        result["error_reports"] = [
+            {"player": report.player.value, "letter": report.letter, "received": iso(report.received),
+             "reported": iso(report.reported)}
+            for report in ledger.error_reports
+        ]
     return result
+
+
+def _optional_letter_keys(letter: LetterEntry, iso: Callable[[date | None], str | None]) -> dict[str, Any]:
+    """The newer keys of a letter, written only when they say something, so that a ledger
+    without them reads and writes as before."""
+    keys: dict[str, Any] = {}
+    if letter.by_phone:
+        keys["by_phone"] = True
+    if letter.penalty_reason is not None:
+        keys["penalty_reason"] = letter.penalty_reason
+    if letter.penalty_for_letter is not None:
+        keys["penalty_for_letter"] = letter.penalty_for_letter
+    if letter.supplied_receipt is not None:
+        keys["supplied_receipt"] = iso(letter.supplied_receipt)
+    if letter.forced_moves:
+        keys["forced_moves"] = letter.forced_moves
+    return keys
+
