@@ -122,7 +122,7 @@ class GameRecordCase(GameCase):
             raise IllegalTransition(self.case_id, "waiting for the record within fifteen days",
                                     f"record {side.value}'s reply: no game of his with the steward",
                                     RECORD_RULE)
-        if self.received_from(side) is not None or any(lapse.side is side for lapse in self.lapses):
+        if self.received_from(side) is not None or self._lapsed(side):
             raise DuplicateSubmission(side.value, "reply without the record", RECORD_RULE)
         if on < self.finished_on:
             raise ImpossibleDates(self.finished_on, on, "a reply before the game ended", RECORD_RULE)
@@ -131,6 +131,9 @@ class GameRecordCase(GameCase):
             self._letter(Addressee.STEWARD, LetterTemplate.GAME_RECORD_MISSING, RECORD_RULE),
         )
         return Transition(self._next(lapses=self.lapses + (RecordReceipt(side, on),)), letters)
+
+    def _lapsed(self, side: Side) -> bool:
+        return any(lapse.side is side for lapse in self.lapses)
 
     def received_from(self, side: Side) -> RecordReceipt | None:
         for receipt in self.received:
@@ -165,7 +168,7 @@ class GameRecordCase(GameCase):
         # A side whose record is due with his next reply to the steward is not late until that
         # reply came without it: he is neither reminded nor counted as sending none.
         waiting = [side for side in self.with_next_reply
-                   if self.received_from(side) is None and not any(l.side is side for l in self.lapses)]
+                   if self.received_from(side) is None and not self._lapsed(side)]
         if waiting and not self.received:
             raise WindowOpen(f"{waiting[0].value}'s game record with the next reply to the steward",
                              self.due, RECORD_RULE)
@@ -183,7 +186,7 @@ class GameRecordCase(GameCase):
                 extra_effects=letters,
             )
         missing = next(side for side in Side if self.received_from(side) is None)
-        if missing in waiting or any(lapse.side is missing for lapse in self.lapses):
+        if missing in waiting or self._lapsed(missing):
             # Still due with his next reply, or already reminded when the reply came without it.
             return Transition(self._next(state=CaseState.CLOSED), ())
         letters = (

@@ -29,7 +29,14 @@ from timekeeping.control import LIMIT_TABLE_MOVES, TimeControl, TimeFraction
 from timekeeping.daycount import NO_BREAKS, BreakCalendar
 from timekeeping.deadlines import repeat_due
 from timekeeping.errors import RuleNote, RuleViolation, rule_note, rule_violation
-from timekeeping.ledger import ERROR_REPORT_DAYS, PENALTY_DAYS, ErrorReport, Ledger, LetterEntry, Penalty
+from timekeeping.ledger import (
+    ERROR_REPORT_DAYS,
+    PENALTY_DAYS,
+    ErrorReport,
+    Ledger,
+    LetterEntry,
+    Penalty,
+)
 from timekeeping.side import Side
 
 # Module globals: a member looked up on the enum class costs several times more.

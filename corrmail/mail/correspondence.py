@@ -41,9 +41,9 @@ from corrmail.mail.compose import Attachment
 from corrmail.mail.content import LetterContent, MoveMention, read_letter
 from corrmail.mail.game_view import (
     GameView,
-    break_span,
     HeldMoveRefused,
     UnsupportedGameType,
+    break_span,
     color_of,
     side_of,
 )

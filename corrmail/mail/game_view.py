@@ -29,9 +29,9 @@ from notation.variants import VariantOffer, parse_variants
 from timekeeping import Break as BreakSpan
 from timekeeping import (
     Ledger,
-    RefereeGrant,
     LetterEntry,
     Penalty,
+    RefereeGrant,
     Side,
     TimeChart,
     TimeControl,

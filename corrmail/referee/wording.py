@@ -51,4 +51,4 @@ def refusal_reason(error: Exception, name: Callable[[str], str] = str) -> str:
                                     for item in str(value).split(", ") if item)
         else:
             values[key] = str(value)
-    return _(REFUSAL_MESSAGES[error.code], **values)
+    return str(_(REFUSAL_MESSAGES[error.code], **values))

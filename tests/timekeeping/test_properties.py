@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 
 from timekeeping import (
     Break,
-    RefereeGrant,
     BreakCalendar,
     Ledger,
     LetterEntry,
     NotToMoveError,
     Penalty,
+    RefereeGrant,
     Side,
     chart_to_dict,
     chart_to_text,
