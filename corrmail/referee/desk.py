@@ -82,6 +82,27 @@ __all__ = [
 ]
 
 OPEN_STATES = (GameState.NOT_STARTED, GameState.IN_PLAY, GameState.SUSPENDED)
+
+
+def _sides_playing_the_steward(tournament: Tournament, finished: Game) -> frozenset[Side]:
+    """The sides of ``finished`` who still have a game in progress with a playing steward: their
+    record goes "при очередном ответе" to him rather than within 15 days (002 §4.5.1)."""
+    stewards = {official.user.player_id for official in tournament.officials
+                if official.role is Role.STEWARD and official.user.player_id is not None}
+    steward_entries = {entry.id for entry in tournament.participants if entry.player_id in stewards}
+    sides: set[Side] = set()
+    for side, entry in ((Side.WHITE, finished.white_id), (Side.BLACK, finished.black_id)):
+        if entry in steward_entries:
+            continue
+        for game in tournament.games:
+            if game.id == finished.id or game.state not in OPEN_STATES:
+                continue
+            if entry == game.white_id and game.black_id in steward_entries or (
+                    entry == game.black_id and game.white_id in steward_entries):
+                sides.add(side)
+    return frozenset(sides)
+
+
 RECORDED_KINDS = (ResultKind.PLAYED, ResultKind.OVERSTEP)
 """Results reached over the board, whose record the steward needs (002 §4.5.1)."""
 
@@ -333,6 +354,7 @@ class Desk:
                 finished_on=game.result_on,
                 channel=Channel.EMAIL if email else Channel.POST,
                 result=outcome,
+                with_next_reply=_sides_playing_the_steward(tournament, game),
             )
             done.append(self._open(actor, transition, tournament, game_id=game.id,
                                    action="game_record.opened"))
