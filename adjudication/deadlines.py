@@ -34,6 +34,16 @@ PENALTY_DAYS = 6
 BAN_YEARS = 3
 """002 §4.1.14: the longest ban for quitting a tournament without a good reason."""
 
+KEEP_CORRESPONDENCE_MONTHS = 1
+"""002 §4.1.13: players keep the tournament's correspondence a month after getting its results."""
+
+
+def correspondence_kept_until(results_received_on: date) -> date:
+    """The last day a player must still keep every letter of the tournament and hand it to the
+    referee on demand (002 §4.1.13): one month after he received the final results, counted as
+    every month period here is (the same day number of the next month, or its last day)."""
+    return results_received_on + relativedelta(months=KEEP_CORRESPONDENCE_MONTHS)
+
 
 def local_date(moment: datetime, time_zone: str | ZoneInfo) -> date:
     """The calendar date of an aware timestamp in the tournament's time zone.

@@ -201,13 +201,19 @@ class RecordBan:
 
 @dataclass(frozen=True)
 class GrantBreak:
-    """Count a break from ``start`` to ``end`` inclusive in all the player's games (002 §4.4.5)."""
+    """Count a break from ``start`` to ``end`` inclusive in all the player's games (002 §4.4.5).
+
+    ``grant`` says which of the two things the referee granted, as the time chart reads it:
+    ``late_notice`` (a late-announced break counted: still the player's break of the year,
+    002 §4.4.1) or ``extra`` (an additional break beyond those norms).
+    """
 
     kind: ClassVar[str] = "grant_break"
     player: str
     start: date
     end: date
     rule: str
+    grant: str = "late_notice"
 
 
 @dataclass(frozen=True)

@@ -228,3 +228,62 @@ class InvalidCaseData(AdjudicationError):
     def __init__(self, path: str, message: str) -> None:
         self.path = path
         super().__init__(f"{path}: {message}")
+
+
+class CodedError(AdjudicationError):
+    """An error that says what is wrong as data besides its English message: ``code`` names it
+    and ``params`` carries its values, so the service words it in the reader's language."""
+
+    code: str = ""
+
+    @property
+    def params(self) -> dict[str, object]:
+        return {}
+
+
+class NotApprovedOnCompleteFile(CodedError):
+    """The referee left an overstep claim unapproved although its file is complete.
+
+    002 §4.3.7 allows "не утверждать" only when the materials were sent incompletely; with the
+    whole file the referee establishes whether the overstep took place: he confirms it, or
+    rejects it and charges the claimant 6 days.
+    """
+
+    rule = "002 §4.3.7"
+    code = "not_approved_on_complete_file"
+
+    def __init__(self, case_id: str, evidence: frozenset[str]) -> None:
+        self.case_id = case_id
+        self.evidence = evidence
+        super().__init__(
+            f"case {case_id}: the claim's materials are complete ({', '.join(sorted(evidence))}); "
+            f"the referee may leave a claim unapproved only when they are incomplete: confirm the "
+            f"overstep or reject it, a rejection charging the claimant 6 days ({self.rule})"
+        )
+
+    @property
+    def params(self) -> dict[str, object]:
+        return {"case_id": self.case_id, "evidence": ", ".join(sorted(self.evidence))}
+
+
+class ProtestIncomplete(CodedError):
+    """The accused's protest against an overstep claim without grounds or without the
+    materials of 002 §4.3.6 (002 §4.3.8: "обоснованный протест и материалы")."""
+
+    rule = "002 §4.3.8"
+    code = "protest_incomplete"
+
+    def __init__(self, case_id: str, *, grounds_missing: bool, materials_missing: frozenset[str]) -> None:
+        self.case_id = case_id
+        self.grounds_missing = grounds_missing
+        self.materials_missing = materials_missing
+        wanting = (["grounds"] if grounds_missing else []) + sorted(materials_missing)
+        super().__init__(
+            f"case {case_id}: the protest against the overstep must give its grounds and the "
+            f"materials of 002 §4.3.6; it lacks {', '.join(wanting)} ({self.rule})"
+        )
+
+    @property
+    def params(self) -> dict[str, object]:
+        wanting = (["grounds"] if self.grounds_missing else []) + sorted(self.materials_missing)
+        return {"case_id": self.case_id, "missing": ", ".join(wanting)}

@@ -65,6 +65,11 @@ class GameRecordCase(GameCase):
     result: GameOutcome
     """The result on the board, restored if a minus is overturned."""
     received: tuple[RecordReceipt, ...] = ()
+    with_next_reply: frozenset[Side] = frozenset()
+    """Sides who still play the steward: their record is due "при очередном ответе" — with their
+    next reply to the steward — rather than within fifteen days (§4.5.1)."""
+    lapses: tuple[RecordReceipt, ...] = ()
+    """Replies to the steward that came without the record a side owed with them (§4.5.1)."""
 
     @classmethod
     def open(
@@ -75,8 +80,13 @@ class GameRecordCase(GameCase):
         finished_on: date,
         channel: Channel,
         result: GameOutcome,
+        with_next_reply: frozenset[Side] = frozenset(),
     ) -> Transition[GameRecordCase]:
-        """Start waiting for the records; an e-mail game's record is generated and done."""
+        """Start waiting for the records; an e-mail game's record is generated and done.
+
+        ``with_next_reply``: the sides that still have a game in progress with the steward, whose
+        record is due with their next reply to him (§4.5.1).
+        """
         email = channel is Channel.EMAIL
         case = cls(
             case_id=case_id,
@@ -86,6 +96,7 @@ class GameRecordCase(GameCase):
             finished_on=finished_on,
             channel=channel,
             result=result,
+            with_next_reply=frozenset() if email else with_next_reply,
         )
         effects: tuple[Effect, ...] = (GenerateGameRecord(game, RECORD_RULE),) if email else ()
         return Transition(case, effects)
@@ -94,6 +105,35 @@ class GameRecordCase(GameCase):
     def due(self) -> date:
         """The fifteenth day after the game ended (§4.5.1)."""
         return days_after(self.finished_on, GAME_RECORD_DAYS)
+
+    def due_for(self, side: Side) -> date | None:
+        """The day ``side``'s record is due by; ``None`` while it is due with his next reply to
+        the steward, which has no date of its own (§4.5.1)."""
+        return None if side in self.with_next_reply else self.due
+
+    def reply_without_record(self, side: Side, on: date, *, revision: int) -> Transition[GameRecordCase]:
+        """``side``'s next reply to the steward came on ``on`` without the record he owed with it
+        (§4.5.1): the lapse is on record, the player is reminded and the steward told he may
+        withhold his current information (§4.1.9, §4.5.1)."""
+        self._check_revision(revision, "record a reply without the game record")
+        if self.state is not CaseState.AWAITING_PARTIES:
+            raise IllegalTransition(self.case_id, self.state.value, "record a reply", RECORD_RULE)
+        if side not in self.with_next_reply:
+            raise IllegalTransition(self.case_id, "waiting for the record within fifteen days",
+                                    f"record {side.value}'s reply: no game of his with the steward",
+                                    RECORD_RULE)
+        if self.received_from(side) is not None or self._lapsed(side):
+            raise DuplicateSubmission(side.value, "reply without the record", RECORD_RULE)
+        if on < self.finished_on:
+            raise ImpossibleDates(self.finished_on, on, "a reply before the game ended", RECORD_RULE)
+        letters = (
+            self._letter(side, LetterTemplate.GAME_RECORD_MISSING, RECORD_RULE),
+            self._letter(Addressee.STEWARD, LetterTemplate.GAME_RECORD_MISSING, RECORD_RULE),
+        )
+        return Transition(self._next(lapses=self.lapses + (RecordReceipt(side, on),)), letters)
+
+    def _lapsed(self, side: Side) -> bool:
+        return any(lapse.side is side for lapse in self.lapses)
 
     def received_from(self, side: Side) -> RecordReceipt | None:
         for receipt in self.received:
@@ -125,6 +165,13 @@ class GameRecordCase(GameCase):
             raise IllegalTransition(self.case_id, self.state.value, "settle", RECORD_RULE)
         if on <= self.due:
             raise WindowOpen("the game records", self.due, RECORD_RULE)
+        # A side whose record is due with his next reply to the steward is not late until that
+        # reply came without it: he is neither reminded nor counted as sending none.
+        waiting = [side for side in self.with_next_reply
+                   if self.received_from(side) is None and not self._lapsed(side)]
+        if waiting and not self.received:
+            raise WindowOpen(f"{waiting[0].value}'s game record with the next reply to the steward",
+                             self.due, RECORD_RULE)
         if not self.received:
             letters = tuple(
                 self._letter(to, LetterTemplate.GAME_RECORD_BOTH_MINUS, MINUS_RULE)
@@ -139,6 +186,9 @@ class GameRecordCase(GameCase):
                 extra_effects=letters,
             )
         missing = next(side for side in Side if self.received_from(side) is None)
+        if missing in waiting or self._lapsed(missing):
+            # Still due with his next reply, or already reminded when the reply came without it.
+            return Transition(self._next(state=CaseState.CLOSED), ())
         letters = (
             self._letter(missing, LetterTemplate.GAME_RECORD_MISSING, RECORD_RULE),
             self._letter(Addressee.STEWARD, LetterTemplate.GAME_RECORD_MISSING, RECORD_RULE),
@@ -150,6 +200,7 @@ class GameRecordCase(GameCase):
 
     def _pending_deadlines(self) -> tuple[Deadline, ...]:
         return (Deadline(self.due, Awaiting.PLAYERS, "game records", RECORD_RULE),)
+
 
     def _ruling_effects(self, ruling: str, previous: str | None, on: date) -> tuple[Effect, ...]:
         if ruling == previous:

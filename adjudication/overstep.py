@@ -31,7 +31,9 @@ from adjudication.errors import (
     IllegalTransition,
     ImpossibleDates,
     MissingEvidence,
+    NotApprovedOnCompleteFile,
     ProtestAlreadyFiled,
+    ProtestIncomplete,
     ProtestOutOfTime,
     ReasonsRequired,
     WindowOpen,
@@ -49,7 +51,8 @@ class OverstepRuling(StrEnum):
     REJECTED = "rejected"
     """No overstep: the held move goes to the accused, the claimant gets 6 penalty days (§4.3.7)."""
     NOT_APPROVED = "not_approved"
-    """Materials incomplete: the claim is not approved and play continues (§4.3.7, 2nd para.)."""
+    """Materials incomplete: the claim is not approved and play continues (§4.3.7, 2nd para.).
+    Only then: on a complete file the referee confirms or rejects."""
 
 
 class Evidence(StrEnum):
@@ -70,6 +73,16 @@ class Evidence(StrEnum):
 _REQUIRED_EVIDENCE = {
     Channel.POST: frozenset(Evidence),
     Channel.EMAIL: frozenset(Evidence) - {Evidence.REGISTERED_RECEIPTS},
+}
+
+#: The materials of 002 §4.3.6 an accused's protest carries (002 §4.3.8), read from his side:
+#: the letters he received from the claimant and their registered receipts, the game record and
+#: his chart of think time. The overstep notice is the claimant's letter, already in the file.
+#: In an e-mail game the server holds all of them (every letter with its stamp, the record, the
+#: chart recomputed), so the protest needs only its grounds.
+_PROTEST_MATERIALS = {
+    Channel.POST: frozenset(Evidence) - {Evidence.OVERSTEP_NOTICE},
+    Channel.EMAIL: frozenset(),
 }
 
 
@@ -180,10 +193,17 @@ class OverstepClaim(GameCase):
         self._check_undecided("add evidence")
         return Transition(self._next(evidence=self.evidence | items), ())
 
+    @property
+    def protest_materials(self) -> frozenset[Evidence]:
+        """What the accused's protest must carry besides its grounds (§4.3.8)."""
+        return _PROTEST_MATERIALS[self.channel]
+
     def protest_claim(
-        self, on: date, *, revision: int, grounds: str = ""
+        self, on: date, *, revision: int, grounds: str = "",
+        materials: frozenset[Evidence] = frozenset(),
     ) -> Transition[OverstepClaim]:
-        """The offender disputes the overstep within ten days of the notice (§4.3.8)."""
+        """The offender disputes the overstep within ten days of the notice (§4.3.8), with a
+        reasoned protest ("обоснованный протест") and the materials of §4.3.6."""
         self._check_revision(revision, "protest the claim")
         self._check_undecided("protest the claim")
         earlier = self.objection
@@ -191,6 +211,10 @@ class OverstepClaim(GameCase):
             raise ProtestAlreadyFiled(self.case_id, self.offender.value, earlier.filed_on)
         if on > self.objection_due:
             raise ProtestOutOfTime(self.offender.value, on, self.objection_due, OBJECTION_RULE)
+        missing = self.protest_materials - materials
+        if not grounds.strip() or missing:
+            raise ProtestIncomplete(self.case_id, grounds_missing=not grounds.strip(),
+                                    materials_missing=frozenset(item.value for item in missing))
         protest = Protest(self.offender.value, on, Instance.REFEREE, None, grounds)
         letter = self._letter(Addressee.REFEREE, LetterTemplate.PROTEST_RECEIVED, OBJECTION_RULE)
         return Transition(self._next(protests=self.protests + (protest,)), (letter,))
@@ -208,6 +232,8 @@ class OverstepClaim(GameCase):
         ruling = OverstepRuling(self._check_ruling(ruling))
         if ruling is not OverstepRuling.NOT_APPROVED and self.missing_evidence:
             raise MissingEvidence(frozenset(e.value for e in self.missing_evidence))
+        if ruling is OverstepRuling.NOT_APPROVED and not self.missing_evidence:
+            raise NotApprovedOnCompleteFile(self.case_id, frozenset(e.value for e in self.evidence))
         if (
             ruling is OverstepRuling.CONFIRMED
             and self.objection is None

@@ -31,9 +31,15 @@ DAYS_RULE = "002 §4.4.3"
 
 class BreakKind(StrEnum):
     RETROACTIVE = "retroactive"
-    """Announced after it began: counted from its start all the same."""
+    """Announced after it began: counted from its start all the same. It is still the player's
+    one break of the year (§4.4.1): the referee counts a break, he does not add one."""
     EXTRA = "extra"
     """Beyond the yearly break of §4.4.1."""
+
+    @property
+    def referee_grant(self) -> str:
+        """The break's ``referee_grant`` in the time chart: ``late_notice`` or ``extra``."""
+        return "late_notice" if self is BreakKind.RETROACTIVE else "extra"
 
 
 class BreakRuling(StrEnum):
@@ -145,7 +151,7 @@ class SpecialBreakRequest(PlayerCase):
         start = self.granted_start or self.start
         end = self.granted_end or self.end
         if ruling == granted and previous != granted:
-            return (GrantBreak(self.player, start, end, BREAK_RULE),)
+            return (GrantBreak(self.player, start, end, BREAK_RULE, self.break_kind.referee_grant),)
         if previous == granted and ruling != granted:
             return (RevokeBreak(self.player, start, end, self.HEARING_RULE),)
         return ()

@@ -68,8 +68,9 @@ def naive_chart(ledger: Ledger) -> tuple[int, int, tuple[Side, int, int] | None]
     letter: returns (white total, black total, (player, letter, total) of the first overstep)."""
     break_days: set[date] = set()
     for brk in ledger.breaks:
-        first = brk.first_day if brk.notice_postmark is None or brk.notice_postmark <= brk.first_day else brk.notice_postmark
-        if brk.notice_postmark is None and not brk.granted_by_referee:
+        first = (brk.first_day if brk.counts_in_full or brk.notice_postmark is None
+                 or brk.notice_postmark <= brk.first_day else brk.notice_postmark)
+        if brk.notice_postmark is None and not brk.counts_in_full:
             continue
         day = first
         while day <= brk.last_day:

@@ -38,16 +38,25 @@ NOTE_MESSAGES: dict[str, str] = {
     "received_after_end": N_("received on or after the end of play: no further time; only a draw "
                              "acceptance or a resignation may follow"),
     "first_omission": N_("%(side)s: first omission of a date: a notice only, no penalty"),
+    "receipt_supplied_later": N_("receipt date omitted, supplied as %(supplied)s in letter "
+                                 "%(by)s; the omission stays on record"),
     "receipt_estimated": N_("receipt date missing, estimated as %(estimate)s (average transit "
                             "%(transit)s days)"),
     "receipt_estimated_no_transit": N_("receipt date missing, estimated as %(estimate)s (no "
                                        "transit on record: 0 days)"),
+    "receipt_phone_call": N_("receipt date missing: the move was given by telephone, so it was "
+                             "heard the day of the call, %(estimate)s"),
     "break_not_notified": N_("%(side)s: break %(first)s–%(last)s not counted: the partner was "
                              "never notified"),
     "break_notified_after_end": N_("%(side)s: break %(first)s–%(last)s not counted: notified on "
                                    "%(notified)s, after it ended"),
     "break_notified_late": N_("%(side)s: break notified late: counted from the notice's postmark "
                               "%(notified)s, not from %(first)s"),
+    "break_late_notice_counted": N_("%(side)s: break %(first)s–%(last)s announced after it began, "
+                                    "counted by the referee from its first day: still the break "
+                                    "of the year"),
+    "break_extra_granted": N_("%(side)s: extra break %(first)s–%(last)s granted by the referee "
+                              "beyond the norms of 002 §4.4.1"),
 }
 
 #: The msgid of every violation of ``timekeeping.VIOLATION_TEXTS``, by code: the English text
@@ -68,6 +77,20 @@ VIOLATION_MESSAGES: dict[str, str] = {
                                        "omitted no date"),
     "omission_penalty_first": N_("penalty for an omitted date refused: a first omission earns a "
                                  "notice only"),
+    "receipt_supplied_nothing_omitted": N_("a receipt date supplied, but the sender's previous "
+                                           "letter omitted none"),
+    "error_report_late": N_("%(side)s reported the partner's error on %(reported)s, after the 3 "
+                            "days (due by %(due)s): %(days)s days counted as his"),
+    "error_report_before_receipt": N_("error reported on %(reported)s, before the letter arrived "
+                                      "on %(received)s"),
+    "error_report_wrong_letter": N_("%(side)s reported an error of letter %(letter_number)s, which "
+                                    "is no letter of the partner's"),
+    "forced_move_uncounted": N_("%(forced)s forced move(s) in the letter of move %(move)s left "
+                                "uncounted: a forced move counts even inside an accepted variant"),
+    "penalty_right_lost": N_("penalty charged for letter %(charged_for)s, but this letter answers "
+                             "letter %(answered)s: the right is lost when not used in the very "
+                             "next reply; not applied"),
+    "penalty_without_reason": N_("penalty charged without saying what it is for; not applied"),
     "repeat_before_letter": N_("repeat sent %(repeat)s, before the letter itself on %(sent)s"),
     "penalty_amount": N_("a penalty is %(penalty)s days once per letter, whatever the number of "
                          "errors; charged %(charged)s, applied as %(penalty)s"),

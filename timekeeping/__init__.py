@@ -14,6 +14,7 @@ from timekeeping.breaks import (
     MAX_BREAK_DAYS,
     Break,
     BreakAnnouncement,
+    RefereeGrant,
     check_break_limits,
     find_break_announcements,
     game_break_days,
@@ -28,6 +29,7 @@ from timekeeping.chart import (
     average_transit_days,
     compute_chart,
     effective_start,
+    error_report_due,
 )
 from timekeeping.clock import (
     NotToMoveError,
@@ -63,7 +65,9 @@ from timekeeping.errors import (
     rule_violation,
 )
 from timekeeping.ledger import (
+    ERROR_REPORT_DAYS,
     PENALTY_DAYS,
+    ErrorReport,
     Ledger,
     LetterEntry,
     Penalty,
@@ -71,12 +75,14 @@ from timekeeping.ledger import (
     ledger_to_dict,
     read_ledger,
 )
+from timekeeping.phone import phone_reply
 from timekeeping.render import chart_to_dict, chart_to_text
 from timekeeping.side import Side
 
 __all__ = [
     "FIRST_MOVE_QUERY_AFTER_DAYS", "LIMIT_TABLE_MOVES", "MAX_BREAK_DAYS", "NO_BREAKS", "PENALTY_DAYS", "REPEAT_AFTER_DAYS",
-    "Break", "BreakAnnouncement", "BreakAnnouncementError", "BreakCalendar", "Charge", "ChartRow",
+    "ERROR_REPORT_DAYS", "ErrorReport", "error_report_due",
+    "Break", "BreakAnnouncement", "RefereeGrant", "BreakAnnouncementError", "BreakCalendar", "Charge", "ChartRow",
     "DateFormatError", "Ledger", "LedgerFormatError", "LedgerProblem", "LetterEntry",
     "NaiveDatetimeError", "NOTE_TEXTS", "NoteValue", "NotToMoveError", "Overstep", "Penalty", "ReplyClock", "RuleNote",
     "RuleViolation", "Side", "TimeChart", "TimeControl", "TimeControlError", "TimeFraction", "TimeFractionError", "TimekeepingError",
@@ -84,6 +90,6 @@ __all__ = [
     "average_transit_days", "chart_to_dict", "chart_to_text", "check_break_limits", "compute_chart", "days_left",
     "effective_start", "find_break_announcements", "first_move_query_date", "format_chart_date",
     "game_break_days", "last_safe_reply_date", "ledger_from_dict", "ledger_to_dict", "local_date",
-    "parse_break_announcement", "parse_player_date", "read_ledger", "repeat_due", "reply_clock", "rule_note", "rule_violation",
+    "parse_break_announcement", "parse_player_date", "phone_reply", "read_ledger", "repeat_due", "reply_clock", "rule_note", "rule_violation",
     "think_days", "validate_player_breaks",
 ]

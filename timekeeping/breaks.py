@@ -4,7 +4,9 @@ A break is announced with the rulebook's phrase «беру перерыв с 10.
 both named days (002 §4.4.3: that one is 16 days). A player may take one break of at most 30 days
 per calendar year, on the same dates in all his games (002 §4.4.1). In one game the break counts
 from the day the partner was notified if the notice came late, and not at all if the partner was
-never notified (002 §4.4.2). A referee may grant a retroactive or an extra break (002 §4.4.5).
+never notified (002 §4.4.2). A referee may grant two different things (002 §4.4.5): count a break
+announced after it began (``late_notice``: it counts in full, and it is still the player's one break
+of the year, §4.4.1), or grant an additional break beyond the norms (``extra``: outside §4.4.1).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from enum import StrEnum
 
 from timekeeping.dates import parse_player_date
 from timekeeping.errors import (
@@ -29,29 +32,50 @@ from timekeeping.side import Side
 MAX_BREAK_DAYS = 30
 
 
+class RefereeGrant(StrEnum):
+    """What the referee granted about a break (002 §4.4.5); a break without one is ordinary."""
+
+    LATE_NOTICE = "late_notice"
+    """A break announced after it began, counted from its first day: still the player's break of
+    the year, so the one-a-year and 30-day limits of 002 §4.4.1 apply to it."""
+    EXTRA = "extra"
+    """An additional break beyond the norms of 002 §4.4.1: outside the one-a-year and 30-day
+    limits, and not compared with the player's breaks in his other games."""
+
+
 @dataclass(frozen=True, slots=True)
 class Break:
     """A break taken by ``player``, ``first_day`` to ``last_day`` inclusive.
 
     ``notice_postmark`` is the postmark of the registered notice the partner of this game got;
-    ``None`` means the partner was never notified. ``granted_by_referee`` marks a break the
-    referee counted retroactively or granted beyond the norms (002 §4.4.5): the notice and the
-    one-a-year and 30-day limits do not apply to it.
+    ``None`` means the partner was never notified. ``referee_grant`` says what the referee
+    granted (002 §4.4.5): either kind counts in full whatever the notice; a ``late_notice`` break
+    is still the player's break of the year (002 §4.4.1), an ``extra`` one is not.
     """
 
     player: Side
     first_day: date
     last_day: date
     notice_postmark: date | None = None
-    granted_by_referee: bool = False
+    referee_grant: RefereeGrant | None = None
 
     @property
     def days(self) -> int:
         """Length in days, both ends included (002 §4.4.3)."""
         return (self.last_day - self.first_day).days + 1
 
-    def sort_key(self) -> tuple[date, date, date, bool]:
-        return (self.first_day, self.last_day, self.notice_postmark or date.min, self.granted_by_referee)
+    @property
+    def counts_in_full(self) -> bool:
+        """The referee's grant puts the break on record from its first day, notice or not."""
+        return self.referee_grant is not None
+
+    @property
+    def is_break_of_the_year(self) -> bool:
+        """Subject to one break a calendar year of at most 30 days (002 §4.4.1)."""
+        return self.referee_grant is not RefereeGrant.EXTRA
+
+    def sort_key(self) -> tuple[date, date, date, str]:
+        return (self.first_day, self.last_day, self.notice_postmark or date.min, self.referee_grant or "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,8 +135,9 @@ def check_break_limits(breaks: Iterable[Break]) -> tuple[list[Break], list[RuleV
     result does not depend on the order they were listed in: the earliest break of a year stands
     and a later one that year is refused. A break longer than 30 days stands for its first 30
     days: the player did announce a break and his partners relied on it, but no more than the
-    rule allows. A break is reckoned to the year of its first day. Referee-granted breaks
-    (002 §4.4.5) are outside these limits.
+    rule allows. A break is reckoned to the year of its first day. An extra break granted by the
+    referee (002 §4.4.5) is outside these limits; a late-announced break the referee counted is
+    not: it is the player's break of the year like any other.
     """
     standing: list[Break] = []
     violations: list[RuleViolation] = []
@@ -123,7 +148,7 @@ def check_break_limits(breaks: Iterable[Break]) -> tuple[list[Break], list[RuleV
                 "002 §4.4.3", "break_ends_before_start", f"{brk.first_day}..{brk.last_day}",
                 side=brk.player.value))
             continue
-        if brk.granted_by_referee:
+        if not brk.is_break_of_the_year:
             standing.append(brk)
             continue
         if brk.first_day.year in years_taken:
@@ -137,7 +162,7 @@ def check_break_limits(breaks: Iterable[Break]) -> tuple[list[Break], list[RuleV
                 "002 §4.4.1", "break_too_long", f"{brk.first_day}..{brk.last_day}",
                 side=brk.player.value, days=brk.days, most=MAX_BREAK_DAYS))
             brk = Break(brk.player, brk.first_day, brk.first_day + timedelta(days=MAX_BREAK_DAYS - 1),
-                        brk.notice_postmark, brk.granted_by_referee)
+                        brk.notice_postmark, brk.referee_grant)
         standing.append(brk)
     return standing, violations
 
@@ -145,10 +170,17 @@ def check_break_limits(breaks: Iterable[Break]) -> tuple[list[Break], list[RuleV
 def days_in_game(brk: Break) -> tuple[tuple[date, date] | None, RuleNote | None]:
     """The days of ``brk`` that count in the game whose partner got the notice (002 §4.4.2).
 
-    Late notice: the break counts from the notice's postmark day. No notice: not at all.
+    Late notice: the break counts from the notice's postmark day. No notice: not at all. A
+    break the referee granted (002 §4.4.5) counts in full, and the note says which grant it was.
     """
-    if brk.granted_by_referee:
-        return (brk.first_day, brk.last_day), None
+    if brk.referee_grant is RefereeGrant.LATE_NOTICE:
+        return (brk.first_day, brk.last_day), rule_note(
+            "002 §4.4.5", "break_late_notice_counted", side=brk.player.value, first=brk.first_day,
+            last=brk.last_day)
+    if brk.referee_grant is RefereeGrant.EXTRA:
+        return (brk.first_day, brk.last_day), rule_note(
+            "002 §4.4.5", "break_extra_granted", side=brk.player.value, first=brk.first_day,
+            last=brk.last_day)
     if brk.notice_postmark is None:
         return None, rule_note("002 §4.4.2", "break_not_notified", side=brk.player.value,
                                first=brk.first_day, last=brk.last_day)
@@ -190,7 +222,8 @@ def validate_player_breaks(breaks_by_game: Mapping[str, Sequence[Break]]) -> lis
     ``breaks_by_game`` maps a game's key (any label the caller uses) to that player's breaks
     in the game. Each game's breaks must keep the one-a-year and 30-day limits, and every game
     must carry the same break dates ("в один и тот же срок и одновременно во всех партиях").
-    Referee-granted breaks are left out of the comparison: a referee may grant one per game.
+    Extra breaks granted by the referee are left out of the comparison: they are beyond the
+    norms; a late-announced break the referee counted is the break of the year and is compared.
     """
     violations: list[RuleViolation] = []
     dates_by_game: dict[str, frozenset[tuple[date, date]]] = {}
@@ -202,7 +235,7 @@ def validate_player_breaks(breaks_by_game: Mapping[str, Sequence[Break]]) -> lis
             for violation in refused
         )
         dates_by_game[game] = frozenset(
-            (brk.first_day, brk.last_day) for brk in breaks if not brk.granted_by_referee
+            (brk.first_day, brk.last_day) for brk in breaks if brk.is_break_of_the_year
         )
     every_date = frozenset().union(*dates_by_game.values()) if dates_by_game else frozenset()
     for first, last in sorted(every_date):

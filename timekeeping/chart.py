@@ -29,7 +29,14 @@ from timekeeping.control import LIMIT_TABLE_MOVES, TimeControl, TimeFraction
 from timekeeping.daycount import NO_BREAKS, BreakCalendar
 from timekeeping.deadlines import repeat_due
 from timekeeping.errors import RuleNote, RuleViolation, rule_note, rule_violation
-from timekeeping.ledger import PENALTY_DAYS, Ledger, LetterEntry, Penalty
+from timekeeping.ledger import (
+    ERROR_REPORT_DAYS,
+    PENALTY_DAYS,
+    ErrorReport,
+    Ledger,
+    LetterEntry,
+    Penalty,
+)
 from timekeeping.side import Side
 
 # Module globals: a member looked up on the enum class costs several times more.
@@ -137,8 +144,45 @@ def compute_chart(ledger: Ledger) -> TimeChart:
     notes.extend(break_notes)
     calendar = BreakCalendar.from_intervals(intervals) if intervals else NO_BREAKS
     dates = _letter_dates(ledger.letters, errors, notes)
-    penalties_after = _referee_penalties(ledger.penalties, len(ledger.letters), errors)
+    penalties = ledger.penalties
+    if ledger.error_reports:
+        penalties = (*penalties, *_late_error_reports(ledger, calendar, errors))
+    penalties_after = _referee_penalties(penalties, len(ledger.letters), errors)
     return _count(ledger, calendar, dates, penalties_after, errors, notes)
+
+
+def _late_error_reports(ledger: Ledger, calendar: BreakCalendar,
+                        errors: list[RuleViolation]) -> list[Penalty]:
+    """002 §4.2.9: the days a report of the partner's error took beyond its 3 days, charged to
+    the reporter before his reply (break days and days after the end of play excluded)."""
+    late: list[Penalty] = []
+    end = ledger.end_date.toordinal() if ledger.end_date is not None else _NO_END
+    for report in ledger.error_reports:
+        if not 1 <= report.letter <= len(ledger.letters) or (
+                ledger.letters[report.letter - 1].sender is report.player):
+            errors.append(rule_violation("002 §4.2.9", "error_report_wrong_letter", report.letter,
+                                         side=report.player.value, letter_number=report.letter))
+            continue
+        if report.reported < report.received:
+            errors.append(rule_violation("002 §4.2.9", "error_report_before_receipt",
+                                         report.reported.isoformat(), report.letter,
+                                         reported=report.reported, received=report.received))
+            continue
+        due = report.received + timedelta(days=ERROR_REPORT_DAYS)
+        days = calendar.counted_days(due.toordinal(), min(report.reported.toordinal(), end))
+        if days > 0:
+            errors.append(rule_violation("002 §4.2.9", "error_report_late", report.reported.isoformat(),
+                                         report.letter, side=report.player.value, reported=report.reported,
+                                         due=due, days=days))
+            late.append(Penalty(report.player, days, report.letter, "002 §4.2.9",
+                                f"error of letter {report.letter} reported {report.reported.isoformat()}, "
+                                f"due by {due.isoformat()}: {days} days late"))
+    return late
+
+
+def error_report_due(report: ErrorReport) -> date:
+    """The last day to report the partner's error (002 §4.2.9): 3 days after the letter came."""
+    return report.received + timedelta(days=ERROR_REPORT_DAYS)
 
 
 class _LetterDates(NamedTuple):
@@ -171,6 +215,8 @@ def _letter_dates(letters: Sequence[LetterEntry], errors: list[RuleViolation],
     transit_sum = _NO_TIME
     transits = 0
     previous_sender: Side | None = None
+    previous_by_phone = False  # the answered move was given by telephone: no transit (002 §4.1.2)
+    supplied: dict[int, tuple[date, int]] = {}  # omitted receipt -> (date supplied, by letter)
     declared: date | None = None  # the answered letter's declared dispatch
     for index, letter in enumerate(letters):
         sender = letter.sender
@@ -189,12 +235,15 @@ def _letter_dates(letters: Sequence[LetterEntry], errors: list[RuleViolation],
         if day is None:
             if index:  # the opening letter answers nothing: it has no receipt to omit
                 omitted.append(index)
-        elif dispatch is not None and day >= dispatch:
+        elif dispatch is not None and day >= dispatch and not previous_by_phone:
             transit_sum += day - dispatch
             transits += 1
+        if letter.supplied_receipt is not None:
+            _supply_receipt(letters, index, supplied, errors)
         declared = letter.sent
         sent.append(declared)
         previous_sender = sender
+        previous_by_phone = letter.by_phone
     answered = list(range(-1, len(letters) - 1))  # each letter answers the one before it ...
     for index in out_of_turn:  # ... unless both are from the same player
         answered[index] = -1
@@ -204,8 +253,21 @@ def _letter_dates(letters: Sequence[LetterEntry], errors: list[RuleViolation],
     omission_number = [0] * len(letters)
     if omitted:
         _estimate_receipts(letters, omitted, partner_dispatch, transit, received, estimated, omission_number,
-                           errors, notes)
+                           errors, notes, supplied)
     return _LetterDates(answered, sent, received, estimated, omission_number, partner_dispatch, transit)
+
+
+def _supply_receipt(letters: Sequence[LetterEntry], index: int, supplied: dict[int, tuple[date, int]],
+                    errors: list[RuleViolation]) -> None:
+    """002 §4.3.3: a letter supplies the receipt date its sender left out of his previous letter."""
+    letter = letters[index]
+    target = index - 2
+    if target >= 1 and letters[target].sender is letter.sender and letters[target].received is None:
+        assert letter.supplied_receipt is not None
+        supplied[target] = (letter.supplied_receipt, index + 1)
+        return
+    errors.append(rule_violation("002 §4.3.3", "receipt_supplied_nothing_omitted",
+                                 letter.supplied_receipt, index + 1))
 
 
 def _settle_postmarks(letters: Sequence[LetterEntry], answered: Sequence[int], sent: list[date],
@@ -240,14 +302,16 @@ def _settle_postmarks(letters: Sequence[LetterEntry], answered: Sequence[int], s
 def _estimate_receipts(letters: Sequence[LetterEntry], omitted: Sequence[int],
                        partner_dispatch: Sequence[date | None], transit: int | None,
                        received: list[date | None], estimated: list[bool], omission_number: list[int],
-                       errors: list[RuleViolation], notes: list[RuleNote]) -> None:
+                       errors: list[RuleViolation], notes: list[RuleNote],
+                       supplied: dict[int, tuple[date, int]] | None = None) -> None:
     """Complete the receipt dates the ``omitted`` letters left out (002 §4.3.3).
 
     A missing receipt is estimated from the average transit of every letter of the game whose
     dispatch and receipt are both known, rounded half up to whole days. With no such letter the
     transit is taken as 0 days: the receipt is put on the partner's dispatch date, the only date
     on record, so that omitting a date never shortens the omitter's time. ``omission_number``
-    counts each player's omissions: the first earns a notice only (002 §4.3.3).
+    counts each player's omissions: the first earns a notice only (002 §4.3.3). A date the
+    omitter ``supplied`` in his next letter is used instead of an estimate; the omission stays.
     """
     omissions = [0, 0]  # white, black
     for index in omitted:
@@ -257,15 +321,25 @@ def _estimate_receipts(letters: Sequence[LetterEntry], omitted: Sequence[int],
         omission_number[index] = omissions[slot]
         if omissions[slot] == 1:
             notes.append(rule_note("002 §4.3.3", "first_omission", index + 1, side=sender.value))
+        if supplied and index in supplied:
+            day, by_letter = supplied[index]
+            received[index] = day
+            notes.append(rule_note("002 §4.3.3", "receipt_supplied_later", index + 1, supplied=day,
+                                   by=by_letter))
+            continue
         dispatch = partner_dispatch[index]
         if dispatch is None:
             errors.append(rule_violation("002 §4.3.3", "receipt_not_estimable", None, index + 1))
             received[index] = letters[index].sent
             continue
-        guess = min(dispatch + timedelta(days=transit or 0), letters[index].sent)
+        # A move given by telephone was heard the day of the call (002 §4.1.2, §4.3.1).
+        heard_at_once = letters[index - 1].by_phone and letters[index - 1].sender is not sender
+        guess = min(dispatch + timedelta(days=0 if heard_at_once else transit or 0), letters[index].sent)
         received[index] = guess
         estimated[index] = True
-        if transit is not None:
+        if heard_at_once:
+            notes.append(rule_note("002 §4.3.3", "receipt_phone_call", index + 1, estimate=guess))
+        elif transit is not None:
             notes.append(rule_note("002 §4.3.3", "receipt_estimated", index + 1, estimate=guess,
                                    transit=transit))
         else:
@@ -340,7 +414,8 @@ def _count(ledger: Ledger, calendar: BreakCalendar, dates: _LetterDates, penalti
 
         move = letter.move
         uncounted = letter.uncounted_moves
-        if move <= last_move[slot] or uncounted > move or uncounted < last_uncounted[slot]:
+        if (move <= last_move[slot] or uncounted > move or uncounted < last_uncounted[slot]
+                or letter.forced_moves and uncounted > last_uncounted[slot]):
             uncounted = _report_numbering(letter, number, last_move[slot], last_uncounted[slot], errors)
         last_move[slot] = move
         last_uncounted[slot] = uncounted
@@ -391,6 +466,12 @@ def _report_numbering(letter: LetterEntry, number: int, last_move: int, last_unc
     if uncounted > letter.move or uncounted < last_uncounted:
         errors.append(rule_violation("002 §4.3.5", "uncounted_moves", uncounted, number, move=letter.move))
         uncounted = min(max(uncounted, last_uncounted), letter.move)
+    # 002 §4.3.5 with §4.2.4: a forced move inside an accepted variant still counts.
+    may_skip = max(letter.move - max(last_move, 0) - letter.forced_moves, 0)
+    if letter.forced_moves and uncounted - last_uncounted > may_skip:
+        errors.append(rule_violation("002 §4.3.5", "forced_move_uncounted", uncounted, number,
+                                     forced=letter.forced_moves, move=letter.move))
+        uncounted = last_uncounted + may_skip
     return uncounted
 
 
@@ -441,6 +522,13 @@ def _partner_penalty(letter: LetterEntry, target: int, omission_number: Sequence
     if target < 0:
         errors.append(rule_violation(letter.penalty_rule, "penalty_answers_nothing", charged, number))
         return None
+    if letter.penalty_for_letter is not None and letter.penalty_for_letter != target + 1:
+        errors.append(rule_violation(letter.penalty_rule, "penalty_right_lost", charged, number,
+                                     charged_for=letter.penalty_for_letter, answered=target + 1))
+        return None
+    if letter.penalty_reason is not None and not letter.penalty_reason.strip():
+        errors.append(rule_violation(letter.penalty_rule, "penalty_without_reason", charged, number))
+        return None
     if "4.3.3" in letter.penalty_rule and omission_number[target] < 2:
         code = "omission_penalty_no_omission" if omission_number[target] == 0 else "omission_penalty_first"
         errors.append(rule_violation("002 §4.3.3", code, charged, number))
@@ -448,8 +536,9 @@ def _partner_penalty(letter: LetterEntry, target: int, omission_number: Sequence
     if charged != PENALTY_DAYS:
         errors.append(rule_violation("002 §4.2.11", "penalty_amount", charged, number,
                                      penalty=PENALTY_DAYS, charged=charged))
+    reason = f": {letter.penalty_reason.strip()}" if letter.penalty_reason else ""
     return Charge(offender, PENALTY_DAYS, letter.penalty_rule,
-                  f"charged by {letter.sender.value} for letter {target + 1}", number)
+                  f"charged by {letter.sender.value} for letter {target + 1}{reason}", number)
 
 
 def _apply_referee_penalty(penalty: Penalty, totals: list[int]) -> Charge:

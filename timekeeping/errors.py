@@ -119,6 +119,18 @@ VIOLATION_TEXTS: dict[str, str] = {
                                     "omitted no date",
     "omission_penalty_first": "penalty for an omitted date refused: a first omission earns a notice "
                               "only",
+    "receipt_supplied_nothing_omitted": "a receipt date supplied, but the sender's previous letter "
+                                        "omitted none",
+    # 002 §4.2.9
+    "error_report_late": "{side} reported the partner's error on {reported}, after the 3 days "
+                         "(due by {due}): {days} days counted as his",
+    "error_report_before_receipt": "error reported on {reported}, before the letter arrived on "
+                                   "{received}",
+    "error_report_wrong_letter": "{side} reported an error of letter {letter_number}, which is no "
+                                 "letter of the partner's",
+    # 002 §4.3.5 with §4.2.4
+    "forced_move_uncounted": "{forced} forced move(s) in the letter of move {move} left uncounted: "
+                             "a forced move counts even inside an accepted variant",
     # 002 §4.3.4
     "repeat_before_letter": "repeat sent {repeat}, before the letter itself on {sent}",
     # 002 §4.2.11 and the rule the penalty was charged under
@@ -128,6 +140,10 @@ VIOLATION_TEXTS: dict[str, str] = {
                                "not applied",
     "penalty_after_last_letter": "penalty after letter {after}, but the ledger has {letters} "
                                  "letters; not applied",
+    "penalty_right_lost": "penalty charged for letter {charged_for}, but this letter answers letter "
+                          "{answered}: the right is lost when not used in the very next reply; not "
+                          "applied",
+    "penalty_without_reason": "penalty charged without saying what it is for; not applied",
     # 002 §4.4.3
     "break_ends_before_start": "break of {side} ends before it begins",
     # 002 §4.4.1
@@ -196,10 +212,15 @@ NOTE_TEXTS: dict[str, str] = {
                           "acceptance or a resignation may follow",
     # 002 §4.3.3
     "first_omission": "first omission of a date by {side}: a notice only, no penalty",
+    "receipt_supplied_later": "receipt date omitted, supplied as {supplied} in letter {by}; the "
+                              "omission stays on record",
     "receipt_estimated": "receipt date missing, estimated as {estimate} (average transit {transit} "
                          "days)",
     "receipt_estimated_no_transit": "receipt date missing, estimated as {estimate} (no transit on "
                                     "record: 0 days)",
+    # 002 §4.3.3 with §4.1.2: a move given by telephone is heard the day of the call
+    "receipt_phone_call": "receipt date missing: the move was given by telephone, so it was heard "
+                          "the day of the call, {estimate}",
     # 002 §4.4.2
     "break_not_notified": "break of {side} {first}..{last} not counted: the partner was never "
                           "notified",
@@ -207,6 +228,11 @@ NOTE_TEXTS: dict[str, str] = {
                                 "{notified}, after it ended",
     "break_notified_late": "break of {side} notified late: counted from the notice's postmark "
                            "{notified}, not from {first}",
+    # 002 §4.4.5
+    "break_late_notice_counted": "break of {side} {first}..{last} announced after it began, counted "
+                                 "by the referee from its first day: still the break of the year",
+    "break_extra_granted": "extra break of {side} {first}..{last} granted by the referee beyond the "
+                           "norms of 002 §4.4.1",
 }
 
 

@@ -15,7 +15,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, TypeVar
 
-from timekeeping.breaks import Break
+from timekeeping.breaks import Break, RefereeGrant
 from timekeeping.control import TimeControl
 from timekeeping.dates import parse_player_date
 from timekeeping.errors import DateFormatError, LedgerFormatError, LedgerProblem
@@ -38,6 +38,9 @@ class LetterEntry:
     accepted variants and were not forced (002 §4.3.5). ``penalty_days_charged_to_partner`` is
     a penalty this letter charges for the letter it answers, under ``penalty_rule``.
     ``repeat_sent`` is the date this letter was repeated after getting no answer (002 §4.3.4).
+    ``by_phone`` says the move was given by telephone (002 §4.1.2): ``sent`` is the day of the
+    call, and the partner's receipt is that same day — a call is not a letter in the post, so it
+    does not enter the average transit of 002 §4.3.3.
     """
 
     sender: Side
@@ -51,6 +54,28 @@ class LetterEntry:
     penalty_rule: str = "002 §4.2.11"
     repeat_sent: date | None = None
     moves_text: str = ""
+    by_phone: bool = False
+    penalty_reason: str | None = None
+    penalty_for_letter: int | None = None
+    supplied_receipt: date | None = None
+    forced_moves: int = 0
+
+
+# The fields above after ``by_phone``, documented here to keep the list of fields readable:
+#
+# ``penalty_reason`` — what the penalty this letter charges is for (002 §4.2.11 "с указанием, за
+#     что именно"). ``None``: not on record (a ledger older than the field); ``""``: recorded
+#     without a reason, and the charge is refused.
+# ``penalty_for_letter`` — the 1-based letter the charge is for, when the record names it; a
+#     charge for any letter but the one this letter answers comes later than the very next reply
+#     and is refused: "если такое начисление не сделано в ответном письме, то в дальнейшем это
+#     право теряется" (002 §4.2.11, §4.3.3).
+# ``supplied_receipt`` — the receipt date the sender left out of his previous letter, supplied
+#     now as 002 §4.3.3 requires ("в очередном ответе должен указать … неуказанные даты
+#     предыдущего письма"): the count uses it, and the omission stays on record.
+# ``forced_moves`` — how many of the sender's moves in this letter were forced (002 §4.2.4: the
+#     only capture or the only legal move), as ``notation`` found them; a forced move counts for
+#     the overstep even inside an accepted variant (002 §4.3.5).
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +93,24 @@ class Penalty:
     reason: str = ""
 
 
+#: 002 §4.2.9: a player reports a partner's error within 3 days, which are not his think time.
+ERROR_REPORT_DAYS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorReport:
+    """``player`` told his partner that letter ``letter`` (1-based) did not repeat the moves, or
+    repeated them wrongly or illegibly (002 §4.2.9), by a notice sent on ``reported``; the letter
+    had arrived on ``received``. Up to 3 days are his to report in and count for nobody; the days
+    after them up to the report are his think time (the game stopped because of his delay, not
+    the partner's error)."""
+
+    player: Side
+    letter: int
+    received: date
+    reported: date
+
+
 @dataclass(frozen=True, slots=True)
 class Ledger:
     """Everything needed to compute one game's time chart."""
@@ -80,16 +123,22 @@ class Ledger:
     letters: tuple[LetterEntry, ...] = ()
     penalties: tuple[Penalty, ...] = ()
     players: Mapping[Side, str] = field(default_factory=dict)
+    error_reports: tuple[ErrorReport, ...] = ()
 
 
 _T = TypeVar("_T")
 
 _LEDGER_KEYS = {"start_date", "end_date", "control", "start_sheet_received", "breaks", "letters",
-                "penalties", "players"}
+                "penalties", "players", "error_reports"}
+_ERROR_REPORT_KEYS = {"player", "letter", "received", "reported"}
 _LETTER_KEYS = {"from", "move", "sent", "received", "partner_sent_postmark", "corrects_partner",
                 "uncounted_moves", "penalty_days_charged_to_partner", "penalty_rule",
-                "repeat_sent", "moves"}
-_BREAK_KEYS = {"player", "first_day", "last_day", "notice_postmark", "granted_by_referee"}
+                "repeat_sent", "moves", "by_phone", "penalty_reason", "penalty_for_letter",
+                "supplied_receipt", "forced_moves"}
+#: ``granted_by_referee`` is the older boolean form of ``referee_grant``; ``true`` reads as
+#: ``late_notice``, the grant that keeps the break the player's break of the year (002 §4.4.1),
+#: so an old ledger never frees a player from that rule by being read.
+_BREAK_KEYS = {"player", "first_day", "last_day", "notice_postmark", "referee_grant", "granted_by_referee"}
 _PENALTY_KEYS = {"player", "days", "after_letter", "rule", "reason"}
 
 
@@ -195,6 +244,8 @@ def ledger_from_dict(data: Mapping[str, Any]) -> Ledger:
               for index, item in enumerate(reader.items(root.get("breaks"), "breaks"))]
     penalties = [_read_penalty(reader, item, f"penalties[{index}]")
                  for index, item in enumerate(reader.items(root.get("penalties"), "penalties"))]
+    reports = [_read_error_report(reader, item, f"error_reports[{index}]")
+               for index, item in enumerate(reader.items(root.get("error_reports"), "error_reports"))]
     sheets = reader.per_side(root.get("start_sheet_received"), "start_sheet_received", reader.date)
     players = reader.per_side(root.get("players"), "players",
                               lambda value, path: reader.text(value, path, "") or None)
@@ -209,7 +260,19 @@ def ledger_from_dict(data: Mapping[str, Any]) -> Ledger:
         letters=tuple(letter for letter in letters if letter is not None),
         penalties=tuple(penalty for penalty in penalties if penalty is not None),
         players=players,
+        error_reports=tuple(report for report in reports if report is not None),
     )
+
+
+def _read_error_report(reader: _Reader, value: object, path: str) -> ErrorReport | None:
+    data = reader.mapping(value, path, _ERROR_REPORT_KEYS)
+    player = reader.required(data, "player", f"{path}.player", reader.side)
+    letter = reader.required(data, "letter", f"{path}.letter", lambda v, p: reader.integer(v, p, minimum=1))
+    received = reader.required(data, "received", f"{path}.received", reader.date)
+    reported = reader.required(data, "reported", f"{path}.reported", reader.date)
+    if player is None or letter is None or received is None or reported is None:
+        return None
+    return ErrorReport(player, letter, received, reported)
 
 
 def _read_control(reader: _Reader, value: object) -> TimeControl:
@@ -235,10 +298,18 @@ def _read_letter(reader: _Reader, value: object, path: str) -> LetterEntry | Non
     penalty_rule = reader.text(data.get("penalty_rule"), f"{path}.penalty_rule", "002 §4.2.11")
     repeat_sent = reader.date(data.get("repeat_sent"), f"{path}.repeat_sent")
     moves_text = reader.text(data.get("moves"), f"{path}.moves", "")
+    by_phone = reader.boolean(data.get("by_phone"), f"{path}.by_phone")
+    reason = None if data.get("penalty_reason") is None else reader.text(
+        data.get("penalty_reason"), f"{path}.penalty_reason", "")
+    penalty_for = None if data.get("penalty_for_letter") is None else reader.integer(
+        data.get("penalty_for_letter"), f"{path}.penalty_for_letter", minimum=1)
+    supplied = reader.date(data.get("supplied_receipt"), f"{path}.supplied_receipt")
+    forced = reader.integer(data.get("forced_moves", 0), f"{path}.forced_moves")
     if sender is None or move is None or sent is None:
         return None
     return LetterEntry(sender, move, sent, received, postmark, corrects, uncounted or 0,
-                       penalty or 0, penalty_rule, repeat_sent, moves_text)
+                       penalty or 0, penalty_rule, repeat_sent, moves_text, by_phone, reason,
+                       penalty_for, supplied, forced or 0)
 
 
 def _read_break(reader: _Reader, value: object, path: str) -> Break | None:
@@ -247,10 +318,25 @@ def _read_break(reader: _Reader, value: object, path: str) -> Break | None:
     first_day = reader.required(data, "first_day", f"{path}.first_day", reader.date)
     last_day = reader.required(data, "last_day", f"{path}.last_day", reader.date)
     notice = reader.date(data.get("notice_postmark"), f"{path}.notice_postmark")
-    granted = reader.boolean(data.get("granted_by_referee"), f"{path}.granted_by_referee")
+    grant = _read_grant(reader, data, path)
     if player is None or first_day is None or last_day is None:
         return None
-    return Break(player, first_day, last_day, notice, granted)
+    return Break(player, first_day, last_day, notice, grant)
+
+
+def _read_grant(reader: _Reader, data: Mapping[str, Any], path: str) -> RefereeGrant | None:
+    old = reader.boolean(data.get("granted_by_referee"), f"{path}.granted_by_referee")
+    value = data.get("referee_grant")
+    if value is None:
+        return RefereeGrant.LATE_NOTICE if old else None
+    try:
+        grant = RefereeGrant(value)
+    except ValueError:
+        reader.problem(f"{path}.referee_grant", "expected 'late_notice', 'extra' or null", value)
+        return None
+    if "granted_by_referee" in data and data["granted_by_referee"] is False:
+        reader.problem(f"{path}.granted_by_referee", "contradicts referee_grant", False)
+    return grant
 
 
 def _read_penalty(reader: _Reader, value: object, path: str) -> Penalty | None:
@@ -287,7 +373,8 @@ def ledger_to_dict(ledger: Ledger) -> dict[str, Any]:
         "start_sheet_received": {side.value: iso(day) for side, day in ledger.start_sheet_received.items()},
         "breaks": [
             {"player": brk.player.value, "first_day": iso(brk.first_day), "last_day": iso(brk.last_day),
-             "notice_postmark": iso(brk.notice_postmark), "granted_by_referee": brk.granted_by_referee}
+             "notice_postmark": iso(brk.notice_postmark),
+             "referee_grant": None if brk.referee_grant is None else brk.referee_grant.value}
             for brk in ledger.breaks
         ],
         "letters": [
@@ -296,7 +383,7 @@ def ledger_to_dict(ledger: Ledger) -> dict[str, Any]:
              "corrects_partner": letter.corrects_partner, "uncounted_moves": letter.uncounted_moves,
              "penalty_days_charged_to_partner": letter.penalty_days_charged_to_partner,
              "penalty_rule": letter.penalty_rule, "repeat_sent": iso(letter.repeat_sent),
-             "moves": letter.moves_text}
+             "moves": letter.moves_text, **_optional_letter_keys(letter, iso)}
             for letter in ledger.letters
         ],
         "penalties": [
@@ -306,4 +393,28 @@ def ledger_to_dict(ledger: Ledger) -> dict[str, Any]:
         ],
         "players": {side.value: name for side, name in ledger.players.items()},
     }
+    if ledger.error_reports:
+        result["error_reports"] = [
+            {"player": report.player.value, "letter": report.letter, "received": iso(report.received),
+             "reported": iso(report.reported)}
+            for report in ledger.error_reports
+        ]
     return result
+
+
+def _optional_letter_keys(letter: LetterEntry, iso: Callable[[date | None], str | None]) -> dict[str, Any]:
+    """The newer keys of a letter, written only when they say something, so that a ledger
+    without them reads and writes as before."""
+    keys: dict[str, Any] = {}
+    if letter.by_phone:
+        keys["by_phone"] = True
+    if letter.penalty_reason is not None:
+        keys["penalty_reason"] = letter.penalty_reason
+    if letter.penalty_for_letter is not None:
+        keys["penalty_for_letter"] = letter.penalty_for_letter
+    if letter.supplied_receipt is not None:
+        keys["supplied_receipt"] = iso(letter.supplied_receipt)
+    if letter.forced_moves:
+        keys["forced_moves"] = letter.forced_moves
+    return keys
+

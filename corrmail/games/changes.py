@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from corrmail import audit
 from corrmail.games.append import LedgerError, LetterInput, append_letter
 from corrmail.games.moves import MoveCheck, board_result
-from corrmail.mail.game_view import GameView, UnsupportedGameType
+from corrmail.mail.game_view import GameView, UnsupportedGameType, break_span
 from corrmail.models import (
     Break,
     BreakKind,
@@ -269,7 +269,7 @@ def record_break(
     first 30 (timekeeping's reading), and the overrun is returned for the player to be told.
     """
     side = Side.WHITE  # the limits are per player; the side is only a label here
-    existing = [BreakSpan(side, item.start_date, item.end_date) for item in participant.breaks]
+    existing = [break_span(side, item) for item in participant.breaks]
     new = BreakSpan(side, first_day, last_day)
     standing, violations = check_break_limits([*existing, new])
     stored = next((span for span in standing if span.first_day == first_day
@@ -294,12 +294,13 @@ def record_break(
 
 def grant_special_break(
     session: Session, participant_id: int, first_day: dt.date, last_day: dt.date, *,
-    requested_on: dt.date, user: User | None,
+    requested_on: dt.date, user: User | None, referee_grant: str | None = None,
 ) -> Break:
-    """A special break the referee granted (002 §4.4.5); audited with the case's effect."""
+    """A special break the referee granted (002 §4.4.5): ``referee_grant`` says which grant it
+    is (a late notice counted, or an extra break); audited with the case's effect."""
     row = Break(participant_id=participant_id, kind=BreakKind.SPECIAL, start_date=first_day,
                 end_date=last_day, announced_on=requested_on, granted_by_id=_user_id(user),
-                entered_by_id=_user_id(user))
+                entered_by_id=_user_id(user), referee_grant=referee_grant)
     session.add(row)
     return row
 

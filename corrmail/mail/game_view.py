@@ -33,6 +33,7 @@ from timekeeping import (
     Ledger,
     LetterEntry,
     Penalty,
+    RefereeGrant,
     Side,
     TimeChart,
     TimeControl,
@@ -40,7 +41,7 @@ from timekeeping import (
 )
 
 __all__ = [
-    "GameView", "HeldMoveRefused", "UnsupportedGameType", "side_of", "color_of", "load_mail_game",
+    "GameView", "break_span", "referee_grant", "HeldMoveRefused", "UnsupportedGameType", "side_of", "color_of", "load_mail_game",
 ]
 
 
@@ -242,9 +243,7 @@ class GameView:
         spans = []
         for side in (Side.WHITE, Side.BLACK):
             for item in self.participant(side).breaks:
-                spans.append(
-                    BreakSpan(side, item.start_date, item.end_date, notice_postmark=item.announced_on)
-                )
+                spans.append(break_span(side, item, notice_postmark=item.announced_on))
         letter_index = {letter.id: index for index, letter in enumerate(self.letters)}
         penalties = [
             Penalty(
@@ -322,3 +321,20 @@ def _entries_through(letters: list[Letter], index: int | None) -> int:
     if index is None:
         return sum(1 for letter in letters if letter.moves_text.strip() and letter.sent)
     return sum(1 for letter in letters[: index + 1] if letter.moves_text.strip() and letter.sent)
+
+
+def break_span(side: Side, row: Break, notice_postmark: dt.date | None = None) -> BreakSpan:
+    """A stored break as timekeeping reads it, with what the referee granted (002 §4.4.5)."""
+    return BreakSpan(side, row.start_date, row.end_date, notice_postmark=notice_postmark,
+                     referee_grant=referee_grant(row.referee_grant))
+
+
+def referee_grant(stored: str | None) -> RefereeGrant | None:
+    """A break row's ``referee_grant`` for the time chart (002 §4.4.5); an unknown value reads as
+    ``late_notice``, the grant that keeps the one-break-a-year rule (002 §4.4.1)."""
+    if stored is None:
+        return None
+    try:
+        return RefereeGrant(stored)
+    except ValueError:
+        return RefereeGrant.LATE_NOTICE

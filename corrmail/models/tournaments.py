@@ -142,6 +142,9 @@ class Break(Base):
     announced_on: Mapped[dt.date | None]  # postmark of the announcement (002 §4.4.2)
     letter_id: Mapped[int | None] = mapped_column(ForeignKey("letters.id"))
     granted_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))  # 002 §4.4.5
+    # 002 §4.4.5, on a special break: "late_notice" (a late-announced break counted, still the
+    # break of the year of 002 §4.4.1) or "extra" (beyond those norms); timekeeping.RefereeGrant.
+    referee_grant: Mapped[str | None] = mapped_column(String(16))
     entered_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     entered_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 

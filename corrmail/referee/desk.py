@@ -81,6 +81,27 @@ __all__ = [
 ]
 
 OPEN_STATES = (GameState.NOT_STARTED, GameState.IN_PLAY, GameState.SUSPENDED)
+
+
+def _sides_playing_the_steward(tournament: Tournament, finished: Game) -> frozenset[Side]:
+    """The sides of ``finished`` who still have a game in progress with a playing steward: their
+    record goes "при очередном ответе" to him rather than within 15 days (002 §4.5.1)."""
+    stewards = {official.user.player_id for official in tournament.officials
+                if official.role is Role.STEWARD and official.user.player_id is not None}
+    steward_entries = {entry.id for entry in tournament.participants if entry.player_id in stewards}
+    sides: set[Side] = set()
+    for side, entry in ((Side.WHITE, finished.white_id), (Side.BLACK, finished.black_id)):
+        if entry in steward_entries:
+            continue
+        for game in tournament.games:
+            if game.id == finished.id or game.state not in OPEN_STATES:
+                continue
+            if entry == game.white_id and game.black_id in steward_entries or (
+                    entry == game.black_id and game.white_id in steward_entries):
+                sides.add(side)
+    return frozenset(sides)
+
+
 RECORDED_KINDS = (ResultKind.PLAYED, ResultKind.OVERSTEP)
 """Results reached over the board, whose record the steward needs (002 §4.5.1)."""
 
@@ -332,6 +353,7 @@ class Desk:
                 finished_on=game.result_on,
                 channel=Channel.EMAIL if email else Channel.POST,
                 result=outcome,
+                with_next_reply=_sides_playing_the_steward(tournament, game),
             )
             done.append(self._open(actor, transition, tournament, game_id=game.id,
                                    action="game_record.opened"))
@@ -565,9 +587,11 @@ class Desk:
         grounds: str = "",
         filed_on: dt.date | None = None,
         received_on: dt.date | None = None,
+        materials: frozenset[Evidence] = frozenset(),
     ) -> Done:
         """A party protests the decision in force to the next instance (002 §4.1.12); the
-        accused in an overstep claim protests the claim itself (002 §4.3.8)."""
+        accused in an overstep claim protests the claim itself, with grounds and the materials
+        of 002 §4.3.6 (002 §4.3.8)."""
         stored = load_case(self.session, case_id)
         case = stored.case
         self._require_party_or_official(actor, stored, party, "protest")
@@ -577,7 +601,8 @@ class Desk:
             if party != case.offender.value:
                 raise NotEntitled("protest the claim", "the accused player", "002 §4.3.8")
             transition: Transition[PureCase] = case.protest_claim(on, revision=revision,
-                                                                  grounds=grounds)
+                                                                  grounds=grounds,
+                                                                  materials=materials)
         else:
             transition = case.protest(party, on, revision=revision, received_on=received,
                                       grounds=grounds)

@@ -148,7 +148,8 @@ class EffectRunner:
             self.carried.adjudications.append(effect)
         elif isinstance(effect, GrantBreak):
             games.grant_special_break(self.session, int(effect.player), effect.start, effect.end,
-                                      requested_on=self.case.opened_on, user=self.actor)
+                                      requested_on=self.case.opened_on, user=self.actor,
+                                      referee_grant=effect.grant)
         elif isinstance(effect, RevokeBreak):
             games.revoke_special_break(self.session, int(effect.player), effect.start, effect.end)
         elif isinstance(effect, GenerateGameRecord):

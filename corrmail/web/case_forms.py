@@ -50,6 +50,8 @@ class AnalysisForm(RevisionForm):
 class ProtestForm(RevisionForm):
     party = SelectField(_l("Party"), choices=[])
     grounds = TextAreaField(_l("Grounds"), validators=[Length(max=10_000)])
+    # 002 §4.3.8: the accused's protest against an overstep carries the materials of §4.3.6.
+    materials = SelectMultipleField(_l("Materials enclosed"), choices=choices(Evidence))
     filed_on = DateField(_l("Sent (postmark)"), validators=[Optional()])
     received_on = DateField(_l("Decision received"), validators=[Optional()])
 

@@ -61,6 +61,7 @@ from corrmail.referee.desk import (
 from corrmail.referee.evidence import analyses_side_by_side, game_evidence
 from corrmail.referee.letters import case_letter_writer
 from corrmail.referee.store import LETTER_TYPES, StoredCase, load_case
+from corrmail.referee.wording import refusal_reason
 from corrmail.web.access import tournament_or_404
 from corrmail.web.case_forms import (
     AnalysisForm,
@@ -354,7 +355,7 @@ def _attempt(action: Callable[[], Done]) -> Done | int:
         message, status = _("Not allowed: %(reason)s", reason=str(error)), 403
     except (AdjudicationError, ActionRefused) as error:
         session.rollback()
-        message, status = _("Refused: %(reason)s", reason=str(error)), 422
+        message, status = _("Refused: %(reason)s", reason=refusal_reason(error, label)), 422
     flash(message, "error")
     return status
 
@@ -444,6 +445,7 @@ def protest(case_id: int) -> Any:
             grounds=form.grounds.data or "",
             filed_on=form.filed_on.data,
             received_on=form.received_on.data,
+            materials=frozenset(Evidence(item) for item in form.materials.data or ()),
         ),
     )
 

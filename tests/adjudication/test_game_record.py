@@ -21,6 +21,7 @@ from adjudication import (
     WindowOpen,
 )
 from adjudication.effects import GenerateGameRecord, RecordResult, SendLetter
+from adjudication.game_record import RecordReceipt
 from adjudication.outcomes import GameOutcome
 
 FINISHED = date(2025, 4, 20)  # records due 5 May
@@ -103,3 +104,41 @@ def test_after_day_fifteen_the_steward_must_act() -> None:
 def test_record_cannot_precede_the_end_of_the_game() -> None:
     with pytest.raises(ImpossibleDates, match="002 §4.5.1"):
         postal().record_received(Side.WHITE, date(2025, 4, 19), revision=0)
+
+
+def playing_the_steward() -> GameRecordCase:
+    # White still plays the steward: his record goes with his next reply to him (002 §4.5.1).
+    return GameRecordCase.open(
+        "r3", game="g3", finished_on=FINISHED, channel=Channel.POST, result=RESULT,
+        with_next_reply=frozenset({Side.WHITE}),
+    ).case
+
+
+def test_a_record_due_with_the_next_reply_has_no_fixed_date() -> None:
+    case = playing_the_steward()
+    assert case.due_for(Side.WHITE) is None and case.due_for(Side.BLACK) == date(2025, 5, 5)
+    # Black's record came; on day 16 white is not late: his next reply has not come yet.
+    case = case.record_received(Side.BLACK, date(2025, 4, 25), revision=0).case
+    settled = case.settle(date(2025, 5, 6), revision=1)
+    assert settled.case.is_closed and settled.effects == ()
+
+
+def test_a_reply_to_the_steward_without_the_record_is_a_lapse_on_record() -> None:
+    case = playing_the_steward()
+    lapse = case.reply_without_record(Side.WHITE, date(2025, 4, 28), revision=0)
+    assert lapse.case.lapses == (RecordReceipt(Side.WHITE, date(2025, 4, 28)),)
+    assert [(e.to, e.template) for e in lapse.effects] == [
+        (Addressee.WHITE, LetterTemplate.GAME_RECORD_MISSING),
+        (Addressee.STEWARD, LetterTemplate.GAME_RECORD_MISSING)]
+    with pytest.raises(DuplicateSubmission):
+        lapse.case.reply_without_record(Side.WHITE, date(2025, 4, 29), revision=1)
+    # Black no longer plays the steward: his record is due within the fifteen days instead.
+    with pytest.raises(IllegalTransition, match="002 §4.5.1"):
+        case.reply_without_record(Side.BLACK, date(2025, 4, 28), revision=0)
+    # Nothing came from black either: after the fifteen days both lose (002 §4.5.8).
+    assert lapse.case.settle(date(2025, 5, 6), revision=1).case.ruling == "both_minus"
+
+
+def test_no_minus_while_a_record_is_still_due_with_the_next_reply() -> None:
+    with pytest.raises(WindowOpen, match="next reply"):
+        playing_the_steward().settle(date(2025, 5, 6), revision=0)

@@ -19,9 +19,11 @@ from adjudication import (
     Instance,
     LetterTemplate,
     MissingEvidence,
+    NotApprovedOnCompleteFile,
     OverstepClaim,
     OverstepRuling,
     ProtestAlreadyFiled,
+    ProtestIncomplete,
     ProtestOutOfTime,
     ReasonsRequired,
     Side,
@@ -42,6 +44,7 @@ from adjudication.outcomes import GameOutcome
 
 CLAIMED = date(2025, 3, 1)
 FULL_POSTAL_FILE = frozenset(Evidence)
+PROTEST_MATERIALS = FULL_POSTAL_FILE - {Evidence.OVERSTEP_NOTICE}
 
 
 def postal_claim(evidence: frozenset[Evidence] = FULL_POSTAL_FILE) -> OverstepClaim:
@@ -201,7 +204,8 @@ def test_confirmation_waits_for_the_accused_ten_days() -> None:
 
 
 def test_protest_of_the_accused_on_day_ten_is_in_time_and_lets_the_referee_decide() -> None:
-    claim = postal_claim().protest_claim(date(2025, 3, 14), revision=0, grounds="chart wrong").case
+    claim = postal_claim().protest_claim(date(2025, 3, 14), revision=0, grounds="chart wrong",
+                                         materials=PROTEST_MATERIALS).case
     assert claim.objection is not None
     assert claim.objection.to is Instance.REFEREE
     decided = claim.decide(OverstepRuling.CONFIRMED, date(2025, 3, 14), revision=1).case
@@ -218,9 +222,11 @@ def test_protest_of_the_accused_on_day_eleven_is_refused_with_its_due_date() -> 
 
 
 def test_accused_protests_the_claim_only_once() -> None:
-    claim = postal_claim().protest_claim(date(2025, 3, 5), revision=0).case
+    claim = postal_claim().protest_claim(date(2025, 3, 5), revision=0, grounds="chart wrong",
+                                         materials=PROTEST_MATERIALS).case
     with pytest.raises(ProtestAlreadyFiled):
-        claim.protest_claim(date(2025, 3, 6), revision=1)
+        claim.protest_claim(date(2025, 3, 6), revision=1, grounds="again",
+                            materials=PROTEST_MATERIALS)
 
 
 def test_claim_cannot_be_protested_or_completed_after_the_decision() -> None:
@@ -369,3 +375,42 @@ def test_player_claim_in_an_email_game_has_the_servers_file() -> None:
     ).case
     assert not claim.detected_by_server
     assert claim.missing_evidence == frozenset()
+
+
+def test_a_complete_file_cannot_be_left_unapproved() -> None:
+    # The defect: with the whole file the referee could leave the claim unapproved and the
+    # claimant who claimed wrongly escaped his 6 days. 002 §4.3.7 allows "не утверждать" only
+    # when the materials came incompletely.
+    claim = postal_claim()
+    with pytest.raises(NotApprovedOnCompleteFile) as raised:
+        claim.decide(OverstepRuling.NOT_APPROVED, date(2025, 3, 6), revision=0)
+    assert raised.value.rule == "002 §4.3.7" and "002 §4.3.7" in str(raised.value)
+    assert raised.value.code == "not_approved_on_complete_file"
+    assert raised.value.params == {"case_id": "c1", "evidence": ", ".join(sorted(e.value for e in Evidence))}
+    with pytest.raises(NotApprovedOnCompleteFile):
+        email_claim().decide(OverstepRuling.NOT_APPROVED, date(2025, 3, 6), revision=0)
+    # On that file a rejection charges the claimant.
+    rejected = claim.decide(OverstepRuling.REJECTED, date(2025, 3, 6), revision=0)
+    assert ImposePenalty("g1", Side.WHITE, 6, "002 §4.3.7") in rejected.effects
+
+
+def test_the_accused_protest_needs_grounds_and_the_materials() -> None:
+    # 002 §4.3.8: "обоснованный протест и материалы, указанные в пункте 4.3.6".
+    claim = postal_claim()
+    with pytest.raises(ProtestIncomplete) as raised:
+        claim.protest_claim(date(2025, 3, 5), revision=0, materials=PROTEST_MATERIALS)
+    assert raised.value.rule == "002 §4.3.8" and raised.value.code == "protest_incomplete"
+    assert raised.value.params == {"case_id": "c1", "missing": "grounds"}
+    with pytest.raises(ProtestIncomplete) as raised:
+        claim.protest_claim(date(2025, 3, 5), revision=0, grounds="  ",
+                            materials=frozenset({Evidence.GAME_RECORD}))
+    assert raised.value.params["missing"] == (
+        "grounds, offender_letters, registered_receipts, time_chart")
+    assert "002 §4.3.8" in str(raised.value)
+    with pytest.raises(ProtestIncomplete) as raised:
+        claim.protest_claim(date(2025, 3, 5), revision=0, grounds="the chart omits my break")
+    assert raised.value.grounds_missing is False
+    assert claim.objection is None  # nothing recorded by a refused protest
+    # In an e-mail game the server holds the materials: grounds suffice.
+    protested = email_claim().protest_claim(CLAIMED, revision=0, grounds="my break").case
+    assert protested.objection is not None and protested.objection.grounds == "my break"

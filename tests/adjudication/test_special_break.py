@@ -30,6 +30,15 @@ def request(kind: BreakKind = BreakKind.RETROACTIVE) -> SpecialBreakRequest:
     ).case
 
 
+def test_the_grant_says_which_of_the_two_002_4_4_5_allows() -> None:
+    # A late-announced break counted is still the break of the year (002 §4.4.1); an extra break
+    # is beyond the norms. The effect carries which, for the time chart.
+    late = request().decide(BreakRuling.GRANTED, date(2025, 10, 16), revision=0)
+    extra = request(BreakKind.EXTRA).decide(BreakRuling.GRANTED, date(2025, 10, 16), revision=0)
+    assert [e.grant for e in late.effects if isinstance(e, GrantBreak)] == ["late_notice"]
+    assert [e.grant for e in extra.effects if isinstance(e, GrantBreak)] == ["extra"]
+
+
 def test_days_include_first_and_last() -> None:
     assert request().days == 16
 
@@ -51,7 +60,7 @@ def test_referee_may_grant_part_of_the_dates() -> None:
         "granted", date(2025, 10, 16), revision=0, end=date(2025, 10, 20)
     )
     assert transition.effects[0] == GrantBreak(
-        "p1", date(2025, 10, 10), date(2025, 10, 20), "002 §4.4.5"
+        "p1", date(2025, 10, 10), date(2025, 10, 20), "002 §4.4.5", grant="extra"
     )
     with pytest.raises(InvalidBreakRequest):
         request().decide("granted", date(2025, 10, 16), revision=0, end=date(2025, 10, 26))

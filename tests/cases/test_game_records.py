@@ -92,3 +92,25 @@ def test_postal_records_one_missing_then_both_missing(cup: Cup, monkeypatch, set
     with cup.database.session() as session:
         game = cup.game(session, *none)
         assert (game.result, game.result_kind) == (GameResult.BLACK_WIN, ResultKind.PLAYED)
+
+
+def test_players_still_playing_the_steward_owe_the_record_with_their_next_reply(
+        cup: Cup, monkeypatch, set_today) -> None:
+    # The steward plays as number 6 (a playing steward, 002 §4.1.6). A game of 1 and 2 ends while
+    # both still play him: each sends the record with his next reply to him (002 §4.5.1), so on
+    # day 16 nobody is late and no minus may be given.
+    from corrmail.models import Role, TournamentOfficial, User
+
+    with cup.database.transaction() as session:
+        six = session.scalar(select(User).where(User.login == "player6"))
+        assert six is not None
+        session.add(TournamentOfficial(tournament_id=cup.tournament_id, user_id=six.id,
+                                       role=Role.STEWARD))
+    pair = next(p for p in sorted(cup.games) if 6 not in p)
+    cup.finish(*pair, GameResult.DRAW)
+    open_records(cup, monkeypatch, "2026-12-11")
+    row = record_case(cup, pair)
+    assert sorted(row.payload["with_next_reply"]) == ["black", "white"]
+    set_today(FINISHED + dt.timedelta(days=16))
+    text = cup.act("steward", row.id, "decide", 422)
+    assert "next reply" in text and "002 §4.5.1" in text

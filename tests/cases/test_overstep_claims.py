@@ -148,3 +148,49 @@ def test_claims_are_refused_for_games_of_others_and_bad_held_moves(cup: Cup, set
     assert "002 §4.2.10" in illegal.data.decode()
     with cup.database.session() as session:
         assert session.scalars(select(Case)).all() == []
+
+
+def test_a_complete_file_is_confirmed_or_rejected_never_left_unapproved(cup: Cup, set_today) -> None:
+    # 002 §4.3.7: "не утверждать" only when the materials are incomplete; the claim of this test
+    # carries the whole file, so the claimant who claimed wrongly cannot escape his 6 days.
+    cup.play(1, 6, IN_TIME)
+    set_today(dt.date(2026, 9, 25))
+    case_id = claim(cup, "player1", cup.games[(1, 6)], "white")
+    referee = cup.client("referee")
+    with referee.session_transaction() as session:
+        session["locale"] = "en"
+    refused = referee.post(f"/cases/{case_id}/decide", data={"revision": 0, "ruling": "not_approved"})
+    assert refused.status_code == 422
+    text = refused.data.decode()
+    assert "002 §4.3.7" in text and "reject it and the claimant is charged 6 days" in text
+    assert "chart of think time" in text  # the materials named in the reader's words
+    with referee.session_transaction() as session:
+        session["locale"] = "ru"
+    russian = referee.post(f"/cases/{case_id}/decide",
+                           data={"revision": 0, "ruling": "not_approved"}).data.decode()
+    assert "не утверждать просрочку можно, только если материалы неполны" in russian
+    assert "график времени на обдумывание" in russian  # the materials named in Russian
+    with cup.database.session() as session:
+        row = cup.case_row(session, case_id)
+        assert row.revision == 0 and row.state == "awaiting_decision"
+        assert row.game.state is GameState.SUSPENDED
+
+
+def test_the_accused_protest_needs_grounds_and_the_materials_of_4_3_6(cup: Cup, set_today) -> None:
+    cup.play(1, 6, LATE)
+    set_today(dt.date(2026, 11, 25))
+    case_id = claim(cup, "player1", cup.games[(1, 6)], "white")
+    accused = cup.client("player6")
+    bare = accused.post(f"/cases/{case_id}/protest",
+                        data={"revision": 0, "party": "black", "grounds": "my break"})
+    assert bare.status_code == 422
+    assert "002 §4.3.8" in bare.data.decode()
+    with cup.database.session() as session:
+        assert cup.case_row(session, case_id).revision == 0  # nothing recorded
+    done = accused.post(f"/cases/{case_id}/protest", data={
+        "revision": 0, "party": "black", "grounds": "my break of September is not counted",
+        "materials": ["offender_letters", "registered_receipts", "game_record", "time_chart"]})
+    assert done.status_code == 303, done.data.decode()
+    with cup.database.session() as session:
+        protests = cup.case_row(session, case_id).payload["protests"]
+        assert [p["grounds"] for p in protests] == ["my break of September is not counted"]

@@ -136,3 +136,28 @@ def test_special_break_requested_by_the_player_granted_by_the_referee(cup: Cup, 
         assert (granted.start_date, granted.end_date) == (dt.date(2026, 11, 12),
                                                           dt.date(2026, 11, 19))
         assert len(cup.outbox(session, "case.special_break.granted")) == 1 + 5 + 1
+
+
+def test_the_referees_grant_reaches_the_time_chart_as_late_notice_or_extra(cup: Cup, set_today) -> None:
+    # 002 §4.4.5: a late-announced break counted stays the player's break of the year (§4.4.1);
+    # an extra break does not. The break row says which, and the game's ledger reads it.
+    from corrmail.mail.game_view import GameView
+    from timekeeping import RefereeGrant
+
+    set_today(dt.date(2026, 11, 20))
+    for kind, start, end in (("retroactive", "2026-11-10", "2026-11-19"),
+                             ("extra", "2026-12-01", "2026-12-05")):
+        filed = cup.post("player4", f"/cases/new/{cup.code}/break", **{
+            "break-participant": participant_id(cup, 4), "break-break_kind": kind,
+            "break-start": start, "break-end": end, "break-reason": "in hospital"})
+        cup.act("referee", int(filed.rsplit("/", 1)[1]), "decide", ruling="granted")
+    with cup.database.session() as session:
+        rows = session.scalars(select(Break).where(Break.kind == BreakKind.SPECIAL)
+                               .order_by(Break.start_date)).all()
+        assert [row.referee_grant for row in rows] == ["late_notice", "extra"]
+        game = session.scalars(select(Game).where(
+            (Game.white_id == rows[0].participant_id) | (Game.black_id == rows[0].participant_id))).first()
+        assert game is not None
+        grants = sorted((b.first_day, b.referee_grant) for b in GameView(game).ledger().breaks)
+        assert grants == [(dt.date(2026, 11, 10), RefereeGrant.LATE_NOTICE),
+                          (dt.date(2026, 12, 1), RefereeGrant.EXTRA)]

@@ -11,12 +11,16 @@ from timekeeping import (
     BreakAnnouncement,
     BreakAnnouncementError,
     Ledger,
+    LedgerFormatError,
     LetterEntry,
+    RefereeGrant,
     Side,
     check_break_limits,
     compute_chart,
     find_break_announcements,
     game_break_days,
+    ledger_from_dict,
+    ledger_to_dict,
     parse_break_announcement,
     validate_player_breaks,
 )
@@ -80,7 +84,8 @@ def test_announcement_found_inside_a_letter() -> None:
     assert find_break_announcements("Беру отпуск на две недели.") == []
 
 
-def brk(first: str, last: str, notice: str | None = "2026-01-01", player: Side = B, **extra: bool) -> Break:
+def brk(first: str, last: str, notice: str | None = "2026-01-01", player: Side = B,
+        **extra: RefereeGrant | None) -> Break:
     return Break(player, date.fromisoformat(first), date.fromisoformat(last),
                  date.fromisoformat(notice) if notice else None, **extra)
 
@@ -109,13 +114,90 @@ def test_one_break_in_each_calendar_year_is_fine() -> None:
     assert len(standing) == 2 and violations == []
 
 
-def test_referee_granted_break_is_outside_the_limits() -> None:
-    # 002 §4.4.5: retroactive or extra break granted by the referee.
-    granted = brk("2026-09-01", "2026-10-15", notice=None, granted_by_referee=True)
-    standing, violations = check_break_limits([brk("2026-03-01", "2026-03-10"), granted])
-    assert granted in standing and violations == []
-    intervals, _, notes = game_break_days([granted])
-    assert intervals == [(date(2026, 9, 1), date(2026, 10, 15))] and notes == []
+def test_extra_break_granted_by_the_referee_is_outside_the_limits() -> None:
+    # 002 §4.4.5: "дополнительный перерыв сверх норм, указанных в пункте 4.4.1".
+    extra = brk("2026-09-01", "2026-10-15", notice=None, referee_grant=RefereeGrant.EXTRA)
+    standing, violations = check_break_limits([brk("2026-03-01", "2026-03-10"), extra])
+    assert extra in standing and violations == []
+    intervals, _, notes = game_break_days([extra])
+    assert intervals == [(date(2026, 9, 1), date(2026, 10, 15))]
+    assert [(n.rule, n.code) for n in notes] == [("002 §4.4.5", "break_extra_granted")]
+
+
+def test_late_notice_break_counted_by_the_referee_is_still_the_break_of_the_year() -> None:
+    # The defect: a late-announced break the referee counted (002 §4.4.5) was outside 002 §4.4.1,
+    # so the player had it and another break the same year. Now the earlier break of the year
+    # stands and the second is refused, whichever of the two the referee counted.
+    ordinary = brk("2026-03-01", "2026-03-10")
+    late = brk("2026-09-01", "2026-09-20", notice=None, referee_grant=RefereeGrant.LATE_NOTICE)
+    standing, violations = check_break_limits([ordinary, late])
+    assert standing == [ordinary]
+    assert [(v.rule, v.code, v.value) for v in violations] == [
+        ("002 §4.4.1", "second_break_in_year", "2026-09-01..2026-09-20")]
+    # Alone in its year it counts in full from its first day although the notice came late.
+    intervals, violations, notes = game_break_days([late])
+    assert intervals == [(date(2026, 9, 1), date(2026, 9, 20))] and violations == []
+    assert [(n.rule, n.code) for n in notes] == [("002 §4.4.5", "break_late_notice_counted")]
+    # And the 30 days of 002 §4.4.1 hold for it too.
+    long_late = brk("2026-09-01", "2026-10-15", notice="2026-09-05", referee_grant=RefereeGrant.LATE_NOTICE)
+    standing, violations = check_break_limits([long_late])
+    assert [b.days for b in standing] == [30] and [v.code for v in violations] == ["break_too_long"]
+
+
+def test_late_notice_break_in_a_ledger_does_not_free_the_player_from_the_yearly_rule() -> None:
+    # The ledger that showed the defect: black took 1-10 March 2026, then the referee counted a
+    # break of 1-20 September announced on 10 September. Black received white's move on
+    # 31 August and replied on 25 September: 25 days, of which a counted break would free 20.
+    data = {
+        "start_date": "2026-08-25",
+        "breaks": [
+            {"player": "black", "first_day": "2026-03-01", "last_day": "2026-03-10",
+             "notice_postmark": "2026-02-20"},
+            {"player": "black", "first_day": "2026-09-01", "last_day": "2026-09-20",
+             "notice_postmark": "2026-09-10", "referee_grant": "late_notice"},
+        ],
+        "letters": [
+            {"from": "white", "move": 1, "sent": "2026-08-28"},
+            {"from": "black", "move": 1, "sent": "2026-09-25", "received": "2026-08-31"},
+        ],
+    }
+    chart = compute_chart(ledger_from_dict(data))
+    assert chart.rows[1].days == 25
+    assert [(e.rule, e.code) for e in chart.errors] == [("002 §4.4.1", "second_break_in_year")]
+    # The same break granted as an extra one is beyond the norms: 5 days.
+    data["breaks"][1]["referee_grant"] = "extra"
+    chart = compute_chart(ledger_from_dict(data))
+    assert chart.rows[1].days == 5 and list(chart.errors) == []
+    assert [n.code for n in chart.notes] == ["break_extra_granted"]
+
+
+def test_old_granted_by_referee_reads_as_late_notice() -> None:
+    data = {"start_date": "2026-01-10", "breaks": [
+        {"player": "white", "first_day": "2026-05-01", "last_day": "2026-05-10",
+         "granted_by_referee": True}]}
+    ledger = ledger_from_dict(data)
+    assert ledger.breaks[0].referee_grant is RefereeGrant.LATE_NOTICE
+    written = ledger_to_dict(ledger)["breaks"][0]
+    assert written["referee_grant"] == "late_notice" and "granted_by_referee" not in written
+    assert ledger_from_dict(ledger_to_dict(ledger)) == ledger
+
+
+def test_unknown_or_contradictory_referee_grant_is_refused() -> None:
+    for fields, path in (({"referee_grant": "yes"}, "breaks[0].referee_grant"),
+                         ({"referee_grant": "extra", "granted_by_referee": False},
+                          "breaks[0].granted_by_referee")):
+        data = {"start_date": "2026-01-10", "breaks": [
+            {"player": "white", "first_day": "2026-05-01", "last_day": "2026-05-10", **fields}]}
+        with pytest.raises(LedgerFormatError) as error:
+            ledger_from_dict(data)
+        assert [problem.path for problem in error.value.problems] == [path]
+
+
+def test_late_notice_break_is_compared_across_games_extra_is_not() -> None:
+    late = brk("2026-09-01", "2026-09-20", referee_grant=RefereeGrant.LATE_NOTICE)
+    extra = brk("2026-11-01", "2026-11-05", referee_grant=RefereeGrant.EXTRA)
+    violations = validate_player_breaks({"g1": [late, extra], "g2": []})
+    assert [(v.code, v.values["missing"]) for v in violations] == [("break_not_in_every_game", "g2")]
 
 
 def test_late_notice_counts_from_its_postmark() -> None:

@@ -14,6 +14,7 @@ from timekeeping import (
     LetterEntry,
     NotToMoveError,
     Penalty,
+    RefereeGrant,
     Side,
     chart_to_dict,
     chart_to_text,
@@ -43,7 +44,7 @@ def ledgers(draw: st.DrawFn) -> Ledger:
     breaks = [
         Break(draw(st.sampled_from(list(Side))), first, first + timedelta(days=draw(st.integers(0, 35))),
               notice_postmark=draw(st.sampled_from([None, first - timedelta(days=5), first + timedelta(days=3)])),
-              granted_by_referee=draw(st.booleans()))
+              referee_grant=draw(st.sampled_from([None, *RefereeGrant])))
         for first in draw(st.lists(st.dates(min_value=START, max_value=date(2028, 1, 1)), max_size=4))
     ]
     return Ledger(start_date=START, breaks=tuple(breaks), letters=tuple(letters),
@@ -116,7 +117,8 @@ def arbitrary_ledgers(draw: st.DrawFn) -> Ledger:
     ), max_size=12))
     breaks = draw(st.lists(st.builds(
         Break, player=st.sampled_from(list(Side)), first_day=DAYS, last_day=DAYS,
-        notice_postmark=st.none() | DAYS, granted_by_referee=st.booleans()), max_size=4))
+        notice_postmark=st.none() | DAYS, referee_grant=st.none() | st.sampled_from(list(RefereeGrant))),
+        max_size=4))
     penalties = draw(st.lists(st.builds(
         Penalty, player=st.sampled_from(list(Side)), days=st.integers(1, 10), after_letter=st.integers(0, 15)),
         max_size=3))
