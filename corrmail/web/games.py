@@ -29,6 +29,7 @@ from corrmail.postal import Finding, PostcardCheck, PostcardRejected, check_post
 from corrmail.web.access import can_view_game, is_official_of
 from corrmail.web.database import db_session, settings
 from corrmail.web.letter_forms import LetterForm
+from corrmail.web.play import play_panel
 from corrmail.web.postal_forms import PostcardForm
 
 blueprint = Blueprint("games", __name__, url_prefix="/games")
@@ -73,6 +74,7 @@ def show(game_id: int) -> str:
         today=on,
         breaks=breaks_in_force(game, on),
         open_cases=open_cases,
+        play=play_panel(game),
         **board,
     )
 
