@@ -226,7 +226,12 @@ def play(game_id: int) -> Any:
                                          form.fingerprint.data or "", today=on,
                                          writer=letter_writer())
             session.commit()
-            flash(_("Your letter is sent (%(code)s).", code=outcome.code), "info")
+            if outcome.refused:
+                flash(_("The letter is recorded; the server has written to you what it found "
+                        "(%(rule)s).", rule=outcome.detail or outcome.code), "error")
+            else:
+                flash(_("Your letter is in the game's ledger; your partner gets it at once."),
+                      "info")
             return redirect(url_for("games.show", game_id=game.id))
         preview = preview_web_letter(session, game, participant, letter, today=on,
                                      writer=letter_writer())

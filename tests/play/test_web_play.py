@@ -98,7 +98,9 @@ def test_a_break_notice_from_the_game_page(web_game: WebGame) -> None:
                                   "fingerprint": _fingerprint(page.get_data(as_text=True))})
     assert done.status_code == 302
     home = client.get("/me").get_data(as_text=True)
-    assert "1 of 1 taken (10 days" in home
+    assert "взято 1 из 1 (10 дн." in home  # Russian first
+    client.post("/locale", data={"locale": "en"})
+    assert "1 of 1 taken (10 days" in client.get("/me").get_data(as_text=True)
     too_long = client.post(url, data={"break_first": "2026-11-01", "break_last": "2026-12-20"})
     assert too_long.status_code == 422 and "002 §4.4.1" in too_long.get_data(as_text=True)
 
