@@ -28,7 +28,8 @@ class MyGame:
     side: Side
     partner: Participant
     clock: GameClock | None
-    #: The variants of the partner's letter now waiting for this player's move (002 §4.2.7).
+    #: The variants in play (002 §4.2.7): offered to him in the letter he is to answer, or his
+    #: own, waiting for the partner's move.
     pending_variants: tuple[str, ...]
     problem: str = ""
 
@@ -124,7 +125,8 @@ def _my_game(game: Game, me: Participant, today: dt.date) -> MyGame:
     view = GameView(game)
     try:
         clock = game_clock(view, today)
-        pending = view.pending_variants(me.id) if clock.to_move is side else None
+        waiting_on = me.id if clock.to_move is side else partner.id
+        pending = view.pending_variants(waiting_on) if clock.to_move is not None else None
     except (UnsupportedGameType, ValueError) as error:
         return MyGame(game, side, partner, None, (), str(error))
     variants = tuple(variant.text for variant in pending.variants) if pending else ()

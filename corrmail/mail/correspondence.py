@@ -247,7 +247,7 @@ class _Context:
             self.posted.append(row.id)
 
     def record_letter(self, *, moves: str = "", variants: str = "", sender: Participant | None = None,
-                      raw: str | None = None) -> Letter:
+                      raw: str | None = None, channel: Channel | None = None) -> Letter:
         sender = sender or self.me
         view = GameView(self.game)
         answered = [
@@ -259,7 +259,7 @@ class _Context:
             self.game,
             LetterInput(
                 sender_id=sender.id,
-                channel=self.channel,
+                channel=channel or self.channel,
                 raw_text=self.message.text if raw is None else raw,
                 moves_text=moves,
                 variants_text=variants,
@@ -389,10 +389,14 @@ class _Context:
             moves=" ".join(format_full(p, m) for p, m in own_plies), variants=variants_text
         )
         if trailing:
+            # The reply travelled in the partner's letter that offered the variant: its channel.
+            offered = [letter for letter in view.letters_since_own(self.me.id)
+                       if letter.variants_text.strip()]
             self.record_letter(
                 moves=" ".join(format_full(p, m) for p, m in trailing),
                 sender=self.partner,
                 raw="002 §4.2.13: conditional reply of the accepted variant",
+                channel=offered[-1].channel if offered else None,
             )
         if walk.stop is not None:
             # Earlier moves of the letter stand (002 §4.2.8); the faulty one must be replaced.
