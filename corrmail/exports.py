@@ -76,11 +76,12 @@ def reader_points(value: float | Decimal | None) -> str:
         return ""
     if not isinstance(value, int | float | Decimal):
         return str(value)
-    whole = int(value // 1)
-    fraction = _FRACTIONS.get(round(value - whole, 6))
-    if fraction is None:
-        return format_points(value)
-    return f"{whole or ''}{fraction}" if whole >= 0 else format_points(value)
+    number = float(value)
+    whole = int(number // 1)
+    fraction = _FRACTIONS.get(round(number - whole, 6))
+    if fraction is None or whole < 0:
+        return format_points(number)
+    return f"{whole or ''}{fraction}"
 
 
 def _result_columns(table: TournamentTable) -> list[str]:

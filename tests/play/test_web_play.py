@@ -112,3 +112,48 @@ def _fingerprint(html: str) -> str:
     value = re.search(r'value="([0-9a-f]{32})"', found.group(0))
     assert value, found.group(0)
     return value.group(1)
+
+
+def test_a_resignation_from_the_game_page_ends_the_game(web_game: WebGame) -> None:
+    web_game.play("white", "c3-d4", D)
+    client = web_game.client("black")
+    url = f"/games/{web_game.game_id}/play"
+    page = client.post(url, data={"resign": "y", "action": "preview"})
+    assert page.status_code == 200
+    done = client.post(url, data={"resign": "y", "action": "confirm",
+                                  "fingerprint": _fingerprint(page.get_data(as_text=True))})
+    assert done.status_code == 302
+    assert web_game.state() == ("finished", "white_win")
+    assert web_game.outbox(to=web_game.white_email, kind="game_over")
+
+
+def test_my_games_reads_the_same_clock_as_the_dashboard(web_game: WebGame) -> None:
+    from corrmail.dashboard import dashboard_rows
+    from corrmail.models import Tournament
+    from corrmail.player_home import player_home
+
+    web_game.play("white", "c3-d4", D)
+    web_game.email("black", "1. c3-d4 f6-g5", D + dt.timedelta(days=3))
+    today = D + dt.timedelta(days=9)
+    with web_game.database.session() as session:
+        tournament = session.get(Tournament, 1)
+        assert tournament is not None
+        dashboard = {row.game.id: row for row in dashboard_rows(session, tournament, today)}
+        home = player_home(session, tournament.participants[0].player_id, lambda _: today)
+        mine = next(row for row in home.games if row.game.id == web_game.game_id)
+        board = dashboard[web_game.game_id]
+        assert mine.my_move and board.clock is not None and mine.clock is not None
+        assert mine.clock.days_left == board.clock.days_left
+        assert mine.reply_by == board.clock.last_safe_date
+        assert mine.days_used == board.clock.white_used
+        assert mine.clock.days_used_in_period == mine.clock.limit - board.clock.days_left
+
+
+def test_scores_are_printed_with_halves() -> None:
+    from decimal import Decimal
+
+    from corrmail.exports import format_points, reader_points
+
+    assert [reader_points(v) for v in (None, 0, 0.5, 6, 6.5, 12.25, Decimal("2.5"), 3.1)] == \
+        ["", "0", "½", "6", "6½", "12¼", "2½", "3.1"]
+    assert format_points(6.5) == "6.5"  # files keep the decimal point programs read
