@@ -26,7 +26,7 @@ from corrmail.ledger import LedgerError, append_letter, effective_letters, to_mo
 from corrmail.mail.game_view import GameView, UnsupportedGameType
 from corrmail.models import Case, Game, Role
 from corrmail.postal import Finding, PostcardCheck, PostcardRejected, check_postcard, enter_postcard
-from corrmail.web.access import can_view_game, is_official_of
+from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
 from corrmail.web.database import db_session, settings
 from corrmail.web.letter_forms import LetterForm
 from corrmail.web.play import play_panel
@@ -75,6 +75,7 @@ def show(game_id: int) -> str:
         breaks=breaks_in_force(game, on),
         open_cases=open_cases,
         play=play_panel(game),
+        kept=letters_kept_from(current_user, game),
         **board,
     )
 

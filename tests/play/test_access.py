@@ -163,3 +163,28 @@ def test_api_officials_read_legal_moves_but_cannot_move(web_game: WebGame,
     assert web_game.letters() == []
 
 
+
+
+def test_a_held_reply_is_kept_from_the_accused_player_on_every_route(web_game: WebGame) -> None:
+    """002 §4.3.6: the claimant's reply stays with him and the officials until the decision."""
+    from sqlalchemy import select
+
+    from corrmail.models import Case
+
+    web_game.play("white", "c3-d4", D)
+    receipt = web_game.email("black", "1. c3-d4 h6-g5\nОбъявляю вам просрочку.",
+                             D + dt.timedelta(days=3))
+    assert receipt.outcome == "overstep_claimed"
+    with web_game.database.session() as session:
+        case_id = session.scalar(select(Case.id).where(Case.game_id == web_game.game_id))
+    game = web_game.game_id
+    accused, claimant = web_game.client("white"), web_game.client("black")
+    for path in (f"/games/{game}", f"/cases/{case_id}"):
+        assert "h6-g5" not in accused.get(path).get_data(as_text=True), path
+        assert "h6-g5" in claimant.get(path).get_data(as_text=True), path
+    api = web_game.app.test_client()
+    letters = api.get(f"/api/v1/games/{game}/letters", headers=_token(web_game, "white")).json
+    assert all("h6-g5" not in (letter["raw_text"] or "") for letter in letters["letters"])
+    assert "h6-g5" not in str(api.get("/api/v1/me/games", headers=_token(web_game, "white")).json)
+    mine = api.get(f"/api/v1/games/{game}/letters", headers=_token(web_game, "black")).json
+    assert any("h6-g5" in (letter["raw_text"] or "") for letter in mine["letters"])
