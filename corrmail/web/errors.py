@@ -36,7 +36,9 @@ def _page(error: HTTPException) -> tuple[str | Response, int]:
     if request.path.startswith("/api/"):
         return jsonify(error=error.description or error.name), code
     title, text = _texts(code)
-    detail = error.description if code in (409, 422) and error.description else ""
+    # A view's own reason (abort(400, "…")) is shown; werkzeug's stock English sentence is not.
+    own = error.description and error.description != type(error).description
+    detail = error.description if own and code != 500 else ""
     try:
         return render_template("errors/error.html", code=code, title=title, text=text,
                                detail=detail, back=landing_page()), code
