@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, redirect, url_for
+from flask import Flask, redirect
 from flask_wtf import CSRFProtect
 from werkzeug.wrappers.response import Response
 
@@ -12,7 +12,20 @@ from corrmail.mail.settings import MailSettings
 from corrmail.ops.outage import init_outage
 from corrmail.ops.security import init_security
 from corrmail.paths import PACKAGE_DIR, templates_dir
-from corrmail.web import admin, api, auth, cases, format, games, health, i18n, tournaments
+from corrmail.web import (
+    admin,
+    api,
+    api_play,  # noqa: F401  (the players' API routes, on the api blueprint)
+    auth,
+    cases,
+    errors,
+    format,
+    games,
+    health,
+    i18n,
+    play,
+    tournaments,
+)
 from corrmail.web.bulletins import blueprint as bulletins_blueprint
 from corrmail.web.dashboard import blueprint as dashboard_blueprint
 from corrmail.web.database import init_database
@@ -49,6 +62,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     format.init_filters(app)
     init_security(app, secure_cookies=settings.cookie_secure)
     init_outage(app)
+    errors.init_errors(app)
 
     for blueprint in (
         health.blueprint,
@@ -63,6 +77,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         playoff_blueprint,
         dashboard_blueprint,
         tokens_blueprint,
+        play.blueprint,
     ):
         app.register_blueprint(blueprint)
     # The API authenticates with bearer tokens, not cookies, so CSRF does not apply to it.
@@ -70,6 +85,6 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     @app.get("/")
     def index() -> Response:
-        return redirect(url_for("tournaments.index"))
+        return redirect(auth.landing_page())
 
     return app

@@ -16,6 +16,7 @@ import io
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
 from corrmail.ledger import effective_letters
@@ -63,6 +64,25 @@ def format_points(value: float | None, decimal: str = ".") -> str:
         return ""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return text.replace(".", decimal)
+
+
+_FRACTIONS = {0.25: "¼", 0.5: "½", 0.75: "¾"}
+
+
+def reader_points(value: float | Decimal | None) -> str:
+    """Points as people read them on a page or a printed table: ``6``, ``6½``, ``½``, ``12¼``;
+    other fractions (a Riga coefficient's tenths) as :func:`format_points` writes them. Files
+    keep :func:`format_points` (``6.5``), which programs read."""
+    if value is None:
+        return ""
+    if not isinstance(value, int | float | Decimal):
+        return str(value)
+    number = float(value)
+    whole = int(number // 1)
+    fraction = _FRACTIONS.get(round(number - whole, 6))
+    if fraction is None or whole < 0:
+        return format_points(number)
+    return f"{whole or ''}{fraction}"
 
 
 def _result_columns(table: TournamentTable) -> list[str]:

@@ -59,6 +59,15 @@ class GameClock:
     last_safe_date: dt.date | None
     repeat_due: dt.date | None
     today: dt.date
+    #: The most the player to move may have used after his next move (002 §4.3.5).
+    limit: int | None = None
+
+    @property
+    def days_used_in_period(self) -> int | None:
+        """Days of the current period's limit the player to move has used by today."""
+        if self.limit is None or self.days_left is None:
+            return None
+        return self.limit - self.days_left
 
     @property
     def repeat_overdue(self) -> bool:
@@ -81,6 +90,7 @@ def game_clock(view: GameView, today: dt.date) -> GameClock:
     to_move: Side | None = None
     left: int | None = None
     safe: dt.date | None = None
+    limit: int | None = None
     if game.state in _OPEN:
         mover = chart.rows[-1].sender.partner if chart.rows else Side.WHITE
         try:
@@ -91,11 +101,12 @@ def game_clock(view: GameView, today: dt.date) -> GameClock:
             to_move = mover
             left = clock.days_left(today)
             safe = clock.last_safe_reply_date()
+            limit = clock.limit
     due = None
     if to_move is not None and chart.rows:
         due = repeat_due(chart.rows[-1].sent, chart.break_calendar)
     return GameClock(chart, to_move, chart.totals.white, chart.totals.black, left, safe, due,
-                     today)
+                     today, limit)
 
 
 def breaks_in_force(game: Game, today: dt.date) -> list[Break]:

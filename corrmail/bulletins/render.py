@@ -15,6 +15,7 @@ import jinja2
 from babel.support import NullTranslations, Translations
 from markupsafe import Markup
 
+from corrmail.exports import reader_points
 from corrmail.paths import templates_dir, translation_dirs
 from corrmail.tiebreak_labels import tiebreak_label
 
@@ -32,13 +33,8 @@ def iso_date(value: str | dt.date | None) -> str:
 
 
 def _points(value: float | int | None) -> str:
-    if value is None:
-        return ""
-    whole = int(value)
-    half = abs(value - whole) >= 0.25
-    if not half:
-        return str(whole)
-    return f"{whole}½" if whole else "½"
+    """Points as printed on every page and paper: 6½ (:func:`corrmail.exports.reader_points`)."""
+    return reader_points(None if value is None else float(value))
 
 
 @cache

@@ -79,12 +79,16 @@ def enter_letter(
     if moves is not None:
         letter = replace(letter, moves_text=moves.own_moves, variants_text=moves.variants_text,
                          penalty_days=moves.penalty_days)
+    partner_id = game.partner_of(moves.sender_id).id if moves is not None else None
+    # The conditional reply travelled in the partner's letter that offered it: its channel.
+    offer = next((earlier for earlier in reversed(game.letters)
+                  if earlier.sender_id == partner_id and earlier.variants_text.strip()), None)
     row = append_letter(session, game, letter, user)
     if moves is None:
         return row
     if moves.trailing:
         append_letter(session, game, LetterInput(
-            sender_id=game.partner_of(moves.sender_id).id, channel=letter.channel,
+            sender_id=partner_id, channel=offer.channel if offer is not None else letter.channel,
             raw_text=VARIANT_REPLY_TEXT, moves_text=moves.variant_reply, sent=letter.sent,
             received=letter.sent, partner_sent=letter.sent, postmark_date=letter.postmark_date,
         ), user)

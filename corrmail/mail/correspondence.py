@@ -138,9 +138,11 @@ class Correspondence:
         message: InboundMessage,
         arrival: dt.date,
         inbound_id: int | None = None,
+        channel: Channel = Channel.EMAIL,
     ) -> Outcome:
         content = read_letter(message.text, letter_board(game))
         context = _Context(self, session, game, participant, message, arrival, inbound_id, content)
+        context.channel = channel
         return context.run()
 
 
@@ -170,6 +172,8 @@ class _Context:
         self.content = content
         self.tournament = game.tournament
         self.posted: list[int] = []
+        #: How the letter travelled (e-mail, or a move made on the web: 002 §4.1.1).
+        self.channel = Channel.EMAIL
         self.locales: dict[int | None, str | None] = {}
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -249,7 +253,7 @@ class _Context:
         partner_sent = answered[-1].sent if answered else None
         return LetterInput(
             sender_id=sender.id,
-            channel=Channel.EMAIL,
+            channel=self.channel,
             raw_text=self.message.text if raw is None else raw,
             partner_sent=partner_sent,
             # The server relays a letter the day it arrives: the partner's dispatch day is

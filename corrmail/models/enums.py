@@ -27,6 +27,7 @@ class Channel(enum.StrEnum):
     POST = "post"
     EMAIL = "email"
     PHONE = "phone"
+    WEB = "web"
 
 
 class TournamentChannel(enum.StrEnum):

@@ -6,7 +6,7 @@ from flask import abort
 from flask_login import current_user
 from sqlalchemy import select
 
-from corrmail.models import Game, Role, Tournament, TournamentOfficial, User
+from corrmail.models import Case, CaseType, Game, Role, Tournament, TournamentOfficial, User
 from corrmail.web.database import db_session
 
 
@@ -47,3 +47,24 @@ def can_view_game(user: User, game: Game) -> bool:
         game.white.player_id,
         game.black.player_id,
     )
+
+
+def letters_kept_from(user: User, game: Game) -> set[int]:
+    """Letters of ``game`` whose text ``user`` may not read: an overstep claim, with the reply
+    held in it, stays with the claimant and the officials until the referee decides
+    (002 §4.3.6). Officials read every letter; a player his own and the partner's others."""
+    if is_official_of(user, game.tournament_id) or user.player_id is None:
+        return set()
+    claims = db_session().scalars(
+        select(Case).where(Case.game_id == game.id, Case.case_type == CaseType.OVERSTEP_CLAIM,
+                           Case.closed_at.is_(None))
+    ).all()
+    kept = set()
+    for claim in claims:
+        claimant = game.white if claim.participant_id == game.white_id else game.black
+        if claimant.player_id == user.player_id:
+            continue
+        kept |= {letter.id for letter in game.letters
+                 if letter.sender_id == claim.participant_id and claim.letter_text
+                 and letter.raw_text == claim.letter_text}
+    return kept

@@ -25,7 +25,7 @@ from corrmail.api_tokens import authenticate
 from corrmail.ledger import effective_letters, to_move
 from corrmail.models import Game, Letter, Participant, Role, Tournament, TournamentOfficial, User
 from corrmail.standings import TournamentNotFound, load_tournament, tournament_table
-from corrmail.web.access import can_view_game, is_official_of
+from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
 from corrmail.web.database import db_session
 
 P = ParamSpec("P")
@@ -153,13 +153,14 @@ def _date(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _letter(letter: Letter) -> dict[str, Any]:
+def _letter(letter: Letter, kept: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
+    """``kept``: letters whose text the reader may not see (002 §4.3.6, a held reply)."""
     return {
         "id": letter.id,
         "sequence": letter.sequence,
         "sender": letter.sender.start_number if letter.sender is not None else None,
         "channel": letter.channel.value,
-        "raw_text": letter.raw_text,
+        "raw_text": None if letter.id in kept else letter.raw_text,
         "partner_sent": _date(letter.partner_sent),
         "received": _date(letter.received),
         "sent": _date(letter.sent),
@@ -235,4 +236,5 @@ def game(game_id: int) -> Response:
 def game_letters(game_id: int) -> Response:
     """Every letter as received, corrections included (002 §4.1.13, §4.2.5)."""
     row = _visible_game(game_id)
-    return jsonify(letters=[_letter(letter) for letter in row.letters])
+    kept = letters_kept_from(_user(), row)
+    return jsonify(letters=[_letter(letter, kept) for letter in row.letters])

@@ -75,6 +75,13 @@ def _safe_next(target: str | None) -> str:
         and not target.startswith("//")
     ):
         return target
+    return landing_page()
+
+
+def landing_page() -> str:
+    """Where a user lands: a player on his games, an official on the tournaments."""
+    if current_user.is_authenticated and current_user.player_id is not None:
+        return url_for("play.home")
     return url_for("tournaments.index")
 
 

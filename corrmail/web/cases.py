@@ -41,6 +41,7 @@ from corrmail.clock import today
 from corrmail.models import (
     AuditEntry,
     Case,
+    CaseType,
     Game,
     GameState,
     OutboxMessage,
@@ -62,7 +63,7 @@ from corrmail.referee.evidence import analyses_side_by_side, game_evidence
 from corrmail.referee.letters import case_letter_writer
 from corrmail.referee.store import LETTER_TYPES, StoredCase, load_case
 from corrmail.referee.wording import refusal_reason
-from corrmail.web.access import tournament_or_404
+from corrmail.web.access import letters_kept_from, tournament_or_404
 from corrmail.web.case_forms import (
     AnalysisForm,
     BanForm,
@@ -260,6 +261,11 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         "evidence": evidence,
         "analyses": analyses_side_by_side(case) if isinstance(case, Adjudication) else None,
         "letters": list(game.letters) if game is not None else [],
+        # 002 §4.3.6: the claimant's held reply (and the claim letter holding it) is kept from
+        # the accused player until the referee decides.
+        "held_hidden": row.case_type is CaseType.OVERSTEP_CLAIM and not actor.instances
+        and not (row.participant_id is not None and actor.plays(row.participant_id)),
+        "kept": letters_kept_from(current_user, game) if game is not None else set(),
         "audit_entries": audit_entries,
         "outbox": outbox,
         "withdrawn_games": withdrawn_games,

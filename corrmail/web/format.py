@@ -8,6 +8,7 @@ from flask import Flask
 from flask_babel import format_date
 
 from corrmail.chart_notes import chart_error, chart_note, chart_side
+from corrmail.exports import reader_points
 from corrmail.models import GameResult, ResultKind
 
 _PLAYED = {
@@ -40,6 +41,7 @@ def short_date(value: dt.date | None) -> str:
 def init_filters(app: Flask) -> None:
     app.add_template_global(result_mark)
     app.add_template_filter(short_date)
+    app.add_template_filter(reader_points, "points")
     app.add_template_filter(chart_note)
     app.add_template_filter(chart_error)
     app.add_template_filter(chart_side)

@@ -26,9 +26,10 @@ from corrmail.ledger import effective_letters, to_move
 from corrmail.mail.game_view import GameView, UnsupportedGameType
 from corrmail.models import Case, Game, Role
 from corrmail.postal import Finding, PostcardCheck, PostcardRejected, check_postcard, enter_postcard
-from corrmail.web.access import can_view_game, is_official_of
+from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
 from corrmail.web.database import db_session, settings
 from corrmail.web.letter_forms import LetterForm
+from corrmail.web.play import play_panel
 from corrmail.web.postal_forms import PostcardForm
 
 blueprint = Blueprint("games", __name__, url_prefix="/games")
@@ -73,6 +74,8 @@ def show(game_id: int) -> str:
         today=on,
         breaks=breaks_in_force(game, on),
         open_cases=open_cases,
+        play=play_panel(game),
+        kept=letters_kept_from(current_user, game),
         **board,
     )
 

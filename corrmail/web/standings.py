@@ -9,7 +9,7 @@ from flask import Blueprint, Response, abort, render_template
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
-from corrmail.exports import file_stem, format_points, games_pdn, standings_csv, standings_json
+from corrmail.exports import file_stem, games_pdn, reader_points, standings_csv, standings_json
 from corrmail.models import Role
 from corrmail.playoff import format_playoff
 from corrmail.standings import (
@@ -65,7 +65,7 @@ def show(code: str) -> str:
     may_record_playoff = (current_user.has_role(Role.ORGANIZER) or current_user.has_role(Role.REFEREE)) \
         and is_official_of(current_user, table.tournament.id)
     return render_template("standings/show.html", table=table, tiebreaks=_labels(table),
-                           marks=_marks(), points=format_points,
+                           marks=_marks(), points=reader_points,
                            playoff=format_playoff(table.tournament.playoff),
                            may_record_playoff=may_record_playoff)
 
@@ -75,7 +75,7 @@ def show(code: str) -> str:
 def printable(code: str) -> str:
     table = _table(code)
     return render_template("standings/print.html", table=table, tiebreaks=_labels(table),
-                           marks=_marks(), points=format_points)
+                           marks=_marks(), points=reader_points)
 
 
 @blueprint.get("/<code>/standings.csv")

@@ -107,8 +107,14 @@ def show(code: str) -> str:
     if tournament is None:
         abort(404)
     rows = [(game, to_move(game)) for game in tournament.games]
+    # Only links the reader may open: officials every game, a player his own.
+    official = is_official_of(current_user, tournament.id)
+    viewable = {game.id for game in tournament.games
+                if official or current_user.player_id in (game.white.player_id,
+                                                          game.black.player_id)}
     return render_template(
-        "tournaments/show.html", tournament=tournament, rows=rows, pair_form=PairForm()
+        "tournaments/show.html", tournament=tournament, rows=rows, pair_form=PairForm(),
+        viewable=viewable,
     )
 
 

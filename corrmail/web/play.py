@@ -1,0 +1,251 @@
+"""Players on the web: their home page (``/me``) and moves made on the game's board.
+
+A move is previewed as the letter that will go (002 §4.2.3) and stored only when the player
+confirms exactly that letter; it enters the ledger through :mod:`corrmail.web_play`, the same
+intake as e-mail letters. The board's legal moves come from :mod:`notation` through the server
+(``legal-moves.json``); the browser decides nothing about legality.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from werkzeug.wrappers.response import Response
+from wtforms import BooleanField, DateField, HiddenField, StringField, TextAreaField
+from wtforms.validators import Length, Optional
+
+from corrmail.clock import today as service_today
+from corrmail.ledger import LedgerError
+from corrmail.mail.content import read_letter
+from corrmail.mail.game_view import GameView, UnsupportedGameType, side_of
+from corrmail.mail.letters import LetterWriter
+from corrmail.mail.settings import MailSettings
+from corrmail.models import Game, GameState, Participant, Role, Tournament, User
+from corrmail.player_home import player_home
+from corrmail.web.access import can_view_game
+from corrmail.web.database import db_session, settings
+from corrmail.web_play import (
+    WebLetter,
+    WebLetterRefused,
+    confirm_web_letter,
+    legal_choices,
+    preview_web_letter,
+    square_centres,
+)
+from notation.full import format_full
+from notation.letters import LegalMove, read_move
+from notation.svg import board_svg
+
+blueprint = Blueprint("play", __name__)
+
+_OPEN = (GameState.NOT_STARTED, GameState.IN_PLAY)
+
+
+def letter_writer() -> LetterWriter:
+    return LetterWriter(MailSettings.from_env(secret_fallback=settings().secret_key))
+
+
+def tournament_today(tournament: Tournament) -> dt.date:
+    return service_today(settings().today, tournament.time_zone)
+
+
+def own_participant(user: User, game: Game) -> Participant | None:
+    """The user's entry in ``game``, if he plays in it."""
+    if user.player_id is None:
+        return None
+    for participant in (game.white, game.black):
+        if participant.player_id == user.player_id:
+            return participant
+    return None
+
+
+def refusal_message(refused: WebLetterRefused) -> str:
+    """The refusal in the reader's language, with its rule."""
+    messages = {
+        "empty": _("The letter says nothing: make a move, or choose an offer or a notice."),
+        "game_closed": _("The game is over; no letter can be added to it."),
+        "game_suspended": _("Play waits for the referee's decision on the overstep claim."),
+        "not_to_move": _("It is your partner's move; wait for his letter."),
+        "one_move": _("A letter from the board carries one move, written in full notation."),
+        "short_notation": _("Moves are written in full notation in letters (c3-d4, c3:e5), "
+                            "not in short notation."),
+        "illegal": _("This move contradicts the rules of the game."),
+        "capture_omitted": _("A capture is compulsory in this position."),
+        "ambiguous": _("This notation fits several legal moves: write the whole route."),
+        "not_a_playing_square": _("The move names a square that is not a playing square."),
+        "illegible": _("The move cannot be read."),
+        "variant_unreadable": _("The variant cannot be read: write «если …, то …», «на … "
+                                "предлагаю …» or «предлагаю вариант …»."),
+        "variant_cut": _("A move of the variant is impossible."),
+        "with_move": _("A draw offer and variants travel with your move."),
+        "draw_not_offered": _("Your partner has not offered a draw."),
+        "break_dates": _("A break is announced with its first and last day, in that order."),
+        "break_limit": _("The break exceeds what the regulations allow this year."),
+        "unsupported_game_type": _("Moves of this game type cannot be checked by the server."),
+        "preview_stale": _("The game changed after the preview; look at the letter again."),
+    }
+    text = messages.get(refused.code, refused.code)
+    detail = f" ({refused.text})" if refused.text else ""
+    return f"{text}{detail} · {refused.rule}"
+
+
+class PlayForm(FlaskForm):
+    move = StringField(_l("Your move, in full notation"), validators=[Length(max=100)])
+    variants = TextAreaField(_l("Conditional variants (002 §4.2.7)"),
+                             validators=[Length(max=2000)])
+    draw_offer = BooleanField(_l("I offer a draw"))
+    draw_accept = BooleanField(_l("I accept the draw"))
+    resign = BooleanField(_l("I resign"))
+    break_first = DateField(_l("Break from"), validators=[Optional()])
+    break_last = DateField(_l("Break until"), validators=[Optional()])
+    fingerprint = HiddenField()
+
+    def letter(self) -> WebLetter:
+        return WebLetter(
+            move=(self.move.data or "").strip(), variants=(self.variants.data or "").strip(),
+            draw_offer=bool(self.draw_offer.data), draw_accept=bool(self.draw_accept.data),
+            resign=bool(self.resign.data), break_first=self.break_first.data,
+            break_last=self.break_last.data)
+
+
+@dataclass(frozen=True)
+class PlayPanel:
+    """What the game page offers the player of the game."""
+
+    participant: Participant
+    my_move: bool
+    draw_offered: bool
+    form: PlayForm
+
+
+def play_panel(game: Game) -> PlayPanel | None:
+    """The panel for the logged-in player of ``game`` while it is open; None for others."""
+    participant = own_participant(current_user, game)
+    if participant is None or game.state not in _OPEN:
+        return None
+    view = GameView(game)
+    try:
+        my_move = view.side_to_move is side_of(game, participant.id)
+    except (UnsupportedGameType, ValueError):
+        my_move = False
+    offered = any(read_letter(letter.raw_text).draw_offer
+                  for letter in view.letters_since_own(participant.id))
+    return PlayPanel(participant, my_move, offered, PlayForm())
+
+
+def _game_or_404(game_id: int) -> Game:
+    game = db_session().get(Game, game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+# -- the player's home ---------------------------------------------------------------------------
+
+
+@blueprint.get("/me")
+@login_required
+def home() -> Any:
+    """The player's games; an official without a player's entry keeps his dashboard."""
+    if current_user.player_id is None:
+        if current_user.has_role(Role.ORGANIZER, Role.REFEREE, Role.STEWARD):
+            return redirect(url_for("dashboard.index"))
+        return redirect(url_for("tournaments.index"))
+    page = player_home(db_session(), current_user.player_id, tournament_today)
+    return render_template("play/home.html", home=page)
+
+
+# -- the board -----------------------------------------------------------------------------------
+
+
+def legal_moves_of(game: Game, after: str = "") -> dict[str, Any]:
+    """The legal moves of the game's position — or of the position after the plies ``after``
+    (a variant being built, 002 §4.2.7) — with the squares' centres and the diagram."""
+    try:
+        view = GameView(game)
+        position = view.position
+    except (UnsupportedGameType, ValueError) as error:
+        abort(409, description=str(error))
+    line: list[str] = []
+    last = None
+    for text in after.split():
+        reading = read_move(position, text)
+        if not isinstance(reading, LegalMove):
+            abort(422, description=f"{text}: not a legal move here (002 §4.2.10)")
+        line.append(format_full(position, reading.move))
+        position = position.play(reading.move)
+        last = reading.move
+    closed = game.state not in _OPEN
+    choices = [] if closed else legal_choices(position)
+    svg = board_svg(position, last_move=last)
+    return {
+        "to_move": position.turn.value,
+        "after": line,
+        "moves": [choice.text for choice in choices],
+        "routes": [choice.as_json() for choice in choices],
+        "squares": {name: list(centre) for name, centre in square_centres(position).items()},
+        "svg": svg[svg.index("<svg"):],
+    }
+
+
+@blueprint.get("/games/<int:game_id>/legal-moves.json")
+@login_required
+def legal_moves(game_id: int) -> Response:
+    game = _game_or_404(game_id)
+    if not can_view_game(current_user, game):
+        abort(403)
+    return jsonify(legal_moves_of(game, request.args.get("after", "")[:400]))
+
+
+@blueprint.post("/games/<int:game_id>/play")
+@login_required
+def play(game_id: int) -> Any:
+    """Preview the letter (``action=preview``) or store exactly the previewed one
+    (``action=confirm`` with its fingerprint)."""
+    session = db_session()
+    game = _game_or_404(game_id)
+    participant = own_participant(current_user, game)
+    if participant is None:
+        abort(403)
+    form = PlayForm()
+    if not form.validate_on_submit():
+        return render_template("play/preview.html", game=game, form=form, preview=None,
+                               problem=_("The form is incomplete; look at it again.")), 422
+    letter = form.letter()
+    on = tournament_today(game.tournament)
+    try:
+        if request.form.get("action") == "confirm":
+            outcome = confirm_web_letter(session, game, participant, letter,
+                                         form.fingerprint.data or "", today=on,
+                                         writer=letter_writer())
+            session.commit()
+            if outcome.refused:
+                flash(_("The letter is recorded; the server has written to you what it found "
+                        "(%(rule)s).", rule=outcome.detail or outcome.code), "error")
+            else:
+                flash(_("Your letter is in the game's ledger; your partner gets it at once."),
+                      "info")
+            return redirect(url_for("games.show", game_id=game.id))
+        preview = preview_web_letter(session, game, participant, letter, today=on,
+                                     writer=letter_writer())
+    except WebLetterRefused as refused:
+        session.rollback()
+        game = _game_or_404(game_id)
+        return render_template("play/preview.html", game=game, form=form, preview=None,
+                               problem=refusal_message(refused)), refused.status
+    except LedgerError as error:
+        session.rollback()
+        game = _game_or_404(game_id)
+        return render_template("play/preview.html", game=game, form=form, preview=None,
+                               problem=f"{error} · 002 §4.1.13"), 409
+    game = _game_or_404(game_id)
+    form.fingerprint.data = preview.fingerprint
+    return render_template("play/preview.html", game=game, form=form, preview=preview,
+                           problem=None)

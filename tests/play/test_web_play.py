@@ -1,0 +1,159 @@
+"""Moves made on the web are letters of the game's ledger, through the e-mail intake: the
+server's dates, the channel ``web``, the same checks, relay letters and notices (002 §4.2)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from tests.play.conftest import START, WebGame
+
+D = START + dt.timedelta(days=2)
+
+
+def test_a_web_move_is_a_letter_of_the_ledger_relayed_to_the_email_partner(web_game: WebGame) -> None:
+    assert web_game.play("white", "c3-d4", D) == "move_relayed"
+    assert web_game.letters() == [("white", "web", "c3-d4")]
+    relay = web_game.outbox(to=web_game.black_email, kind="move")
+    assert len(relay) == 1
+    # Black answers by e-mail; White answers on the web, repeating is the server's job (002 §4.2.9).
+    receipt = web_game.email("black", "1. c3-d4 f6-g5", D + dt.timedelta(days=3))
+    assert receipt.outcome == "move_relayed"
+    assert web_game.play("white", "g3-h4", D + dt.timedelta(days=5)) == "move_relayed"
+    assert web_game.letters() == [("white", "web", "c3-d4"), ("black", "email", "f6-g5"),
+                                  ("white", "web", "g3-h4")]
+    assert len(web_game.outbox(to=web_game.black_email, kind="move")) == 2
+
+
+def test_preview_shows_the_letter_and_confirm_stores_exactly_it(web_game: WebGame) -> None:
+    client = web_game.client("white")
+    page = client.post(f"/games/{web_game.game_id}/play", data={"move": "c3-d4", "action": "preview"})
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "c3-d4" in text and "03.09.2026" in text
+    assert web_game.letters() == []  # a preview stores nothing
+    assert web_game.outbox() == []
+    stamp = _fingerprint(text)
+    assert stamp
+    sent = client.post(f"/games/{web_game.game_id}/play",
+                       data={"move": "c3-d4", "action": "confirm", "fingerprint": stamp})
+    assert sent.status_code == 302
+    assert web_game.letters() == [("white", "web", "c3-d4")]
+
+
+def test_a_stale_preview_is_refused(web_game: WebGame) -> None:
+    client = web_game.client("white")
+    sent = client.post(f"/games/{web_game.game_id}/play",
+                       data={"move": "c3-d4", "action": "confirm", "fingerprint": "0" * 32})
+    assert sent.status_code == 409
+    assert "002 §4.2.8" in sent.get_data(as_text=True)
+    assert web_game.letters() == []
+
+
+def test_illegal_short_and_out_of_turn_moves_are_refused_with_the_rule(web_game: WebGame) -> None:
+    client = web_game.client("white")
+    url = f"/games/{web_game.game_id}/play"
+    illegal = client.post(url, data={"move": "c3-c5", "action": "preview"})
+    assert illegal.status_code == 422 and "002 §4.2.10" in illegal.get_data(as_text=True)
+    short = client.post(url, data={"move": "cd4", "action": "preview"})
+    assert short.status_code == 422 and "002 §4.2.2" in short.get_data(as_text=True)
+    black = web_game.client("black")
+    early = black.post(url, data={"move": "f6-g5", "action": "preview"})
+    assert early.status_code == 409 and "002 §4.2.8" in early.get_data(as_text=True)
+    assert web_game.letters() == [] and web_game.outbox() == []
+
+
+def test_a_conditional_variant_is_applied_when_the_partner_plays_it(web_game: WebGame) -> None:
+    assert web_game.play("white", "c3-d4", D, variants="если f6-g5, то g3-h4") == "move_relayed"
+    receipt = web_game.email("black", "1. c3-d4 f6-g5", D + dt.timedelta(days=3))
+    assert receipt.outcome == "move_relayed"
+    assert web_game.plies() == ["c3-d4", "f6-g5", "g3-h4"]  # 002 §4.2.13
+
+
+def test_draw_offer_accepted_on_the_web_ends_the_game(web_game: WebGame) -> None:
+    assert web_game.play("white", "c3-d4", D, draw_offer=True) == "move_relayed"
+    client = web_game.client("black")
+    url = f"/games/{web_game.game_id}/play"
+    page = client.post(url, data={"draw_accept": "y", "action": "preview"})
+    assert page.status_code == 200, page.get_data(as_text=True)
+    stamp = _fingerprint(page.get_data(as_text=True))
+    done = client.post(url, data={"draw_accept": "y", "action": "confirm", "fingerprint": stamp})
+    assert done.status_code == 302
+    assert web_game.state() == ("finished", "draw")
+
+
+def test_accepting_a_draw_never_offered_is_refused(web_game: WebGame) -> None:
+    client = web_game.client("white")
+    page = client.post(f"/games/{web_game.game_id}/play", data={"draw_accept": "y"})
+    assert page.status_code == 422 and "002 §4.2.3" in page.get_data(as_text=True)
+
+
+def test_a_break_notice_from_the_game_page(web_game: WebGame) -> None:
+    client = web_game.client("black")
+    url = f"/games/{web_game.game_id}/play"
+    data = {"break_first": "2026-10-01", "break_last": "2026-10-10"}
+    page = client.post(url, data={**data, "action": "preview"})
+    assert page.status_code == 200, page.get_data(as_text=True)
+    done = client.post(url, data={**data, "action": "confirm",
+                                  "fingerprint": _fingerprint(page.get_data(as_text=True))})
+    assert done.status_code == 302
+    home = client.get("/me").get_data(as_text=True)
+    assert "взято 1 из 1 (10 дн." in home  # Russian first
+    client.post("/locale", data={"locale": "en"})
+    assert "1 of 1 taken (10 days" in client.get("/me").get_data(as_text=True)
+    too_long = client.post(url, data={"break_first": "2026-11-01", "break_last": "2026-12-20"})
+    assert too_long.status_code == 422 and "002 §4.4.1" in too_long.get_data(as_text=True)
+
+
+def _fingerprint(html: str) -> str:
+    """The fingerprint of the previewed letter, from the confirmation form."""
+    found = re.search(r'<input[^>]*name="fingerprint"[^>]*>', html)
+    assert found, html
+    value = re.search(r'value="([0-9a-f]{32})"', found.group(0))
+    assert value, found.group(0)
+    return value.group(1)
+
+
+def test_a_resignation_from_the_game_page_ends_the_game(web_game: WebGame) -> None:
+    web_game.play("white", "c3-d4", D)
+    client = web_game.client("black")
+    url = f"/games/{web_game.game_id}/play"
+    page = client.post(url, data={"resign": "y", "action": "preview"})
+    assert page.status_code == 200
+    done = client.post(url, data={"resign": "y", "action": "confirm",
+                                  "fingerprint": _fingerprint(page.get_data(as_text=True))})
+    assert done.status_code == 302
+    assert web_game.state() == ("finished", "white_win")
+    assert web_game.outbox(to=web_game.white_email, kind="game_over")
+
+
+def test_my_games_reads_the_same_clock_as_the_dashboard(web_game: WebGame) -> None:
+    from corrmail.dashboard import dashboard_rows
+    from corrmail.models import Tournament
+    from corrmail.player_home import player_home
+
+    web_game.play("white", "c3-d4", D)
+    web_game.email("black", "1. c3-d4 f6-g5", D + dt.timedelta(days=3))
+    today = D + dt.timedelta(days=9)
+    with web_game.database.session() as session:
+        tournament = session.get(Tournament, 1)
+        assert tournament is not None
+        dashboard = {row.game.id: row for row in dashboard_rows(session, tournament, today)}
+        home = player_home(session, tournament.participants[0].player_id, lambda _: today)
+        mine = next(row for row in home.games if row.game.id == web_game.game_id)
+        board = dashboard[web_game.game_id]
+        assert mine.my_move and board.clock is not None and mine.clock is not None
+        assert mine.clock.days_left == board.clock.days_left
+        assert mine.reply_by == board.clock.last_safe_date
+        assert mine.days_used == board.clock.white_used
+        assert mine.clock.days_used_in_period == mine.clock.limit - board.clock.days_left
+
+
+def test_scores_are_printed_with_halves() -> None:
+    from decimal import Decimal
+
+    from corrmail.exports import format_points, reader_points
+
+    assert [reader_points(v) for v in (None, 0, 0.5, 6, 6.5, 12.25, Decimal("2.5"), 3.1)] == \
+        ["", "0", "½", "6", "6½", "12¼", "2½", "3.1"]
+    assert format_points(6.5) == "6.5"  # files keep the decimal point programs read
