@@ -10,6 +10,7 @@ import click
 from corrmail.api_cli import register as register_api_commands
 from corrmail.bulletins.cli import register as register_bulletin_commands
 from corrmail.config import Settings
+from corrmail.life_cli import register as register_life_commands
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE, demo_logins, load_demo
 from corrmail.mail.cli import register as register_mail_commands
@@ -114,6 +115,7 @@ register_ops_commands(main)
 register_standings_commands(main)
 register_api_commands(main)
 register_round_commands(main)
+register_life_commands(main)
 
 
 def _safe_url(url: str) -> str:

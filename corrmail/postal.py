@@ -109,6 +109,9 @@ class PostcardEntry:
     declaration: Declaration = Declaration.NONE
     #: The letter this card replaces (002 §4.2.5, §4.2.10): a sender's corrected card.
     corrects_letter_id: int | None = None
+    #: How the move came: a postcard, or a telephone call the steward took down (002 §4.1.1 в);
+    #: a call's date stands for the postmark (docs/rules/timekeeping.md).
+    channel: Channel = Channel.POST
 
 
 @dataclass(frozen=True)
@@ -472,7 +475,7 @@ def enter_postcard(
         raise PostcardRejected(game.id, check.errors)
     letter = append_letter(session, game, LetterInput(
         sender_id=entry.sender_id,
-        channel=Channel.POST,
+        channel=entry.channel,
         raw_text=entry.raw_text,
         moves_text=check.own_moves,
         variants_text=entry.variants_text.strip() if check.own_moves else "",
@@ -488,7 +491,7 @@ def enter_postcard(
     ), user)
     if check.variant_reply:
         append_letter(session, game, LetterInput(
-            sender_id=game.partner_of(entry.sender_id).id, channel=Channel.POST,
+            sender_id=game.partner_of(entry.sender_id).id, channel=entry.channel,
             raw_text="002 §4.2.13: conditional reply of the accepted variant",
             moves_text=check.variant_reply, sent=check.sent, received=check.sent,
             partner_sent=check.sent,

@@ -34,9 +34,12 @@ from corrmail.models import User
 from corrmail.outbox import enqueue
 from corrmail.web.database import db_session
 
-__all__ = ["blueprint", "TOKEN_HOURS", "MIN_PASSWORD_LENGTH", "reset_token", "user_for_token"]
+__all__ = ["blueprint", "TOKEN_HOURS", "INVITATION_DAYS", "MIN_PASSWORD_LENGTH", "reset_token",
+           "user_for_token"]
 
 TOKEN_HOURS = 2
+#: An invitation's set-password link waits for its reader longer than a reset he asked for.
+INVITATION_DAYS = 14
 MIN_PASSWORD_LENGTH = 10
 _SALT = "corrmail.password-reset"
 
@@ -57,22 +60,23 @@ class ResetForm(FlaskForm):
     )
 
 
-def _serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=_SALT)
+def _serializer(secret_key: str | None = None) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(secret_key or current_app.config["SECRET_KEY"], salt=_SALT)
 
 
 def _fingerprint(user: User) -> str:
     return hashlib.sha256(user.password_hash.encode()).hexdigest()[:20]
 
 
-def reset_token(user: User) -> str:
-    return _serializer().dumps([user.id, _fingerprint(user)])
+def reset_token(user: User, secret_key: str | None = None) -> str:
+    """The link's token; ``secret_key`` when made outside a request (an invitation from the CLI)."""
+    return _serializer(secret_key).dumps([user.id, _fingerprint(user)])
 
 
-def user_for_token(token: str) -> User | None:
+def user_for_token(token: str, max_age_hours: int = TOKEN_HOURS) -> User | None:
     """The active user the token was made for, if it is genuine, unexpired and still unused."""
     try:
-        user_id, fingerprint = _serializer().loads(token, max_age=TOKEN_HOURS * 3600)
+        user_id, fingerprint = _serializer().loads(token, max_age=max_age_hours * 3600)
     except (SignatureExpired, BadSignature, ValueError, TypeError):
         return None
     user = db_session().get(User, user_id) if isinstance(user_id, int) else None
@@ -122,7 +126,17 @@ def _send_link(user: User) -> None:
 
 @blueprint.route("/reset/<token>", methods=["GET", "POST"])
 def reset(token: str) -> str | Response:
-    user = user_for_token(token)
+    return _set_password(token, TOKEN_HOURS)
+
+
+@blueprint.route("/welcome/<token>", methods=["GET", "POST"])
+def welcome(token: str) -> str | Response:
+    """An invitation's link (corrmail.accounts): the same one-time token, valid for longer."""
+    return _set_password(token, INVITATION_DAYS * 24)
+
+
+def _set_password(token: str, max_age_hours: int) -> str | Response:
+    user = user_for_token(token, max_age_hours)
     if user is None:
         flash(_("This link is invalid, already used or expired. Ask for a new one."), "error")
         return redirect(url_for("password_reset.forgot"))

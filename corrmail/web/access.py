@@ -6,7 +6,7 @@ from flask import abort
 from flask_login import current_user
 from sqlalchemy import select
 
-from corrmail.models import Game, Role, Tournament, TournamentOfficial, User
+from corrmail.models import Game, Participant, Role, Tournament, TournamentOfficial, User
 from corrmail.web.database import db_session
 
 
@@ -47,3 +47,22 @@ def can_view_game(user: User, game: Game) -> bool:
         game.white.player_id,
         game.black.player_id,
     )
+
+
+def visible_tournament_ids(user: User) -> set[int] | None:
+    """The tournaments ``user`` may see: every one for an organizer (None), else those he serves
+    as referee or steward and those he plays in, nothing else."""
+    if user.has_role(Role.ORGANIZER):
+        return None
+    session = db_session()
+    served = set(session.scalars(
+        select(TournamentOfficial.tournament_id).where(TournamentOfficial.user_id == user.id)))
+    if user.player_id is not None:
+        served |= set(session.scalars(select(Participant.tournament_id).where(
+            Participant.player_id == user.player_id)))
+    return served
+
+
+def may_see_tournament(user: User, tournament_id: int) -> bool:
+    visible = visible_tournament_ids(user)
+    return visible is None or tournament_id in visible

@@ -58,10 +58,16 @@ from corrmail.rounds.teams import (
 from corrmail.rule_options import FIXED_RULE, is_column, play_has_begun
 from corrmail.schedule import PairingRefused, pair_round_robin, start_sheets
 from corrmail.tiebreak_labels import tiebreak_label
-from corrmail.web.access import is_official_of, tournament_or_404
+from corrmail.web.access import (
+    is_official_of,
+    may_see_tournament,
+    tournament_or_404,
+    visible_tournament_ids,
+)
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, settings
 from corrmail.web.registration_forms import ImportForm, PairForm, PlayerForm, TournamentForm
+from corrmail.web.tournament_life import enter_player
 from corrmail.web.round_forms import (
     PairRoundForm,
     PairTeamsForm,
@@ -80,11 +86,12 @@ Outcome = TypeVar("Outcome")
 @blueprint.get("/")
 @login_required
 def index() -> str:
-    tournaments = db_session().scalars(
-        select(Tournament)
-        .options(selectinload(Tournament.participants))
-        .order_by(Tournament.start_date.desc(), Tournament.code)
-    )
+    query = (select(Tournament).options(selectinload(Tournament.participants))
+             .order_by(Tournament.start_date.desc(), Tournament.code))
+    visible = visible_tournament_ids(current_user)
+    if visible is not None:
+        query = query.where(Tournament.id.in_(visible))
+    tournaments = db_session().scalars(query)
     return render_template("tournaments/index.html", tournaments=list(tournaments))
 
 
@@ -107,6 +114,8 @@ def show(code: str) -> str:
     )
     if tournament is None:
         abort(404)
+    if not may_see_tournament(current_user, tournament.id):
+        abort(403)
     rows = [(game, to_move(game)) for game in tournament.games]
     return render_template(
         "tournaments/show.html", tournament=tournament, rows=rows, pair_form=PairForm()
@@ -202,9 +211,8 @@ def add_player(code: str) -> str | Response:
             rating=form.rating.data,
             club=(form.club.data or "").strip() or None,
         )
-        participant = _register(
-            form, lambda session: add_participant(session, tournament, row, current_user)
-        )
+        participant = _register(form, lambda session: enter_player(
+            session, tournament, row, channel=form.channel.data, invite=form.invite.data))
         if isinstance(participant, list):
             loose = participant
         else:
