@@ -74,7 +74,7 @@ def blockers(session: Session, tournament: Tournament) -> list[str]:
     for case in session.scalars(select(Case).where(
             Case.tournament_id == tournament.id, Case.closed_at.is_(None)).order_by(Case.id)):
         reasons.append(_("undecided case %(id)s (%(type)s, %(state)s)", id=case.id,
-                         type=str(case.type), state=case.state))
+                         type=str(case.case_type), state=case.state))
     return reasons
 
 

@@ -74,7 +74,7 @@ def change_officials(session: Session, tournament: Tournament, change: Officials
         rows = [row for row in current if user is not None and row.user_id == user.id]
         if not rows:
             raise OfficialRefused("not_serving", f"{login} does not serve {tournament.code}",
-                                  login=login, code=tournament.code)
+                                  login=login, tournament=tournament.code)
         removals.extend(rows)
     referee = _account(session, change.referee, Role.REFEREE) if change.referee else None
     stewards = [_account(session, login, Role.STEWARD) for login in change.stewards]

@@ -269,6 +269,9 @@ class _Context:
             ),
             entered_by=None,
         )
+        if moves and self.game.state is GameState.NOT_STARTED:
+            # The first move starts the game, as a postcard's does (corrmail.postal).
+            self.game.state = GameState.IN_PLAY
         if letter not in self.game.__dict__.get("letters", ()):
             # The ledger appended through the session, not the relationship: reload the letters.
             self.session.expire(self.game, ["letters"])
