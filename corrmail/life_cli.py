@@ -11,8 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import click
 from sqlalchemy import select
@@ -33,12 +31,12 @@ from corrmail.accounts import (
 from corrmail.clock import today as service_today
 from corrmail.closing import CloseRefused, close
 from corrmail.config import Settings
-from corrmail.db import Database
 from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import OutboxMessage, OutboxStatus, Participant, Tournament, User
 from corrmail.officials import OfficialRefused, OfficialsChange, change_officials
 from corrmail.publishing import PublishRefused, publish, record_sheet_posted, resend
+from corrmail.service_cli import _session, _tournament, tournament
 
 __all__ = ["register"]
 
@@ -47,24 +45,11 @@ FORMAT = click.Choice(["text", "json"])
 
 
 def register(group: click.Group) -> None:
-    from corrmail.service_cli import tournament
-
     group.add_command(user)
     group.add_command(outbox)
     for command in (tournament_officials, tournament_publish, tournament_sheet_posted,
                     tournament_close):
         tournament.add_command(command)
-
-
-@contextmanager
-def _session() -> Iterator[tuple[Settings, Session]]:
-    settings = Settings.from_env()
-    database = Database(settings.database_url)
-    try:
-        with database.transaction() as session:
-            yield settings, session
-    finally:
-        database.dispose()
 
 
 def _writer(settings: Settings) -> LetterWriter:
@@ -77,13 +62,6 @@ def _by(session: Session, login: str | None) -> User | None:
     found = user_by_login(session, login)
     if found is None:
         raise click.BadParameter(f"no user {login!r}", param_hint="--by")
-    return found
-
-
-def _tournament(session: Session, code: str) -> Tournament:
-    found = session.scalar(select(Tournament).where(Tournament.code == code))
-    if found is None:
-        raise click.ClickException(f"no tournament {code!r}")
     return found
 
 
