@@ -154,7 +154,9 @@ def _act(step: str, login: str) -> Response:
         else:
             form = RolesForm(prefix=f"u{(user_by_login(session, login) or current_user).id}")
             form.roles.choices = _role_choices()
-            form.validate()
+            if not form.validate():
+                flash(_("The form expired; try again."), "error")
+                return redirect(url_for("users.index"))
             found = set_roles(session, login, parse_roles(form.roles.data or []), by=current_user)
             message = _("Roles of %(login)s saved.", login=found.login)
     except AccountRefused as error:
