@@ -253,6 +253,7 @@ class PlayerForm(FlaskForm):
 
 class ImportForm(FlaskForm):
     file = FileField(_l("CSV file (UTF-8 or Windows-1251)"), validators=[FileRequired()])
+    invite = BooleanField(_l("Invite those with an e-mail address to log in"))
 
 
 class PairForm(FlaskForm):

@@ -91,6 +91,21 @@ def enter_player(session: Session, tournament: Tournament, row: PlayerRow, *, ch
     return participant
 
 
+def invite_players(session: Session, participants: list[Participant]) -> int:
+    """Invite every newly entered player with an e-mail and no account yet; how many were."""
+    invited = 0
+    for participant in participants:
+        try:
+            account = player_account(session, participant.player, by=current_user,
+                                     writer=_writer(), base_url=request.url_root,
+                                     secret_key=current_app.config["SECRET_KEY"])
+        except AccountRefused as error:
+            raise RegistrationError([FieldError("file", f"{participant.player.name}: {error}")]) \
+                from error
+        invited += account is not None
+    return invited
+
+
 # -- officials -----------------------------------------------------------------------------------
 
 
@@ -279,4 +294,4 @@ def close_now(code: str) -> str | Response:
     return redirect(url_for("bulletins.show_issue", issue_id=closed.report.id))
 
 
-__all__ = ["blueprint", "enter_player"]
+__all__ = ["blueprint", "enter_player", "invite_players"]

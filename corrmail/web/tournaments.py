@@ -67,7 +67,7 @@ from corrmail.web.access import (
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, settings
 from corrmail.web.registration_forms import ImportForm, PairForm, PlayerForm, TournamentForm
-from corrmail.web.tournament_life import enter_player
+from corrmail.web.tournament_life import enter_player, invite_players
 from corrmail.web.round_forms import (
     PairRoundForm,
     PairTeamsForm,
@@ -241,6 +241,8 @@ def import_players(code: str) -> str | Response:
         try:
             parsed = read_player_csv(form.file.data.read(), tournament.channel)
             entered = import_participants(session, tournament, parsed, current_user)
+            if form.invite.data:
+                invite_players(session, entered)
         except PlayerImportError as error:
             problems = [str(error)]
         except RegistrationError as error:

@@ -144,3 +144,23 @@ def test_users_page_creates_invites_changes_roles_deactivates(
 
 def test_users_page_is_the_organizers(referee_client: FlaskClient) -> None:
     assert referee_client.get("/admin/users/").status_code == 403
+
+
+def test_imported_players_are_invited_all_or_nothing(
+    organizer_client: FlaskClient, make_tournament, database: Database  # type: ignore[no-untyped-def]
+) -> None:
+    import io
+
+    tournament = make_tournament(players=0, code="ИМП-1")
+    good = "ФИО;Эл почта;Почтовый адрес\nПетров Иван;petrov@mail.example;Казань\nОрлов Олег;;Уфа\n"
+    response = organizer_client.post(
+        f"/tournaments/{tournament.code}/players/import",
+        data={"file": (io.BytesIO(good.encode("cp1251")), "players.csv"), "invite": "y"},
+        content_type="multipart/form-data")
+    assert response.status_code == 302, response.get_data(as_text=True)[:500]
+    with database.session() as session:
+        invited = session.scalars(select(User).where(User.player_id.is_not(None))).all()
+        assert [(user.login, user.email, sorted(r.value for r in user.roles)) for user in invited] == [
+            ("petrov", "petrov@mail.example", ["player"])]
+        assert session.scalar(select(func.count()).select_from(OutboxMessage)
+                              .where(OutboxMessage.kind == "invitation")) == 1
