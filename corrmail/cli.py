@@ -10,9 +10,9 @@ import click
 from corrmail.api_cli import register as register_api_commands
 from corrmail.bulletins.cli import register as register_bulletin_commands
 from corrmail.config import Settings
-from corrmail.life_cli import register as register_life_commands
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE, demo_logins, load_demo
+from corrmail.life_cli import register as register_life_commands
 from corrmail.mail.cli import register as register_mail_commands
 from corrmail.mail.service import MailerThread
 from corrmail.migrate import alembic_config, head_revision, is_up_to_date, upgrade

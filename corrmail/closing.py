@@ -26,7 +26,6 @@ from corrmail import audit
 from corrmail.bulletins.archive import issue
 from corrmail.bulletins.sending import send_issue
 from corrmail.mail.letters import LetterWriter
-from corrmail.models.bulletins import BulletinIssue, BulletinKind
 from corrmail.models import (
     Case,
     Game,
@@ -35,6 +34,7 @@ from corrmail.models import (
     TournamentStatus,
     User,
 )
+from corrmail.models.bulletins import BulletinIssue, BulletinKind
 from corrmail.standings import load_tournament, tournament_table
 
 __all__ = ["CloseRefused", "Closed", "close", "blockers"]
@@ -57,9 +57,9 @@ class Closed:
 
 
 def _game_name(game: Game) -> str:
-    return _("game %(id)s (round %(round)s, %(white)s – %(black)s): %(state)s", id=game.id,
+    return str(_("game %(id)s (round %(round)s, %(white)s – %(black)s): %(state)s", id=game.id,
              round=game.round, white=game.white.player.name, black=game.black.player.name,
-             state=str(game.state))
+             state=str(game.state)))
 
 
 def blockers(session: Session, tournament: Tournament) -> list[str]:

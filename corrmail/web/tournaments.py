@@ -32,7 +32,6 @@ from corrmail.player_import import COLUMNS, PlayerImportError, PlayerRow, RowErr
 from corrmail.registration import (
     FieldError,
     RegistrationError,
-    add_participant,
     create_tournament,
     import_participants,
     spec_of,
@@ -67,7 +66,6 @@ from corrmail.web.access import (
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, settings
 from corrmail.web.registration_forms import ImportForm, PairForm, PlayerForm, TournamentForm
-from corrmail.web.tournament_life import enter_player, invite_players
 from corrmail.web.round_forms import (
     PairRoundForm,
     PairTeamsForm,
@@ -76,6 +74,7 @@ from corrmail.web.round_forms import (
     RoundRulesForm,
     TeamsForm,
 )
+from corrmail.web.tournament_life import enter_player, invite_players
 from scoring.tiebreaks import TIEBREAKS
 
 blueprint = Blueprint("tournaments", __name__, url_prefix="/tournaments")

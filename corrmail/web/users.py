@@ -144,13 +144,13 @@ def _act(step: str, login: str) -> Response:
             found = reactivate(session, login, by=current_user)
             message = _("%(login)s can log in again.", login=found.login)
         elif step == "invite":
-            found = user_by_login(session, login)
-            if found is None:
+            invited = user_by_login(session, login)
+            if invited is None:
                 raise AccountRefused("unknown_login", login, login=login)
-            invite(session, found, writer=_writer(), base_url=request.url_root,
+            invite(session, invited, writer=_writer(), base_url=request.url_root,
                    secret_key=current_app.config["SECRET_KEY"], by=current_user)
             message = _("An invitation to set the password is on its way to %(email)s.",
-                        email=found.email)
+                        email=invited.email)
         else:
             form = RolesForm(prefix=f"u{(user_by_login(session, login) or current_user).id}")
             form.roles.choices = _role_choices()

@@ -279,7 +279,7 @@ def test_a_tournament_from_an_empty_database(
 
     with database.session() as session:
         states = {g.id: (g.state, g.result) for g in session.scalars(select(Game))}
-        letters = {g.id: [(l.channel.value, l.moves_text) for l in g.letters]
+        letters = {g.id: [(letter.channel.value, letter.moves_text) for letter in g.letters]
                    for g in session.scalars(select(Game))}
     assert states[email_game][0] is GameState.FINISHED
     assert states[phone_game][0] is GameState.FINISHED

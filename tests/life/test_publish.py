@@ -11,7 +11,7 @@ from email.utils import format_datetime, make_msgid
 
 from click.testing import Result
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from corrmail.db import Database
 from corrmail.mail.game_view import GameView
