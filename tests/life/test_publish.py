@@ -177,7 +177,8 @@ def test_postal_sheet_is_printed_and_its_posting_recorded(
 def test_publish_button(organizer_client: FlaskClient, draft: int, database: Database,
                         corrmail: Callable[..., Result]) -> None:
     page = organizer_client.get(f"/tournaments/{CODE}/publish")
-    assert page.status_code == 200 and "no referee appointed" in page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert "судейство: не назначен судья (002 §4.1.6)" in page.get_data(as_text=True)  # Russian first
     refused = organizer_client.post(f"/tournaments/{CODE}/publish")
     assert refused.status_code == 422
     assert _tournament(database).status is TournamentStatus.DRAFT
