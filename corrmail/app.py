@@ -32,6 +32,8 @@ from corrmail.web.database import init_database
 from corrmail.web.playoff import blueprint as playoff_blueprint
 from corrmail.web.standings import blueprint as standings_blueprint
 from corrmail.web.tokens import blueprint as tokens_blueprint
+from corrmail.web.tournament_life import blueprint as tournament_life_blueprint
+from corrmail.web.users import blueprint as users_blueprint
 
 csrf = CSRFProtect()
 
@@ -78,6 +80,8 @@ def create_app(settings: Settings | None = None) -> Flask:
         dashboard_blueprint,
         tokens_blueprint,
         play.blueprint,
+        tournament_life_blueprint,
+        users_blueprint,
     ):
         app.register_blueprint(blueprint)
     # The API authenticates with bearer tokens, not cookies, so CSRF does not apply to it.

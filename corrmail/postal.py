@@ -103,6 +103,9 @@ class PostcardEntry:
     declaration: Declaration = Declaration.NONE
     #: The letter this card replaces (002 §4.2.5, §4.2.10): a sender's corrected card.
     corrects_letter_id: int | None = None
+    #: How the move came: a postcard, or a telephone call the steward took down (002 §4.1.1 в);
+    #: a call's date stands for the postmark (docs/rules/timekeeping.md).
+    channel: Channel = Channel.POST
 
 
 @dataclass(frozen=True)
@@ -429,7 +432,7 @@ def enter_postcard(
         raise PostcardRejected(game.id, check.errors)
     letter = games.enter_letter(session, game, LetterInput(
         sender_id=entry.sender_id,
-        channel=Channel.POST,
+        channel=entry.channel,
         raw_text=entry.raw_text,
         partner_sent=check.partner_sent,
         received=check.received,

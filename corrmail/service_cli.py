@@ -31,6 +31,7 @@ from corrmail.models import (
     TournamentSystem,
     User,
 )
+from corrmail.phone import telephone_entry
 from corrmail.player_import import read_player_csv
 from corrmail.postal import (
     Declaration,
@@ -207,12 +208,14 @@ def letter() -> None:
 @click.option("--declares", type=click.Choice([d.value for d in Declaration]), default="none")
 @click.option("--text", "raw_text", default="", help="The text of the card.")
 @click.option("--corrects", type=int, default=None, help="The letter id this card replaces.")
+@click.option("--channel", type=click.Choice(["post", "phone"]), default="post", show_default=True,
+              help="phone: a move given by telephone; the call's date is --sent and --postmark.")
 @click.option("--check", "check_only", is_flag=True, help="Only show the verdict; store nothing.")
 @click.option("--today", "day", type=DATE, default=None, help=TODAY_HELP)
 @click.option("--by", "login", default=None, help="The steward's login, for the audit log.")
 def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sent: str,
                received: str, sent: str, postmark: str, registered: bool, declared: str | None,
-               declares: str, raw_text: str, corrects: int | None, check_only: bool,
+               declares: str, raw_text: str, corrects: int | None, channel: str, check_only: bool,
                day: dt.datetime | None, login: str | None) -> None:
     """Postal entry: judge a received postcard and add it to GAME_ID's ledger.
 
@@ -229,6 +232,8 @@ def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sen
             declared_white_days=white_days, declared_black_days=black_days, raw_text=raw_text,
             declaration=Declaration(declares), corrects_letter_id=corrects,
         )
+        if channel == "phone":
+            entry = telephone_entry(entry)
         on = day.date() if day is not None else service_today(settings.today,
                                                               game.tournament.time_zone)
         if check_only:

@@ -21,7 +21,7 @@ subject carries the date it is about, so calling it again the same day sends not
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +60,7 @@ class ScheduleReport:
     end_of_play: int = 0
     #: Scheduled bulletins issued and sent (002 §4.1.8), filled in by ``MailService.run_schedule``.
     bulletins: int = 0
+    start_sheet_recipients: list[Participant] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
 
 
@@ -214,8 +215,15 @@ class Schedule:
 
     # -- start sheets ------------------------------------------------------------------------
 
-    def send_start_sheets(self, session: Session, tournament: Tournament) -> ScheduleReport:
-        """002 §4.3.2: each participant's pairings, the start and end-of-play dates, and an .ics."""
+    def send_start_sheets(self, session: Session, tournament: Tournament,
+                          participants: Sequence[Participant] | None = None, *,
+                          again: bool = False) -> ScheduleReport:
+        """002 §4.3.2: each participant's pairings, the start and end-of-play dates, and an .ics.
+
+        Each game is listed with its own signed reply address; the letter itself answers to the
+        player's first game as White (else his first game), so a reply carrying "1. c3-d4" is
+        White's first move. Sent once per player and subject unless ``again`` (a resend).
+        """
         report = ScheduleReport()
         ics = calendar_attachment(
             [CalendarDate(f"start-{tournament.id}", f"{tournament.code}: начало игры",
@@ -224,17 +232,33 @@ class Schedule:
                           tournament.end_date)],
             domain=self.writer.settings.domain, filename=f"{tournament.code}.ics",
         )
-        for participant in tournament.participants:
+        for participant in tournament.participants if participants is None else participants:
+            email = participant.player.email
+            if not email:
+                continue
             games = [g for g in tournament.games if participant.id in (g.white_id, g.black_id)]
+            replies = next((g for g in games if g.white_id == participant.id), None) or (
+                games[0] if games else None)
             context = {
                 "tournament": tournament, "recipient": participant.player,
                 "games": [{"game": g, "colour": side_of(g, participant.id).value,
-                           "partner": g.partner_of(participant.id).player} for g in games],
+                           "partner": g.partner_of(participant.id).player,
+                           "address": self.writer.signer.reply_address(g.id, participant.id)}
+                          for g in games],
+                "replies_to": replies,
                 "start_sheet_rule": "002 §4.3.2",
             }
-            if self._post_once(session, participant, kind="start_sheet", template="start_sheet",
-                               game=None, context=context, attachments=(ics,)):
-                report.start_sheets += 1
+            language = _language(session, participant)
+            subject = self.writer.render("start_sheet", language, **context).subject
+            if not again and self._already(session, "start_sheet", None, email, subject):
+                continue
+            self.writer.post(
+                session, kind="start_sheet", to=email, template="start_sheet", language=language,
+                context=context, attachments=(ics,), tournament_id=tournament.id,
+                reply_for=(replies.id, participant.id) if replies is not None else None,
+            )
+            report.start_sheets += 1
+            report.start_sheet_recipients.append(participant)
         return report
 
 

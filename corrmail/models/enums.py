@@ -33,6 +33,7 @@ class Channel(enum.StrEnum):
 class TournamentChannel(enum.StrEnum):
     POST = "post"
     EMAIL = "email"
+    PHONE = "phone"  # 002 §4.1.1 в: moves given by telephone, entered by the steward
     MIXED = "mixed"
 
 

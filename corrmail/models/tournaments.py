@@ -12,6 +12,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from corrmail.models.base import Base, utcnow
 from corrmail.models.enums import (
     BreakKind,
+    Channel,
     GameType,
     Role,
     TournamentChannel,
@@ -63,6 +64,9 @@ class Tournament(Base):
         enum_column(TournamentStatus), default=TournamentStatus.DRAFT
     )
     regulations: Mapped[str | None] = mapped_column(Text)
+    # Closed (002 §4.1.7): the day, and the final table as it then stood, never recomputed.
+    finished_on: Mapped[dt.date | None]
+    final_table: Mapped[dict[str, object] | None] = mapped_column(JSON)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     participants: Mapped[list[Participant]] = relationship(
@@ -110,6 +114,10 @@ class Participant(Base):
     rating: Mapped[int | None]
     team: Mapped[str | None] = mapped_column(String(200))
     start_sheet_received: Mapped[dt.date | None]  # 002 §4.3.2: a late start sheet moves the start
+    # How this player plays (002 §4.1.1); None follows the tournament's channel.
+    channel: Mapped[Channel | None] = mapped_column(enum_column(Channel))
+    # The day his start sheet was e-mailed or posted (002 §4.3.2); None: not yet sent.
+    start_sheet_sent_on: Mapped[dt.date | None]
     withdrawn_on: Mapped[dt.date | None]  # 002 §4.1.14, 000 §3.14.3
     withdrawal_reason: Mapped[str | None] = mapped_column(Text)
 

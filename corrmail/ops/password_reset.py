@@ -47,10 +47,12 @@ from corrmail.ops.origin import client_address, external_url
 from corrmail.outbox import enqueue
 from corrmail.web.database import db_session, mail_settings
 
-__all__ = ["blueprint", "TOKEN_HOURS", "MIN_PASSWORD_LENGTH", "reset_token", "user_for_token",
-           "LETTERS_PER_HOUR", "REQUESTS_PER_ADDRESS_HOUR"]
+__all__ = ["blueprint", "TOKEN_HOURS", "INVITATION_DAYS", "MIN_PASSWORD_LENGTH", "reset_token",
+           "user_for_token", "LETTERS_PER_HOUR", "REQUESTS_PER_ADDRESS_HOUR"]
 
 TOKEN_HOURS = 2
+#: An invitation's set-password link waits for its reader longer than a reset he asked for.
+INVITATION_DAYS = 14
 MIN_PASSWORD_LENGTH = 10
 #: Reset letters one account, or one e-mail address, gets in an hour.
 LETTERS_PER_HOUR = 3
@@ -58,6 +60,7 @@ LETTERS_PER_HOUR = 3
 REQUESTS_PER_ADDRESS_HOUR = 10
 _SALT = "corrmail.password-reset"
 _SESSION_KEY = "password_reset_token"
+_SESSION_HOURS_KEY = "password_reset_hours"
 _REQUESTS_EXTENSION = "corrmail.password_reset.requests"
 
 
@@ -90,22 +93,23 @@ class ResetForm(FlaskForm):
     )
 
 
-def _serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=_SALT)
+def _serializer(secret_key: str | None = None) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(secret_key or current_app.config["SECRET_KEY"], salt=_SALT)
 
 
 def _fingerprint(user: User) -> str:
     return hashlib.sha256(user.password_hash.encode()).hexdigest()[:20]
 
 
-def reset_token(user: User) -> str:
-    return _serializer().dumps([user.id, _fingerprint(user)])
+def reset_token(user: User, secret_key: str | None = None) -> str:
+    """The link's token; ``secret_key`` when made outside a request (an invitation from the CLI)."""
+    return _serializer(secret_key).dumps([user.id, _fingerprint(user)])
 
 
-def user_for_token(token: str) -> User | None:
+def user_for_token(token: str, max_age_hours: int = TOKEN_HOURS) -> User | None:
     """The active user the token was made for, if it is genuine, unexpired and still unused."""
     try:
-        user_id, fingerprint = _serializer().loads(token, max_age=TOKEN_HOURS * 3600)
+        user_id, fingerprint = _serializer().loads(token, max_age=max_age_hours * 3600)
     except (SignatureExpired, BadSignature, ValueError, TypeError):
         return None
     user = db_session().get(User, user_id) if isinstance(user_id, int) else None
@@ -175,19 +179,39 @@ def _send_link(user: User) -> None:
 def claim() -> Response:
     """The token from the link's fragment (posted by the page's script, or pasted), exchanged
     for a place in the session; then on to the token-less page."""
+    return _claim(TOKEN_HOURS)
+
+
+@blueprint.get("/welcome")
+def welcome() -> str:
+    """An invitation's link (corrmail.accounts): the token in its fragment, as a reset's."""
+    return render_template("auth/password_claim.html", form=ClaimForm(),
+                           action=url_for("password_reset.welcome_claim"))
+
+
+@blueprint.post("/welcome/claim")
+def welcome_claim() -> Response:
+    """An invitation's token: the same one-time token, valid for longer."""
+    return _claim(INVITATION_DAYS * 24)
+
+
+def _claim(max_age_hours: int) -> Response:
     form = ClaimForm()
     token = (form.token.data or "").strip().lstrip("#") if form.validate_on_submit() else ""
-    if not token or user_for_token(token) is None:
+    if not token or user_for_token(token, max_age_hours) is None:
         flash(_("This link is invalid, already used or expired. Ask for a new one."), "error")
         return redirect(url_for("password_reset.forgot"))
     browser_session[_SESSION_KEY] = token
+    browser_session[_SESSION_HOURS_KEY] = max_age_hours
     return redirect(url_for("password_reset.reset"))
 
 
 @blueprint.route("/reset", methods=["GET", "POST"])
 def reset() -> str | Response:
     token = browser_session.get(_SESSION_KEY)
-    user = user_for_token(token) if isinstance(token, str) else None
+    hours = browser_session.get(_SESSION_HOURS_KEY, TOKEN_HOURS)
+    user = (user_for_token(token, hours if isinstance(hours, int) else TOKEN_HOURS)
+            if isinstance(token, str) else None)
     if user is None:
         browser_session.pop(_SESSION_KEY, None)
         if request.method == "POST":
@@ -202,6 +226,7 @@ def reset() -> str | Response:
                      entity_id=user.id, detail={"address": client_address()})
         db_session().commit()
         browser_session.pop(_SESSION_KEY, None)
+        browser_session.pop(_SESSION_HOURS_KEY, None)
         flash(_("Your password is set. Log in with it."), "info")
         return redirect(url_for("auth.login"))
     if form.is_submitted() and form.errors:

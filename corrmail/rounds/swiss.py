@@ -529,6 +529,7 @@ def _post_round_sheets(
                 "colour": colour, "partner": partner.player, "board": game.board,
                 "published_on": today, "starts_on": starts_on,
                 "bye": False, "rule": "002 §4.3.2",
+                "address": writer.signer.reply_address(game.id, participant.id),
             }  # fmt: skip
             writer.post(
                 session, kind="round_sheet", to=email, template="round_sheet",

@@ -6,7 +6,16 @@ from flask import abort
 from flask_login import current_user
 from sqlalchemy import select
 
-from corrmail.models import Case, CaseType, Game, Role, Tournament, TournamentOfficial, User
+from corrmail.models import (
+    Case,
+    CaseType,
+    Game,
+    Participant,
+    Role,
+    Tournament,
+    TournamentOfficial,
+    User,
+)
 from corrmail.web.database import db_session
 
 
@@ -68,3 +77,20 @@ def letters_kept_from(user: User, game: Game) -> set[int]:
                  if letter.sender_id == claim.participant_id and claim.letter_text
                  and letter.raw_text == claim.letter_text}
     return kept
+def visible_tournament_ids(user: User) -> set[int] | None:
+    """The tournaments ``user`` may see: every one for an organizer (None), else those he serves
+    as referee or steward and those he plays in, nothing else."""
+    if user.has_role(Role.ORGANIZER):
+        return None
+    session = db_session()
+    served = set(session.scalars(
+        select(TournamentOfficial.tournament_id).where(TournamentOfficial.user_id == user.id)))
+    if user.player_id is not None:
+        served |= set(session.scalars(select(Participant.tournament_id).where(
+            Participant.player_id == user.player_id)))
+    return served
+
+
+def may_see_tournament(user: User, tournament_id: int) -> bool:
+    visible = visible_tournament_ids(user)
+    return visible is None or tournament_id in visible

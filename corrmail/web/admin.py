@@ -29,7 +29,8 @@ blueprint = Blueprint("admin", __name__, url_prefix="/admin")
 PAGE_SIZE = 100
 
 #: Letters that carry a credential; never shown in the viewer.
-SECRET_KINDS = frozenset({"password_reset"})
+SECRET_KINDS = frozenset({"password_reset", "invitation"})
+"""Letters that carry a set-password link: whoever reads one can take the account over."""
 
 # A reply token as corrmail.mail.tokens writes it (g<game>-p<player>-<signature>).
 _REPLY_TOKEN = re.compile(r"\b(g\d{1,18}-p\d{1,18}-)[a-z2-7]{16}\b", re.I)

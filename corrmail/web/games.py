@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from urllib.parse import quote
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -28,6 +27,7 @@ from corrmail.models import Case, Game, Role
 from corrmail.postal import Finding, PostcardCheck, PostcardRejected, check_postcard, enter_postcard
 from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
 from corrmail.web.database import db_session, settings
+from corrmail.web.downloads import attachment
 from corrmail.web.letter_forms import LetterForm
 from corrmail.web.play import play_panel
 from corrmail.web.postal_forms import PostcardForm
@@ -89,8 +89,7 @@ def pdn(game_id: int) -> Response:
     except (UnsupportedGameType, ValueError) as error:
         abort(409, str(error))
     filename = f"{game.tournament.code}-{game.round}-{game.id}.pdn"
-    return Response(text, mimetype="application/x-pdn; charset=utf-8", headers={
-        "Content-Disposition": f"attachment; filename*=UTF-8''{quote(filename)}"})
+    return attachment(text, "application/x-pdn; charset=utf-8", filename)
 
 
 @blueprint.route("/<int:game_id>/postcards/new", methods=["GET", "POST"])

@@ -12,12 +12,17 @@ from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAr
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from corrmail.models import Game, Letter
+from corrmail.models import Channel, Game, Letter
+from corrmail.phone import telephone_entry
 from corrmail.postal import Declaration, PostcardEntry
 
 
 class PostcardForm(FlaskForm):
     sender = SelectField(_l("From"), coerce=int, validators=[DataRequired()])
+    channel = SelectField(_l("Received by"), default=Channel.POST.value, choices=[
+        SelectChoice(Channel.POST.value, _l("post")),
+        SelectChoice(Channel.PHONE.value, _l("telephone: the call's date as Sent")),
+    ])
     corrects = SelectField(_l("Corrects letter"), coerce=int, default=0)
     moves_text = StringField(_l("Moves, as written"), validators=[Length(max=500)])
     variants_text = TextAreaField(_l("Variants, as written"), validators=[Length(max=2000)])
@@ -50,6 +55,10 @@ class PostcardForm(FlaskForm):
         ]
 
     def entry(self) -> PostcardEntry:
+        entry = self._written()
+        return telephone_entry(entry) if self.channel.data == Channel.PHONE.value else entry
+
+    def _written(self) -> PostcardEntry:
         return PostcardEntry(
             sender_id=self.sender.data,
             moves_text=(self.moves_text.data or "").strip(),

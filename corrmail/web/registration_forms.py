@@ -8,7 +8,7 @@ from flask import request
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import DateField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms import BooleanField, DateField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
 
@@ -52,6 +52,7 @@ CHANNELS = _choices(
     [
         (TournamentChannel.POST.value, _l("post")),
         (TournamentChannel.EMAIL.value, _l("e-mail")),
+        (TournamentChannel.PHONE.value, _l("phone")),
         (TournamentChannel.MIXED.value, _l("post and e-mail")),
     ]
 )
@@ -243,10 +244,16 @@ class PlayerForm(FlaskForm):
     postal_address = TextAreaField(_l("Postal address"), validators=[Optional(), Length(max=1000)])
     rating = IntegerField(_l("Rating"), validators=[Optional(), NumberRange(0, 4000)])
     club = StringField(_l("Club"), validators=[Optional(), Length(max=200)])
+    # How this player plays (002 §4.1.1); "" follows the tournament's channel.
+    channel = SelectField(_l("Plays by"), default="", choices=_choices([
+        ("", _l("the tournament's channel")), ("post", _l("post")), ("email", _l("e-mail")),
+        ("phone", _l("phone"))]))
+    invite = BooleanField(_l("Invite him to log in (a letter with a link to set his password)"))
 
 
 class ImportForm(FlaskForm):
     file = FileField(_l("CSV file (UTF-8 or Windows-1251)"), validators=[FileRequired()])
+    invite = BooleanField(_l("Invite those with an e-mail address to log in"))
 
 
 class PairForm(FlaskForm):

@@ -24,6 +24,7 @@ from corrmail.standings import (
 from corrmail.tiebreak_labels import TiebreakLabel, tiebreak_label
 from corrmail.web.access import can_view_game, is_official_of
 from corrmail.web.database import db_session
+from corrmail.web.downloads import attachment
 
 blueprint = Blueprint("standings", __name__, url_prefix="/tournaments")
 
@@ -53,9 +54,7 @@ def _labels(table: TournamentTable) -> dict[str, TiebreakLabel]:
 
 
 def _download(body: bytes | str, mimetype: str, name: str) -> Response:
-    response = Response(body, mimetype=mimetype)
-    response.headers.set("Content-Disposition", "attachment", filename=name)
-    return response
+    return attachment(body, mimetype, name)
 
 
 @blueprint.get("/<code>/standings")

@@ -31,7 +31,6 @@ from corrmail.player_import import COLUMNS, PlayerImportError, PlayerRow, RowErr
 from corrmail.registration import (
     FieldError,
     RegistrationError,
-    add_participant,
     create_tournament,
     import_participants,
     spec_of,
@@ -57,7 +56,12 @@ from corrmail.rounds.teams import (
 from corrmail.rule_options import FIXED_RULE, is_column, play_has_begun
 from corrmail.schedule import PairingRefused, pair_round_robin, start_sheets
 from corrmail.tiebreak_labels import tiebreak_label
-from corrmail.web.access import is_official_of, tournament_or_404
+from corrmail.web.access import (
+    is_official_of,
+    may_see_tournament,
+    tournament_or_404,
+    visible_tournament_ids,
+)
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, mail_settings, settings
 from corrmail.web.registration_forms import ImportForm, PairForm, PlayerForm, TournamentForm
@@ -69,6 +73,7 @@ from corrmail.web.round_forms import (
     RoundRulesForm,
     TeamsForm,
 )
+from corrmail.web.tournament_life import enter_player, invite_players
 from scoring.tiebreaks import TIEBREAKS
 
 blueprint = Blueprint("tournaments", __name__, url_prefix="/tournaments")
@@ -79,11 +84,12 @@ Outcome = TypeVar("Outcome")
 @blueprint.get("/")
 @login_required
 def index() -> str:
-    tournaments = db_session().scalars(
-        select(Tournament)
-        .options(selectinload(Tournament.participants))
-        .order_by(Tournament.start_date.desc(), Tournament.code)
-    )
+    query = (select(Tournament).options(selectinload(Tournament.participants))
+             .order_by(Tournament.start_date.desc(), Tournament.code))
+    visible = visible_tournament_ids(current_user)
+    if visible is not None:
+        query = query.where(Tournament.id.in_(visible))
+    tournaments = db_session().scalars(query)
     return render_template("tournaments/index.html", tournaments=list(tournaments))
 
 
@@ -106,6 +112,8 @@ def show(code: str) -> str:
     )
     if tournament is None:
         abort(404)
+    if not may_see_tournament(current_user, tournament.id):
+        abort(403)
     rows = [(game, to_move(game)) for game in tournament.games]
     # Only links the reader may open: officials every game, a player his own.
     official = is_official_of(current_user, tournament.id)
@@ -207,9 +215,8 @@ def add_player(code: str) -> str | Response:
             rating=form.rating.data,
             club=(form.club.data or "").strip() or None,
         )
-        participant = _register(
-            form, lambda session: add_participant(session, tournament, row, current_user)
-        )
+        participant = _register(form, lambda session: enter_player(
+            session, tournament, row, channel=form.channel.data, invite=form.invite.data))
         if isinstance(participant, list):
             loose = participant
         else:
@@ -238,6 +245,8 @@ def import_players(code: str) -> str | Response:
         try:
             parsed = read_player_csv(form.file.data.read(), tournament.channel)
             entered = import_participants(session, tournament, parsed, current_user)
+            if form.invite.data:
+                invite_players(session, entered)
         except PlayerImportError as error:
             problems = [str(error)]
         except RegistrationError as error:

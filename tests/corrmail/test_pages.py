@@ -21,6 +21,8 @@ from corrmail.models import (
     Player,
     Role,
     Tournament,
+    TournamentOfficial,
+    User,
 )
 
 
@@ -50,8 +52,15 @@ def test_locale_switch_does_not_redirect_off_site(organizer_client: FlaskClient)
 
 
 def test_tournament_page_lists_players_and_who_is_to_move(
-    steward_client: FlaskClient, demo_tournament: Tournament, database: Database
+    login: Callable[..., FlaskClient], demo_tournament: Tournament, database: Database
 ) -> None:
+    # A steward sees the tournaments he serves (and only those): the demo's steward.
+    steward_client = login(Role.STEWARD, login="page-steward")
+    with database.transaction() as session:
+        steward = session.scalar(select(User).where(User.login == "page-steward"))
+        assert steward is not None
+        session.add(TournamentOfficial(tournament_id=demo_tournament.id, user_id=steward.id,
+                                       role=Role.STEWARD))
     page = steward_client.get(f"/tournaments/{DEMO_CODE}").get_data(as_text=True)
     assert "Иванов Пётр Сергеевич" in page
     assert "Соколов Денис Юрьевич" in page

@@ -113,6 +113,10 @@ def test_publish_creates_games_bye_letters_and_audit(
         subjects = sorted(str(letter["Subject"]) for letter in letters)
         assert sum("свободен (+)" in subject for subject in subjects) == 1
         assert all("тур 1" in subject for subject in subjects)
+        # Each game's sheet prints its own reply address, as a start sheet does (002 §4.3.2).
+        for sheet in session.scalars(select(OutboxMessage).where(
+                OutboxMessage.kind == "round_sheet", OutboxMessage.game_id.is_not(None))):
+            assert f"turnir+g{sheet.game_id}-p" in sheet.body_text
         audit = session.scalars(select(AuditEntry).where(AuditEntry.action == "round.publish")).one()
         assert "004" in (audit.rule or "") and "000 §3.18.5" in (audit.rule or "")
         assert audit.detail["seed"] == 11

@@ -1,0 +1,297 @@
+"""A tournament's life on the web: officials, publishing with start sheets, the steward's list of
+sheets to post (with the printable A4 sheet), and closing with the final report.
+
+Thin views over :mod:`corrmail.officials`, :mod:`corrmail.publishing` and
+:mod:`corrmail.closing`, the same functions the ``corrmail tournament`` commands call.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from werkzeug.wrappers.response import Response
+from wtforms import DateField, SelectField, SelectMultipleField, StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired
+
+from corrmail.accounts import AccountRefused, player_account
+from corrmail.clock import today as service_today
+from corrmail.closing import CloseRefused, blockers, close
+from corrmail.mail.letters import LetterWriter
+from corrmail.mail.settings import MailSettings
+from corrmail.models import Channel, Participant, Role, Tournament, User
+from corrmail.officials import OfficialRefused, OfficialsChange, change_officials, officials_of
+from corrmail.player_import import PlayerRow
+from corrmail.publishing import (
+    PublishRefused,
+    channel_of,
+    missing_for_publication,
+    publish,
+    record_sheet_posted,
+    resend,
+    sheets_for_steward,
+)
+from corrmail.registration import FieldError, RegistrationError, add_participant
+from corrmail.schedule import start_sheets
+from corrmail.web.access import official_tournament, tournament_or_404
+from corrmail.web.auth import roles_required
+from corrmail.web.database import db_session, settings
+
+blueprint = Blueprint("tournament_life", __name__, url_prefix="/tournaments")
+
+
+class OfficialsForm(FlaskForm):
+    referee = SelectField(_l("Referee"), default="")
+    stewards = SelectMultipleField(_l("Stewards"), default=[])
+
+
+class RemoveOfficialForm(FlaskForm):
+    login = StringField(validators=[DataRequired()])
+
+
+class ActionForm(FlaskForm):
+    """Publish, resend, close: one POST with a CSRF token."""
+
+
+class PostedForm(FlaskForm):
+    posted_on = DateField(_l("Posted on"), validators=[DataRequired()])
+
+
+def _writer() -> LetterWriter:
+    return LetterWriter(MailSettings.from_env(secret_fallback=settings().secret_key))
+
+
+def _today(tournament: Tournament) -> dt.date:
+    return service_today(settings().today, tournament.time_zone)
+
+
+def enter_player(session: Session, tournament: Tournament, row: PlayerRow, *, channel: str,
+                 invite: bool) -> Participant:
+    """Register a player from the form: his channel, and an invitation when asked for."""
+    if channel == Channel.EMAIL.value and not row.email:
+        raise RegistrationError([FieldError("email", _("a player who plays by e-mail needs an "
+                                                       "e-mail address (002 §4.1.1 б)"))])
+    participant = add_participant(session, tournament, row, current_user)
+    participant.channel = Channel(channel) if channel else None
+    if invite:
+        if not row.email:
+            raise RegistrationError([FieldError("email", _("an invitation needs an e-mail address"))])
+        try:
+            player_account(session, participant.player, by=current_user, writer=_writer(),
+                           base_url=request.url_root, secret_key=current_app.config["SECRET_KEY"])
+        except AccountRefused as error:
+            raise RegistrationError([FieldError("email", str(error))]) from error
+    return participant
+
+
+def invite_players(session: Session, participants: list[Participant]) -> int:
+    """Invite every newly entered player with an e-mail and no account yet; how many were."""
+    invited = 0
+    for participant in participants:
+        try:
+            account = player_account(session, participant.player, by=current_user,
+                                     writer=_writer(), base_url=request.url_root,
+                                     secret_key=current_app.config["SECRET_KEY"])
+        except AccountRefused as error:
+            raise RegistrationError([FieldError("file", f"{participant.player.name}: {error}")]) \
+                from error
+        invited += account is not None
+    return invited
+
+
+# -- officials -----------------------------------------------------------------------------------
+
+
+@blueprint.route("/<code>/officials", methods=["GET", "POST"])
+@roles_required(Role.ORGANIZER)
+def officials(code: str) -> str | Response:
+    tournament = tournament_or_404(code)
+    session = db_session()
+    users = [user for user in session.scalars(select(User).where(User.active.is_(True))
+                                              .order_by(User.login))]
+    form = OfficialsForm()
+    form.referee.choices = [SelectChoice("", "—")] + [
+        SelectChoice(user.login, f"{user.display_name} ({user.login})") for user in users
+        if user.has_role(Role.REFEREE)]
+    form.stewards.choices = [SelectChoice(user.login, f"{user.display_name} ({user.login})")
+                             for user in users if user.has_role(Role.STEWARD)]
+    if form.validate_on_submit():
+        _change(session, tournament, OfficialsChange(form.referee.data or None,
+                                                     tuple(form.stewards.data or ())))
+        return redirect(url_for("tournament_life.officials", code=code))
+    return render_template("tournaments/officials.html", tournament=tournament, form=form,
+                           serving=officials_of(session, tournament),
+                           remove_form=RemoveOfficialForm())
+
+
+@blueprint.post("/<code>/officials/remove")
+@roles_required(Role.ORGANIZER)
+def remove_official(code: str) -> Response:
+    tournament = tournament_or_404(code)
+    form = RemoveOfficialForm()
+    if form.validate_on_submit():
+        _change(db_session(), tournament, OfficialsChange(remove=(form.login.data,)))
+    return redirect(url_for("tournament_life.officials", code=code))
+
+
+def _change(session: Session, tournament: Tournament, change: OfficialsChange) -> None:
+    try:
+        change_officials(session, tournament, change, by=current_user)
+    except OfficialRefused as error:
+        session.rollback()
+        flash(str(error), "error")
+    else:
+        session.commit()
+        flash(_("The officials of %(code)s are saved.", code=tournament.code), "info")
+
+
+# -- publishing and start sheets -----------------------------------------------------------------
+
+
+@blueprint.get("/<code>/publish")
+@roles_required(Role.ORGANIZER)
+def publish_page(code: str) -> str:
+    tournament = tournament_or_404(code)
+    session = db_session()
+    return render_template("tournaments/publish.html", tournament=tournament,
+                           missing=missing_for_publication(session, tournament),
+                           form=ActionForm(), serving=officials_of(session, tournament))
+
+
+@blueprint.post("/<code>/publish")
+@roles_required(Role.ORGANIZER)
+def publish_now(code: str) -> str | Response:
+    tournament = tournament_or_404(code)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    session = db_session()
+    try:
+        report = publish(session, tournament, by=current_user, writer=_writer(),
+                         today=_today(tournament))
+    except PublishRefused as error:
+        session.rollback()
+        page = render_template("tournaments/publish.html", tournament=tournament,
+                               missing=error.missing, form=ActionForm(),
+                               serving=officials_of(session, tournament))
+        return page, 422  # type: ignore[return-value]
+    session.commit()
+    flash(_("%(code)s is published: %(games)s games created, %(emailed)s start sheets e-mailed, "
+            "%(steward)s for the steward to post.", code=code, games=report.games_created,
+            emailed=len(report.emailed),
+            steward=len([p for p in report.for_steward if p.start_sheet_sent_on is None])), "info")
+    return redirect(url_for("tournament_life.sheets", code=code))
+
+
+@blueprint.post("/<code>/start-sheets/<int:participant_id>/resend")
+@roles_required(Role.ORGANIZER)
+def resend_sheet(code: str, participant_id: int) -> Response:
+    tournament = tournament_or_404(code)
+    participant = _participant(tournament, participant_id)
+    if ActionForm().validate_on_submit():
+        session = db_session()
+        try:
+            resend(session, tournament, participant, by=current_user, writer=_writer(),
+                   today=_today(tournament))
+        except PublishRefused as error:
+            session.rollback()
+            flash(str(error), "error")
+        else:
+            session.commit()
+            flash(_("The start sheet of %(name)s is sent again.", name=participant.player.name),
+                  "info")
+    return redirect(url_for("tournament_life.sheets", code=code))
+
+
+@blueprint.get("/<code>/start-sheets/mailing")
+@login_required
+def sheets(code: str) -> str:
+    """Every player's sheet and how it went: e-mailed, posted on a day, or still to post."""
+    tournament = official_tournament(code)
+    return render_template("tournaments/sheet_mailing.html", tournament=tournament,
+                           participants=[p for p in tournament.participants if not p.withdrawn],
+                           channel_of=channel_of, to_post=sheets_for_steward(tournament),
+                           posted_form=PostedForm(), action_form=ActionForm(),
+                           today=_today(tournament))
+
+
+@blueprint.get("/<code>/start-sheets/<int:participant_id>/print")
+@login_required
+def print_sheet(code: str, participant_id: int) -> str:
+    """One player's start sheet as a printable A4 page (002 §4.3.2) for the steward to post."""
+    tournament = official_tournament(code)
+    participant = _participant(tournament, participant_id)
+    sheet = next(s for s in start_sheets(db_session(), tournament)
+                 if s.participant.id == participant.id)
+    return render_template("tournaments/start_sheet_print.html", tournament=tournament,
+                           sheet=sheet, channel=channel_of(participant))
+
+
+@blueprint.post("/<code>/start-sheets/<int:participant_id>/posted")
+@login_required
+def sheet_posted(code: str, participant_id: int) -> Response:
+    tournament = official_tournament(code)
+    participant = _participant(tournament, participant_id)
+    form = PostedForm()
+    if form.validate_on_submit():
+        session = db_session()
+        try:
+            record_sheet_posted(session, participant, form.posted_on.data, by=current_user)
+        except PublishRefused as error:
+            session.rollback()
+            flash(str(error), "error")
+        else:
+            session.commit()
+            flash(_("Start sheet of %(name)s posted on %(day)s.", name=participant.player.name,
+                    day=form.posted_on.data.strftime("%d.%m.%Y")), "info")
+    else:
+        flash(_("Give the day the sheet was posted."), "error")
+    return redirect(url_for("tournament_life.sheets", code=code))
+
+
+def _participant(tournament: Tournament, participant_id: int) -> Participant:
+    found = db_session().get(Participant, participant_id)
+    if found is None or found.tournament_id != tournament.id:
+        abort(404)
+    return found
+
+
+# -- the end -------------------------------------------------------------------------------------
+
+
+@blueprint.get("/<code>/close")
+@roles_required(Role.ORGANIZER)
+def close_page(code: str) -> str:
+    tournament = tournament_or_404(code)
+    return render_template("tournaments/close.html", tournament=tournament,
+                           reasons=blockers(db_session(), tournament), form=ActionForm())
+
+
+@blueprint.post("/<code>/close")
+@roles_required(Role.ORGANIZER)
+def close_now(code: str) -> str | Response:
+    tournament = tournament_or_404(code)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    session = db_session()
+    try:
+        closed = close(session, tournament, by=current_user, writer=_writer(),
+                       today=_today(tournament))
+    except CloseRefused as error:
+        session.rollback()
+        page = render_template("tournaments/close.html", tournament=tournament,
+                               reasons=error.reasons, form=ActionForm())
+        return page, 409  # type: ignore[return-value]
+    session.commit()
+    flash(_("%(code)s is finished; the final table is frozen and the referee's final report "
+            "is queued (002 §4.1.7).", code=code), "info")
+    return redirect(url_for("bulletins.show_issue", issue_id=closed.report.id))
+
+
+__all__ = ["blueprint", "enter_player", "invite_players"]

@@ -1,0 +1,170 @@
+"""Accounts without the demo: the first organizer from the CLI, the rest on the web or the CLI;
+duplicates and unknown roles are refused with a clear message and change nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+from click.testing import Result
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from corrmail.db import Database
+from corrmail.models import AuditEntry, OutboxMessage, Role, User
+
+
+def _count(database: Database, model: type) -> int:
+    with database.session() as session:
+        return session.scalar(select(func.count()).select_from(model)) or 0
+
+
+def test_first_organizer_from_the_cli_logs_in(corrmail: Callable[..., Result], client: FlaskClient) -> None:
+    made = corrmail("user", "add", "director", "--name", "Иван Директоров", "--email",
+                    "director@federation.example", "--role", "organizer", "--password-stdin",
+                    input="a long enough password\n")
+    assert made.exit_code == 0, made.output
+    assert "user director created (organizer); password set" in made.output
+    response = client.post("/login", data={"login": "director", "password": "a long enough password"})
+    assert response.status_code == 302
+    assert client.get("/admin/users/").status_code == 200
+
+
+def test_user_without_password_gets_an_invitation_that_sets_it(
+    corrmail: Callable[..., Result], client: FlaskClient, database: Database
+) -> None:
+    made = corrmail("user", "add", "referee", "--name", "Судья Петров", "--email",
+                    "referee@federation.example", "--role", "referee", "--locale", "ru")
+    assert made.exit_code == 0, made.output
+    assert "invitation queued to referee@federation.example" in made.output
+    with database.session() as session:
+        letter = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "invitation")).one()
+        assert letter.recipient == "referee@federation.example"
+        assert "Приглашение" in letter.subject
+        # The token travels in the link's fragment: no server or access log sees it.
+        link = re.search(r"http://localhost/password/welcome#(\S+)", letter.body_text)
+    assert link is not None
+    assert client.get("/password/welcome").status_code == 200  # the page whose script posts it
+    claimed = client.post("/password/welcome/claim", data={"token": link[1]})
+    assert claimed.status_code == 302 and claimed.location.endswith("/password/reset")
+    done = client.post("/password/reset",
+                       data={"password": "my own secret 1", "again": "my own secret 1"})
+    assert done.status_code == 302
+    assert client.post("/login", data={"login": "referee", "password": "my own secret 1"}).status_code == 302
+    # The link works once: the password it set changed the fingerprint it carries.
+    again = client.post("/password/welcome/claim", data={"token": link[1]})
+    assert again.status_code == 302 and "/password/forgot" in again.location
+
+
+def test_list_as_json_and_text(corrmail: Callable[..., Result]) -> None:
+    corrmail("user", "add", "boss", "--name", "Boss", "--email", "boss@x.example", "--role",
+             "organizer", "--role", "referee", "--password-stdin", input="0123456789ab\n")
+    listed = corrmail("user", "list", "--format", "json")
+    assert listed.exit_code == 0
+    assert json.loads(listed.output) == [{"login": "boss", "name": "Boss", "email": "boss@x.example",
+                                          "roles": ["organizer", "referee"], "active": True}]
+    text = corrmail("user", "list")
+    assert "boss" in text.output and "organizer,referee" in text.output and "active" in text.output
+
+
+def test_bad_input_is_refused_and_changes_nothing(
+    corrmail: Callable[..., Result], database: Database
+) -> None:
+    first = corrmail("user", "add", "steward", "--name", "S", "--email", "s@x.example", "--role",
+                     "steward", "--password-stdin", input="0123456789ab\n")
+    assert first.exit_code == 0
+    users, audit, outbox = _count(database, User), _count(database, AuditEntry), _count(database, OutboxMessage)
+    for args, message in (
+        (["STEWARD", "--email", "other@x.example", "--role", "steward"], "the login 'STEWARD' is taken"),
+        (["other", "--email", "S@X.example", "--role", "steward"], "belongs to another account"),
+        (["other", "--email", "o@x.example", "--role", "judge"],
+         "no role 'judge'; roles are: organizer, referee, steward, player"),
+        (["other", "--role", "player"], "needs an e-mail for its invitation"),
+        (["two words", "--email", "t@x.example", "--role", "player"], "no spaces"),
+    ):
+        refused = corrmail("user", "add", *args[:1], "--name", "N", *args[1:])
+        assert refused.exit_code == 1, refused.output
+        assert message in refused.output, refused.output
+    short = corrmail("user", "add", "p", "--name", "P", "--role", "player", "--password-stdin",
+                     input="short\n")
+    assert short.exit_code == 1 and "at least 10 characters" in short.output
+    assert (_count(database, User), _count(database, AuditEntry), _count(database, OutboxMessage)) == (
+        users, audit, outbox)
+
+
+def test_deactivate_and_last_organizer(corrmail: Callable[..., Result], client: FlaskClient) -> None:
+    corrmail("user", "add", "boss", "--name", "Boss", "--role", "organizer", "--password-stdin",
+             input="0123456789ab\n")
+    corrmail("user", "add", "ref", "--name", "Ref", "--role", "referee", "--password-stdin",
+             input="0123456789ab\n")
+    last = corrmail("user", "deactivate", "boss")
+    assert last.exit_code == 1 and "boss is the last active organizer" in last.output
+    unknown = corrmail("user", "deactivate", "nobody")
+    assert unknown.exit_code == 1 and "no account with the login 'nobody'" in unknown.output
+    done = corrmail("user", "deactivate", "ref")
+    assert done.exit_code == 0 and "user ref deactivated" in done.output
+    assert client.post("/login", data={"login": "ref", "password": "0123456789ab"}).status_code != 302
+
+
+def test_users_page_creates_invites_changes_roles_deactivates(
+    organizer_client: FlaskClient, database: Database
+) -> None:
+    page = organizer_client.get("/admin/users/")
+    assert page.status_code == 200
+    made = organizer_client.post("/admin/users/", data={
+        "login": "steward1", "name": "Староста", "email": "st@x.example", "roles": ["steward"],
+        "locale": "en", "password": ""})
+    assert made.status_code == 302
+    with database.session() as session:
+        letter = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "invitation")).one()
+        assert letter.subject == "Invitation to corrmail: account steward1"
+        assert "/password/welcome#" in letter.body_text
+    duplicate = organizer_client.post("/admin/users/", data={
+        "login": "Steward1", "name": "Другой", "email": "other@x.example", "roles": ["steward"],
+        "locale": "ru", "password": ""})
+    assert duplicate.status_code == 422
+    assert "The login Steward1 is taken; nothing was changed." in duplicate.get_data(as_text=True) \
+        or "Логин Steward1 занят" in duplicate.get_data(as_text=True)
+    with database.session() as session:
+        steward = session.scalar(select(User).where(User.login == "steward1"))
+        assert steward is not None
+        prefix = f"u{steward.id}"
+    changed = organizer_client.post("/admin/users/steward1/roles",
+                                    data={f"{prefix}-roles": ["steward", "referee"]})
+    assert changed.status_code == 302
+    again = organizer_client.post("/admin/users/steward1/invite")
+    assert again.status_code == 302
+    gone = organizer_client.post("/admin/users/steward1/deactivate")
+    assert gone.status_code == 302
+    with database.session() as session:
+        steward = session.scalar(select(User).where(User.login == "steward1"))
+        assert steward is not None and not steward.active
+        assert steward.roles == {Role.STEWARD, Role.REFEREE}
+        assert session.scalar(select(func.count()).select_from(OutboxMessage)
+                              .where(OutboxMessage.kind == "invitation")) == 2
+        assert session.scalar(select(func.count()).select_from(User)) == 2
+
+
+def test_users_page_is_the_organizers(referee_client: FlaskClient) -> None:
+    assert referee_client.get("/admin/users/").status_code == 403
+
+
+def test_imported_players_are_invited_all_or_nothing(
+    organizer_client: FlaskClient, make_tournament, database: Database  # type: ignore[no-untyped-def]
+) -> None:
+    import io
+
+    tournament = make_tournament(players=0, code="ИМП-1")
+    good = "ФИО;Эл почта;Почтовый адрес\nПетров Иван;petrov@mail.example;Казань\nОрлов Олег;;Уфа\n"
+    response = organizer_client.post(
+        f"/tournaments/{tournament.code}/players/import",
+        data={"file": (io.BytesIO(good.encode("cp1251")), "players.csv"), "invite": "y"},
+        content_type="multipart/form-data")
+    assert response.status_code == 302, response.get_data(as_text=True)[:500]
+    with database.session() as session:
+        invited = session.scalars(select(User).where(User.player_id.is_not(None))).all()
+        assert [(user.login, user.email, sorted(r.value for r in user.roles)) for user in invited] == [
+            ("petrov", "petrov@mail.example", ["player"])]
+        assert session.scalar(select(func.count()).select_from(OutboxMessage)
+                              .where(OutboxMessage.kind == "invitation")) == 1
