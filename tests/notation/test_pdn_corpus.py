@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from notation.pdn import read_pdn, write_pdn
+from notation.pdn import PdnGame, read_pdn, write_pdn
 from notation.rules import GameType
 
 ARCHIVE = Path(__file__).parent / "corpus" / "wiegerw-pdn-succeed.tar.xz"
@@ -132,3 +132,14 @@ def test_czech_games_name_the_missing_game_type() -> None:
     games = read_pdn(_corpus()["mrcd2006.pdn"])
     bad = [g for g in games if g.errors]
     assert bad and all("GameType 29 Czech" in g.errors[0].reason for g in bad)
+
+
+def test_an_ambiguous_capture_with_nothing_after_it_stays_an_error() -> None:
+    game = read_pdn(_corpus()["schildpad.pdn"])[2]
+    ambiguous = next(w for w in game.warnings if w.text == "36x16")
+    before = 2 * (ambiguous.move_number or 0) - 2
+    cut = PdnGame(game.headers, game.game_type, game.start, game.moves[:before], result="*")
+    text = write_pdn(cut).replace(" *\n", f" {ambiguous.move_number}. 36x16 *\n")
+    (again,) = read_pdn(text)
+    (error,) = again.errors
+    assert error.text == "36x16" and "fits 2 different legal moves and it is the last move" in error.reason
