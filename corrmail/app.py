@@ -15,6 +15,7 @@ from corrmail.web import admin, api, auth, cases, format, games, health, i18n, t
 from corrmail.web.bulletins import blueprint as bulletins_blueprint
 from corrmail.web.dashboard import blueprint as dashboard_blueprint
 from corrmail.web.database import init_database
+from corrmail.web.game_import import blueprint as game_import_blueprint
 from corrmail.web.playoff import blueprint as playoff_blueprint
 from corrmail.web.standings import blueprint as standings_blueprint
 
@@ -58,6 +59,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         standings_blueprint,
         playoff_blueprint,
         dashboard_blueprint,
+        game_import_blueprint,
     ):
         app.register_blueprint(blueprint)
     # The API authenticates with bearer tokens, not cookies, so CSRF does not apply to it.

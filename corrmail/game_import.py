@@ -109,11 +109,12 @@ def check_archive(session: Session, tournament: Tournament, text: str, source: s
     games: list[ArchiveGame] = []
     for number, record in enumerate(iter_pdn(text, default=board_type), start=1):
         entry = _entry(number, record)
+        move_word = _("move")
         for issue in record.warnings:
-            where = f"{_('move')} {issue.move_number}: " if issue.move_number is not None else ""
+            where = f"{move_word} {issue.move_number}: " if issue.move_number is not None else ""
             entry.warnings.append(where + issue.reason + (f" ({issue.text})" if issue.text and issue.text not in issue.reason else ""))
         for issue in record.errors:
-            where = f"{_('move')} {issue.move_number}: " if issue.move_number is not None else ""
+            where = f"{move_word} {issue.move_number}: " if issue.move_number is not None else ""
             entry.problems.append(
                 _("The record does not replay (002 §4.2.10): %(where)s%(reason)s", where=where, reason=issue.reason))
         if not record.errors and record.game_type is not board_type:

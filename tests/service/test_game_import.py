@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from corrmail.cli import main
 from corrmail.db import Database
 from corrmail.game_import import check_archive, import_archive
-from corrmail.models import AuditEntry, Game, GameImport, GameResult, GameState, Tournament
+from corrmail.models import AuditEntry, Game, GameImport, GameResult, GameState, Role, Tournament
 
 
 def _archive(number: int) -> str:
@@ -128,3 +130,28 @@ def test_cli_imports_and_prints_warnings(
         assert session.scalar(select(func.count()).select_from(Game)) == 2
     missing = run("games", "import-pdn", "NOPE", str(archive))
     assert missing.exit_code == 1 and "no tournament 'NOPE'" in missing.output
+
+
+def test_organizer_page_checks_then_imports(
+    organizer_client: FlaskClient, login: Callable[..., FlaskClient], database: Database,
+    make_tournament: Callable[..., Tournament],
+) -> None:
+    made = make_tournament(players=4, code="PDN-2")
+    number = int(made.title.rsplit(" ", 1)[1])
+    page = organizer_client.get("/tournaments/PDN-2")
+    assert "/tournaments/PDN-2/games/import" in page.get_data(as_text=True)
+    data = _archive(number).encode("utf-8")
+    checked = organizer_client.post("/tournaments/PDN-2/games/import", data={
+        "file": (io.BytesIO(data), "old.pdn")}, content_type="multipart/form-data")
+    html = checked.get_data(as_text=True)
+    assert checked.status_code == 200
+    assert "squares written without a separator" in html and "Nobody Known не является участником" in html, html[-3000:]
+    with database.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(Game)) == 0
+    imported = organizer_client.post("/tournaments/PDN-2/games/import", data={
+        "file": (io.BytesIO(data), "old.pdn"), "write": "y"}, content_type="multipart/form-data")
+    assert imported.status_code == 200
+    with database.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(Game)) == 2
+    for role in (Role.REFEREE, Role.STEWARD, Role.PLAYER):
+        assert login(role).get("/tournaments/PDN-2/games/import").status_code == 403
