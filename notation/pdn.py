@@ -393,14 +393,16 @@ def _replays(position: GamePosition, texts: list[str]) -> bool:
 def _read_move(position: GamePosition, text: str) -> tuple[Move, list[str]]:
     """The legal move ``text`` names, with the repairs needed to read it (docs/notation.md)."""
     repairs: list[str] = []
-    cleaned = "".join(text.split())
-    if _LEADING_ZERO.search(cleaned):
+    # The repairs are tested only where they can apply: this runs for every move of an archive.
+    cleaned = "".join(text.split()) if " " in text or "\t" in text else text
+    if "0" in cleaned and _LEADING_ZERO.search(cleaned):
         cleaned = _LEADING_ZERO.sub("", cleaned)
         repairs.append(f"leading zero in a square number: read as {cleaned!r}")
-    squares = _ALGEBRAIC_SQUARE.findall(cleaned.lower())
-    if len(squares) > 1 and "".join(squares) == cleaned.lower():
-        cleaned = ("-" if len(squares) == 2 else ":").join(squares)
-        repairs.append(f"squares written without a separator: read as {cleaned!r}")
+    if not any(separator in cleaned for separator in "-:xX") and len(cleaned) > 3:
+        squares = _ALGEBRAIC_SQUARE.findall(cleaned.lower())
+        if len(squares) > 1 and "".join(squares) == cleaned.lower():
+            cleaned = ("-" if len(squares) == 2 else ":").join(squares)
+            repairs.append(f"squares written without a separator: read as {cleaned!r}")
     written = read_written(cleaned, position.geometry)
     if isinstance(written, WrittenShortMove):
         return parse_short(position, cleaned), repairs
