@@ -29,6 +29,7 @@ from corrmail.web import (
 from corrmail.web.bulletins import blueprint as bulletins_blueprint
 from corrmail.web.dashboard import blueprint as dashboard_blueprint
 from corrmail.web.database import init_database
+from corrmail.web.game_import import blueprint as game_import_blueprint
 from corrmail.web.playoff import blueprint as playoff_blueprint
 from corrmail.web.standings import blueprint as standings_blueprint
 from corrmail.web.tokens import blueprint as tokens_blueprint
@@ -82,6 +83,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         play.blueprint,
         tournament_life_blueprint,
         users_blueprint,
+        game_import_blueprint,
     ):
         app.register_blueprint(blueprint)
     # The API authenticates with bearer tokens, not cookies, so CSRF does not apply to it.

@@ -14,6 +14,7 @@ from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE, demo_logins, load_demo
 from corrmail.life_cli import register as register_life_commands
+from corrmail.game_import_cli import register as register_game_import_commands
 from corrmail.mail.cli import register as register_mail_commands
 from corrmail.mail.service import MailerThread
 from corrmail.migrate import alembic_config, head_revision, is_up_to_date, upgrade
@@ -124,6 +125,7 @@ register_standings_commands(main)
 register_api_commands(main)
 register_round_commands(main)
 register_life_commands(main)
+register_game_import_commands(main)
 
 
 def _safe_url(url: str) -> str:

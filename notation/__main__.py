@@ -11,7 +11,7 @@ from notation.columns.rules import RuleOptionError, parse_rule_options
 from notation.errors import FenError
 from notation.full import format_full
 from notation.game_position import GamePosition, initial_position, position_from_fen
-from notation.pdn import iter_pdn
+from notation.pdn import PdnIssue, iter_pdn
 from notation.rules import GameType, UnknownGameTypeError, parse_game_type
 
 
@@ -50,16 +50,27 @@ def _check(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as error:
         print(f"cannot read {args.file}: {error}", file=sys.stderr)
         return 2
-    bad = games = 0
+    bad = games = warned = 0
     for number, game in enumerate(iter_pdn(text, default=args.type), start=1):
         games = number
+        warned += len(game.warnings)
+        for issue in game.warnings:
+            # Warnings go to stderr with the count: stdout stays the list of games that failed.
+            print(f"game {number} move {_where(issue)}: warning: {issue.reason}{_quoted(issue)}", file=sys.stderr)
         if game.errors:
             bad += 1
             for issue in game.errors:
-                move = issue.move_number if issue.move_number is not None else "-"
-                print(f"game {number} move {move}: {issue.reason}")
-    print(f"{games} games, {bad} bad", file=sys.stderr)
+                print(f"game {number} move {_where(issue)}: {issue.reason}")
+    print(f"{games} games, {bad} bad, {warned} warnings", file=sys.stderr)
     return 1 if bad else 0
+
+
+def _where(issue: PdnIssue) -> str:
+    return str(issue.move_number) if issue.move_number is not None else "-"
+
+
+def _quoted(issue: PdnIssue) -> str:
+    return f" ({issue.text!r})" if issue.text and issue.text not in issue.reason else ""
 
 
 _RULE_OPTION_HELP = (

@@ -7,8 +7,11 @@ strict wrapper: it raises :class:`~scoring.errors.FormatError` listing them all.
 
 Besides the standard lines (``012`` name, ``0x2`` header, ``001`` players, ``013`` teams) the file
 carries the point system in bbpPairings' extension lines ``BBW``/``BBD``/``BBL`` (points for a win,
-a draw, a loss), the planned number of rounds in ``XXR``, and what TRF-16 has no line for in our
-own ``CM?`` extension lines, documented in ``docs/scoring.md``::
+a draw, a loss), the planned number of rounds in ``XXR`` (JaVaFo, bbpPairings; ``142`` in the
+TRF-2025 files bbpPairings writes), and what TRF-16 has no line for in our own ``CM?`` extension
+lines, documented in ``docs/scoring.md``.  Files of other programs name the system in their
+``092`` line (Swiss-Manager: ``Individual: Round Robin``, ``Team: Swiss-System``; bbpPairings:
+``FIDE_DUTCH_2025``): it is read when no ``CMS`` line says otherwise, and written for them::
 
     CMS round-robin 2      system and cycles (swiss | round-robin)
     CMW 12 5 keep          player 12 withdrew after round 5 (auto | keep | annul)
@@ -88,6 +91,7 @@ def read_trf(text: str) -> TrfReading:
     point_values: dict[str, float] = {}
     system = TournamentSystem.SWISS
     cycles = 1
+    system_line: str | None = None
     withdrawals: list[Withdrawal] = []
     marks: list[tuple[str, int, int, int]] = []
     playoff: list[tuple[int, ...]] = []
@@ -115,7 +119,7 @@ def read_trf(text: str) -> TrfReading:
                 header[HEADER_CODES[code]] = rest
             elif code == "013":
                 teams.append(_read_team(line))
-            elif code == "XXR":
+            elif code in ("XXR", "142"):
                 rounds = int(rest.split()[0])
             elif code in ("BBW", "BBD", "BBL"):
                 point_values[code] = float(rest.split()[0])
@@ -123,6 +127,7 @@ def read_trf(text: str) -> TrfReading:
                 fields = rest.split()
                 system = TournamentSystem(fields[0])
                 cycles = int(fields[1]) if len(fields) > 1 else 1
+                system_line = code
             elif code == "CMW":
                 fields = rest.split()
                 decision = WithdrawalDecision(fields[2]) if len(fields) > 2 else WithdrawalDecision.AUTO
@@ -137,6 +142,12 @@ def read_trf(text: str) -> TrfReading:
         except (ValueError, IndexError) as error:
             errors.append(f"line {line_no}: cannot read {code!r} line: {error}")
 
+    if system_line is None and "type" in header:
+        named = system_of_type_line(header["type"])
+        if named is None:
+            errors.append(f"092 line: cannot tell the system from {header['type']!r} (round robin or Swiss)")
+        else:
+            system, cycles = named
     try:
         points = PointSystem(
             point_values.get("BBW", 1.0), point_values.get("BBD", 0.5), point_values.get("BBL", 0.0)
@@ -190,6 +201,30 @@ def load_trf(text: str, source: str = "TRF") -> Tournament:
     if reading.errors:
         raise FormatError(source, reading.errors)
     return reading.tournament
+
+
+def system_of_type_line(text: str) -> tuple[TournamentSystem, int] | None:
+    """System and cycles a ``092`` line names, as Swiss-Manager, JaVaFo and bbpPairings write it.
+
+    ``Individual: Round Robin``, ``Team: Double Round Robin``, ``Individual: Swiss-System``,
+    ``FIDE_DUTCH_2025``, ``FIDE_BURSTEIN``…; None when the text names neither.
+    """
+    words = re.sub(r"[^a-z0-9]+", " ", text.lower()).split()
+    joined = " ".join(words)
+    if "round robin" in joined or "roundrobin" in words or "rr" in words or "berger" in words:
+        cycles = 2 if "double" in words else 1
+        return TournamentSystem.ROUND_ROBIN, cycles
+    if any(word in words for word in ("swiss", "dutch", "burstein", "dubov", "lim", "monrad")):
+        return TournamentSystem.SWISS, 1
+    return None
+
+
+def type_line(tournament: Tournament) -> str:
+    """The ``092`` text other programs read for this tournament (Swiss-Manager's wording)."""
+    kind = "Team" if tournament.teams else "Individual"
+    if tournament.system is TournamentSystem.SWISS:
+        return f"{kind}: Swiss-System"
+    return f"{kind}: {'Double ' if tournament.cycles == 2 else ''}Round Robin"
 
 
 def _read_player(line: str, line_no: int) -> tuple[Player, dict[int, _Side], float | None]:
@@ -318,8 +353,9 @@ def write_trf(tournament: Tournament, ranks: Mapping[int, int] | None = None) ->
     """The tournament as TRF-16 text; ``ranks`` (start number → place) fills the rank column."""
     lines = [f"012 {tournament.name}".rstrip()]
     for key, value in tournament.header.items():
-        if key in _CODE_BY_HEADER:
+        if key in _CODE_BY_HEADER and key != "type":
             lines.append(f"{_CODE_BY_HEADER[key]} {value}".rstrip())
+
     blocks = _round_blocks(tournament)
     last_recorded: dict[int, int] = {}
     for round_no, start_no in blocks:
@@ -340,6 +376,12 @@ def write_trf(tournament: Tournament, ranks: Mapping[int, int] | None = None) ->
         lines.append(line)
     for team in tournament.teams:
         lines.append(f"013 {team.name[:32]:<32}" + "".join(f" {member:4d}" for member in team.members))
+    # After the players, as bbpPairings writes it: a 092 line read from another program's file
+    # is kept when it names the same system.
+    stated = tournament.header.get("type")
+    if stated is None or system_of_type_line(stated) != (tournament.system, tournament.cycles):
+        stated = type_line(tournament)
+    lines.append(f"092 {stated}")
     if tournament.rounds is not None:
         lines.append(f"XXR {tournament.rounds}")
     points = tournament.points

@@ -19,6 +19,7 @@ from corrmail.models.enums import (
     TournamentStatus,
     TournamentSystem,
 )
+from corrmail.models.game_imports import GameImport
 from corrmail.models.games import Game, Letter, Penalty
 from corrmail.models.ledger_guard import AppendOnlyViolation
 from corrmail.models.mail import ImapFolderCursor, InboundMessage, OutboxMessage
@@ -38,6 +39,7 @@ from corrmail.models.tournaments import Break, Participant, Tournament, Tourname
 __all__ = [
     "NAMING_CONVENTION",
     "ApiToken",
+    "GameImport",
     "AppendOnlyViolation",
     "AuditEntry",
     "Base",
