@@ -180,7 +180,7 @@ def _solve_pair(
     stage = f"{'+'.join(m.name for m in pair)}: moves"
     done = 0
     progress(stage, 0, total)
-    for material, index, offset in zip(pair, indexes, offsets, strict=False):
+    for index, offset in zip(indexes, offsets, strict=False):
         for position, me, opp, kings in index.positions():
             i = offset + position
             valid[i] = 1
