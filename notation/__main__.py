@@ -1,4 +1,4 @@
-"""Command line: ``python -m notation perft|moves|check`` (see docs/notation.md)."""
+"""Command line: ``python -m notation perft|moves|check|endgame`` (see docs/notation.md)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from notation.columns.rules import RuleOptionError, parse_rule_options
+from notation.endgame.cli import add_parser as add_endgame_parser
 from notation.errors import FenError
 from notation.full import format_full
 from notation.game_position import GamePosition, initial_position, position_from_fen
@@ -108,6 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="game type for games without a GameType header",
     )
     check.set_defaults(run=_check)
+
+    add_endgame_parser(commands)
 
     args = parser.parse_args(argv)
     try:

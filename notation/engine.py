@@ -293,6 +293,41 @@ class Generator:
             for t in _bits(steps & empty)
         ]
 
+    def quiet_successors(self, me: int, opp: int, kings: int, side: int) -> list[tuple[int, int]]:
+        """``(me, kings)`` after each quiet move (``opp`` is unchanged), without building moves.
+
+        For walks over millions of positions (the endgame tables' retrograde analysis), where
+        a :class:`RawMove` per move would cost more than the move itself.
+        """
+        empty = self.valid & ~(me | opp)
+        men = me & ~kings
+        promotion_row = self.promotion_row[side]
+        ne, nw = self.ne, self.nw
+        out: list[tuple[int, int]] = []
+        if side == 0:
+            steps = (((men << ne) & empty, ne), ((men << nw) & empty, nw))
+        else:
+            steps = (((men >> ne) & empty, -ne), ((men >> nw) & empty, -nw))
+        for targets, offset in steps:
+            while targets:
+                target = targets & -targets
+                targets ^= target
+                origin = target >> offset if offset > 0 else target << -offset
+                out.append((me ^ origin ^ target, kings | target if target & promotion_row else kings))
+        for origin in _bits(me & kings):
+            if self.flying:
+                for _, line in self.rays[origin]:
+                    for target in line:
+                        if not empty & target:
+                            break
+                        moved = origin ^ target
+                        out.append((me ^ moved, kings ^ moved))
+            else:
+                for target in _bits(self.king_steps[origin] & empty):
+                    moved = origin ^ target
+                    out.append((me ^ moved, kings ^ moved))
+        return out
+
     def count_quiet_moves(self, me: int, opp: int, kings: int, side: int) -> int:
         empty = self.valid & ~(me | opp)
         men = me & ~kings

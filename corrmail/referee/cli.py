@@ -13,6 +13,7 @@ from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
+from corrmail.referee.endgame import batch_listing
 from corrmail.referee.letters import case_letter_writer
 from corrmail.referee.sweep import daily_sweep, open_due_adjudications, open_due_game_records
 
@@ -58,11 +59,16 @@ def _run_on(
 def open_adjudications(day: dt.datetime | None) -> None:
     """Open adjudication cases for the unfinished games of tournaments whose end-of-play date
     has come (002 §4.5.2), and send the players their letters. Safe to run daily."""
-    opened = _run_on(
-        day, lambda session, writer, today: open_due_adjudications(session, writer, today=today)
-    )
-    for code, done in opened.items():
-        click.echo(f"{code}: {len(done)} adjudication case(s) opened (002 §4.5.2)")
+    def job(session: Session, writer: LetterWriter, today: dt.date | None) -> dict[str, list[str]]:
+        opened = open_due_adjudications(session, writer, today=today)
+        # Listed while the session is open: the games the endgame tables settle come first.
+        return {code: batch_listing([d.stored.row for d in done]) for code, done in opened.items()}
+
+    opened = _run_on(day, job)
+    for code, lines in opened.items():
+        click.echo(f"{code}: {len(lines)} adjudication case(s) opened (002 §4.5.2)")
+        for line in lines:
+            click.echo(line)
     if not opened:
         click.echo("no tournament has reached its end-of-play date")
 

@@ -53,6 +53,7 @@ from corrmail.models import (
     TournamentChannel,
     User,
 )
+from corrmail.referee.endgame import endgame_verdict
 from corrmail.referee.evidence import board_diagram, game_record_text
 from corrmail.referee.letters import CaseLetters
 from corrmail.referee.results import columns_for
@@ -188,6 +189,8 @@ class EffectRunner:
             "case": self.case,
             "decision": decision,
             "protest": protest,
+            "endgame": endgame_verdict(self.row.game, limit=0)
+            if isinstance(self.case, Adjudication) and self.row.game is not None else None,
             "on": self.on,
             "protest_due": (
                 {party: self.case.protest_due(party) for party in self.case.parties}

@@ -59,6 +59,7 @@ from corrmail.referee.desk import (
     actor_for,
     deciding_instance,
 )
+from corrmail.referee.endgame import endgame_verdict, settled_cases
 from corrmail.referee.evidence import analyses_side_by_side, game_evidence
 from corrmail.referee.letters import case_letter_writer
 from corrmail.referee.store import LETTER_TYPES, StoredCase, load_case
@@ -170,6 +171,7 @@ def queue() -> str:
                 "today": on,
                 "entries": entries,
                 "letters": letters if actor.instances else [],
+                "settled": settled_cases([row for _entry, row in entries]) if actor.instances else [],
                 "actor": actor,
                 "can_open_adjudications": _is_referee(actor)
                 and on >= tournament.end_date
@@ -260,6 +262,8 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         "awaiting": case.awaiting_on(on),
         "evidence": evidence,
         "analyses": analyses_side_by_side(case) if isinstance(case, Adjudication) else None,
+        "endgame": endgame_verdict(game)
+        if isinstance(case, Adjudication) and game is not None else None,
         "letters": list(game.letters) if game is not None else [],
         # 002 §4.3.6: the claimant's held reply (and the claim letter holding it) is kept from
         # the accused player until the referee decides.

@@ -1,0 +1,344 @@
+"""Retrograde analysis: the value of every position of a set of materials.
+
+Moves come from :mod:`notation.engine` (the same generator that judges letters), so the tables
+follow whatever rules the :class:`~notation.rules.RuleSet` has: for Russian draughts men capture
+backwards, kings fly, capture is compulsory with free choice among captures, and a man reaching
+the last row during a capture goes on capturing as a king.
+
+Values are one byte per position (:mod:`notation.endgame.values`): 0 a draw, else the number of
+plies to the end of the game plus one, the end being the side to move left without a legal
+move.  Odd plies are wins for the side to move, even plies losses.
+
+A material and its colour flip (``KKvK`` and ``KvKK``) are solved together: a quiet move that
+promotes nothing leads from one to the other, every capture to fewer pieces and every promotion
+to fewer men, which are solved before (:func:`~notation.endgame.material.materials_up_to`).
+The pair's positions get their successors from the move generator once; the moves inside the
+pair are kept as arrays of indices, inverted into predecessor lists, and the values spread
+backwards ply by ply from the known ones — losses in 0 (no move), and the values the moves
+out of the pair reach.  What no ply reaches is a draw.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from dataclasses import dataclass
+
+from notation.endgame.material import Material, MaterialIndex, materials_up_to
+from notation.endgame.values import DRAW, LONGEST
+from notation.engine import Generator, generator_for
+from notation.rules import RuleSet
+
+Progress = Callable[[str, int, int], None]
+"""``progress(stage, done, total)``: called now and then during a long stage."""
+
+_NO_EXIT = 0xFFFF
+_REPORT_EVERY = 8192
+
+
+def _quiet(stage: str, done: int, total: int) -> None:
+    pass
+
+
+class MissingTableError(LookupError):
+    """A move leads to a material that is neither being solved nor solved before."""
+
+    def __init__(self, material: Material) -> None:
+        super().__init__(f"the table {material.name} is needed first")
+        self.material = material
+
+
+Children = list[tuple[int, int, int, int]]
+
+
+def children(generator: Generator, me: int, opp: int, kings: int) -> Children:
+    """Distinct positions after each legal move of the side moving up the board, as the side
+    then to move sees them: masks ``(kings, men, their_kings, their_men)`` as they stand on the
+    board (to be half-turned).  Empty ``kings`` and ``men`` mean the last piece was taken.
+    """
+    out: Children = []
+    captures = generator.captures(me, opp, kings, 0)
+    if not captures:
+        their_kings = opp & kings
+        their_men = opp ^ their_kings
+        for new_me, new_kings in generator.quiet_successors(me, opp, kings, 0):
+            my_kings = new_me & new_kings
+            out.append((their_kings, their_men, my_kings, new_me ^ my_kings))
+        return out
+    seen: set[tuple[int, int]] = set()
+    for move in captures:
+        origin, target, captured = move.origin, move.target, move.captured
+        new_me = (me ^ origin) | target
+        new_opp = opp & ~captured
+        if kings & origin or move.promotes:
+            new_kings = (kings & ~origin & ~captured) | target
+        else:
+            new_kings = kings & ~captured
+        key = (new_me, new_opp)
+        if key in seen:
+            continue
+        seen.add(key)
+        their_kings = new_opp & new_kings
+        my_kings = new_me & new_kings
+        out.append((their_kings, new_opp ^ their_kings, my_kings, new_me ^ my_kings))
+    return out
+
+
+_Target = tuple[
+    dict[int, int], dict[int, int], dict[int, int], dict[int, int], int, int, int, int,
+    "bytes | bytearray | None",
+]
+"""How to find a successor of one material: the four groups' half-turned rank tables, the
+three radices, the offset in the pair being solved (-1 for a material solved before) and the
+table of a material solved before."""
+
+
+def _target(index: MaterialIndex, offset: int, table: bytes | bytearray | None) -> _Target:
+    g = index.groups
+    r = index.radix
+    return (
+        g[0].mirrored_rank, g[1].mirrored_rank, g[2].mirrored_rank, g[3].mirrored_rank,
+        r[0], r[1], r[2], offset, table,
+    )
+
+
+class _Lookup:
+    """Material by piece counts, for the successors of the pair being solved."""
+
+    def __init__(self, rules: RuleSet, solved: Mapping[Material, bytes | bytearray]) -> None:
+        self.rules = rules
+        self.solved = solved
+        self.indexes: dict[Material, MaterialIndex] = {}
+        self.targets: dict[tuple[int, int, int, int], _Target] = {}
+
+    def index(self, material: Material) -> MaterialIndex:
+        found = self.indexes.get(material)
+        if found is None:
+            found = self.indexes[material] = MaterialIndex(self.rules, material)
+        return found
+
+    def target(self, counts: tuple[int, int, int, int]) -> _Target:
+        found = self.targets.get(counts)
+        if found is None:
+            material = Material(*counts)
+            table = self.solved.get(material)
+            if table is None:
+                raise MissingTableError(material)
+            found = self.targets[counts] = _target(self.index(material), -1, table)
+        return found
+
+
+def solve(
+    rules: RuleSet,
+    materials: Iterable[Material],
+    solved: MutableMapping[Material, bytes | bytearray],
+    progress: Progress = _quiet,
+) -> None:
+    """Solve every material of ``materials`` not in ``solved`` yet, adding its table.
+
+    ``materials`` must hold what they depend on, in solving order
+    (:func:`~notation.endgame.material.materials_needed` gives that); tables already in
+    ``solved`` are used as they are.
+    """
+    lookup = _Lookup(rules, solved)
+    for material in materials:
+        if material in solved:
+            continue
+        pair = [material] if material.flipped() == material else [material, material.flipped()]
+        for name, table in zip(pair, _solve_pair(rules, pair, lookup, progress), strict=True):
+            solved[name] = table
+
+
+def solve_up_to(
+    rules: RuleSet, pieces: int, progress: Progress = _quiet
+) -> dict[Material, bytes | bytearray]:
+    """Tables of every material of at most ``pieces`` pieces."""
+    solved: dict[Material, bytes | bytearray] = {}
+    solve(rules, materials_up_to(pieces), solved, progress)
+    return solved
+
+
+def _solve_pair(
+    rules: RuleSet, pair: list[Material], lookup: _Lookup, progress: Progress
+) -> list[bytearray]:
+    generator = generator_for(rules)
+    indexes = [lookup.index(material) for material in pair]
+    offsets = [0, indexes[0].size]
+    total = sum(index.size for index in indexes)
+    targets = lookup.targets
+    for material, index, offset in zip(pair, indexes, offsets, strict=False):
+        counts = (material.kings, material.men, material.their_kings, material.their_men)
+        targets[counts] = _target(index, offset, None)
+
+    valid = bytearray(total)
+    exit_win = array("H", [_NO_EXIT]) * total
+    loss_at = array("H", [0]) * total
+    exit_draw = bytearray(total)
+    inside = array("H", [0]) * total
+    start = array("I", [0]) * total
+    edges = array("I")
+    stage = f"{'+'.join(m.name for m in pair)}: moves"
+    done = 0
+    progress(stage, 0, total)
+    for index, offset in zip(indexes, offsets, strict=False):
+        for position, me, opp, kings in index.positions():
+            i = offset + position
+            valid[i] = 1
+            start[i] = len(edges)
+            done += 1
+            if not done % _REPORT_EVERY:
+                progress(stage, offset + position, total)
+            for their_kings, their_men, my_kings, my_men in children(generator, me, opp, kings):
+                if not (their_kings or their_men):
+                    exit_win[i] = 2  # the last piece taken: a win in 1 ply
+                    continue
+                counts = (
+                    their_kings.bit_count(), their_men.bit_count(),
+                    my_kings.bit_count(), my_men.bit_count(),
+                )
+                target = targets.get(counts) or lookup.target(counts)
+                g0, g1, g2, g3, r0, r1, r2, to, table = target
+                j = g0[their_kings] * r0 + g1[their_men] * r1 + g2[my_kings] * r2 + g3[my_men]
+                if to >= 0:
+                    edges.append(to + j)
+                    continue
+                value = table[j]  # type: ignore[index]
+                if not value:
+                    exit_draw[i] = 1
+                elif value & 1:  # the other side loses: a win one ply later
+                    if value + 1 < exit_win[i]:
+                        exit_win[i] = value + 1
+                elif value + 1 > loss_at[i]:  # the other side wins
+                    loss_at[i] = value + 1
+            inside[i] = len(edges) - start[i]
+    for material in pair:
+        del targets[(material.kings, material.men, material.their_kings, material.their_men)]
+    progress(stage, total, total)
+
+    # Predecessor lists: the inverse of the edges, as one array sliced by pred_start.
+    pred_start = array("I", [0]) * (total + 1)
+    for j in edges:
+        pred_start[j + 1] += 1
+    for i in range(total):
+        pred_start[i + 1] += pred_start[i]
+    fill = array("I", pred_start)
+    preds = array("I", [0]) * len(edges)
+    for i in range(total):
+        if inside[i]:
+            s = start[i]
+            for j in edges[s : s + inside[i]]:
+                preds[fill[j]] = i
+                fill[j] += 1
+    del fill, edges
+
+    # Plies to the end, spread backwards level by level.  A position is a win at ply n when
+    # some move reaches a loss at n-1 (found when that loss is settled, or at once through a
+    # move out of the pair); a loss when every move reaches a win, at one more than the
+    # slowest of them.  Levels are settled in increasing order, so the first value a position
+    # gets is its shortest win or longest loss.
+    values = bytearray(total)
+    levels: dict[int, list[int]] = {}
+    for i in range(total):
+        if not valid[i]:
+            continue
+        if exit_win[i] != _NO_EXIT:
+            levels.setdefault(exit_win[i], []).append(i)
+        elif not inside[i] and not exit_draw[i]:
+            levels.setdefault(loss_at[i] or 1, []).append(i)
+    stage = f"{'+'.join(m.name for m in pair)}: values"
+    settled = 0
+    level = 1
+    while levels:
+        batch = levels.pop(level, None)
+        if batch is not None:
+            if level > LONGEST:
+                raise OverflowError(f"{pair[0].name}: a value needs more than {LONGEST - 1} plies")
+            if level & 1:  # losses: every parent has a win one ply longer
+                parent_wins = levels.setdefault(level + 1, [])
+                for i in batch:
+                    if values[i]:
+                        continue
+                    values[i] = level
+                    settled += 1
+                    for q in preds[pred_start[i] : pred_start[i + 1]]:
+                        if not values[q]:
+                            parent_wins.append(q)
+            else:  # wins: a parent whose last open move this was loses one ply later
+                for i in batch:
+                    if values[i]:
+                        continue
+                    values[i] = level
+                    settled += 1
+                    for q in preds[pred_start[i] : pred_start[i + 1]]:
+                        if values[q]:
+                            continue
+                        inside[q] -= 1
+                        if not inside[q] and exit_win[q] == _NO_EXIT and not exit_draw[q]:
+                            levels.setdefault(max(level + 1, loss_at[q]), []).append(q)
+            progress(stage, settled, total)
+        level += 1
+    progress(stage, total, total)
+    return [values[offset : offset + index.size] for index, offset in zip(indexes, offsets, strict=False)]
+
+
+@dataclass(frozen=True)
+class Inconsistency:
+    """A stored value that its successors contradict."""
+
+    material: Material
+    index: int
+    stored: int
+    expected: int
+
+
+def verify(
+    rules: RuleSet,
+    tables: Mapping[Material, bytes | bytearray],
+    materials: Iterable[Material] | None = None,
+    progress: Progress = _quiet,
+    limit: int = 20,
+) -> list[Inconsistency]:
+    """Check every position of ``materials`` (all of ``tables`` by default) against the values
+    its moves lead to, with the move generator run afresh: a win in n plies needs a move to a
+    loss in n-1 and none faster, a loss in n every move to a win and the slowest in n-1, a draw
+    no move to a loss and some move to a draw.  Returns the first ``limit`` inconsistencies."""
+    generator = generator_for(rules)
+    lookup = _Lookup(rules, tables)
+    found: list[Inconsistency] = []
+    chosen = list(tables) if materials is None else list(materials)
+    for material in chosen:
+        table = tables[material]
+        index = lookup.index(material)
+        stage = f"{material.name}: verify"
+        for done, (position, me, opp, kings) in enumerate(index.positions()):
+            if not done % _REPORT_EVERY:
+                progress(stage, position, index.size)
+            best_win = 0
+            worst_loss = 0
+            draw = False
+            for their_kings, their_men, my_kings, my_men in children(generator, me, opp, kings):
+                if not (their_kings or their_men):
+                    value = 1
+                else:
+                    g0, g1, g2, g3, r0, r1, r2, _, table_after = lookup.target((
+                        their_kings.bit_count(), their_men.bit_count(),
+                        my_kings.bit_count(), my_men.bit_count(),
+                    ))
+                    value = table_after[  # type: ignore[index]
+                        g0[their_kings] * r0 + g1[their_men] * r1 + g2[my_kings] * r2
+                        + g3[my_men]
+                    ]
+                if not value:
+                    draw = True
+                elif value & 1:
+                    if not best_win or value + 1 < best_win:
+                        best_win = value + 1
+                elif value + 1 > worst_loss:
+                    worst_loss = value + 1
+            expected = best_win or (DRAW if draw else (worst_loss or 1))
+            if table[position] != expected:
+                found.append(Inconsistency(material, position, table[position], expected))
+                if len(found) >= limit:
+                    return found
+        progress(stage, index.size, index.size)
+    return found

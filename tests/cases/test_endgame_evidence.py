@@ -1,0 +1,114 @@
+"""The endgame tables as the referee's evidence: a game unfinished at the end of play whose
+position the tables hold shows its verdict and a line of best play on the case page, comes
+first among the end-of-play cases, and is cited as evidence in the decision letter — while the
+referee still decides (002 §4.5.5)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import email
+import email.policy
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from sqlalchemy import select
+
+from corrmail.models import Case, Game, GameResult
+from corrmail.referee.endgame import batch_listing, endgame_verdict
+
+if TYPE_CHECKING:
+    from tests.cases.conftest import Cup
+
+START = dt.date(2026, 9, 1)
+END = dt.date(2027, 8, 31)
+# A legal game (a seeded random playout) down to a man against king and man, White to move:
+# Black wins in 4 plies.
+ENDGAME_PLIES = (
+    "e3-d4 d6-e5 f2-e3 h6-g5 d4-c5 b6:d4:f2:h4 h2-g3 h4:f2 e1:g3 e5-d4 c3:e5 f6:d4 g1-h2 a7-b6 "
+    "a3-b4 c7-d6 g3-h4 d4-e3 d2:f4:h6 d6-c5 b4:d6 e7:c5 b2-a3 d8-c7 h4-g5 g7-f6 g5:e7 f8:d6 "
+    "a3-b4 c5:a3 h2-g3 h8-g7 h6:f8:c5:a7 c7-b6 a7:f2 b8-a7 f2-b6 a7:c5 g3-f4 c5-b4 c1-b2 "
+    "a3:c1:h6"
+).split()
+
+
+def _text(raw: bytes) -> str:
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    return "".join(
+        part.get_content() for part in message.walk() if part.get_content_type() == "text/plain"
+    )
+
+
+@pytest.fixture
+def tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CORRMAIL_ENDGAME_DIR", str(tmp_path / "endgame"))
+    return tmp_path / "endgame"
+
+
+def test_endgame_verdict_on_the_case_page_queue_and_letter(cup: Cup, set_today, tables: Path) -> None:
+    pairs = sorted(cup.games)
+    endgame, ordinary = pairs[0], pairs[1]
+    cup.play(*endgame, [
+        (ply, START + dt.timedelta(days=i), START + dt.timedelta(days=i + 1))
+        for i, ply in enumerate(ENDGAME_PLIES)
+    ])
+    cup.play(*ordinary, [("c3-d4", START, START + dt.timedelta(days=1))])
+    for pair in pairs[2:]:
+        cup.finish(*pair, GameResult.DRAW)
+    set_today(END)
+    cup.post("referee", f"/cases/new/{cup.code}/adjudications")
+    # No tables were there: the first game that needed them built them.
+    assert (tables / "russian" / "manifest.json").is_file()
+    with cup.database.session() as session:
+        rows = list(session.scalars(select(Case).order_by(Case.id)))
+        by_game = {row.game_id: row.id for row in rows}
+        settled = by_game[cup.games[endgame]]
+        # The end-of-play listing: the game the tables settle first, whatever its case number.
+        listing = batch_listing(list(reversed(rows)))
+        assert listing[0].startswith(f"  case #{settled} ")
+        assert "endgame tables: black wins in 2 moves (4 plies), MvKM (evidence)" in listing[0]
+        assert "endgame tables" not in listing[1]
+        game = session.get(Game, cup.games[endgame])
+        assert game is not None
+        verdict = endgame_verdict(game)
+        assert verdict is not None and verdict.ruling == "black_wins" and len(verdict.line) == 4
+        assert verdict.line[0].label == "22."  # White's 22nd move starts the line
+
+    page = cup.client("referee").get(f"/cases/{settled}").data.decode()
+    assert 'id="endgame-verdict" data-ruling="black_wins"' in page
+    assert "ходов до конца при лучшей игре: 2 (полуходов: 4)" in page  # the referee reads Russian
+    assert "решение принимает судья (002 §4.5.5)" in page
+    for label in ("22. ", "22... ", "23. ", "23... "):  # the line, a board after each move
+        assert page.count(f"<figcaption>{label}") == 1
+    other = by_game[cup.games[ordinary]]
+    assert "endgame-verdict" not in cup.client("referee").get(f"/cases/{other}").data.decode()
+
+    queue = cup.client("referee").get("/cases/").data.decode()
+    settled_list = queue.split('class="endgame-settled"')[1].split("</ul>")[0]
+    assert f'data-case="{settled}"' in settled_list and f'data-case="{other}"' not in settled_list
+
+    # The referee decides; the letter cites the tables as evidence, not as the ruling.
+    cup.act(f"player{endgame[0]}", settled, "analysis", side="white", assessment="draw",
+            analysis="the king holds")
+    cup.act(f"player{endgame[1]}", settled, "analysis", side="black", assessment="win",
+            analysis="the man crowns")
+    set_today(END + dt.timedelta(days=11))
+    cup.act("referee", settled, "decide", ruling="black_wins", reasons="the tables' line holds")
+    with cup.database.session() as session:
+        letters = cup.outbox(session, "case.adjudication.result_differs")
+        assert letters  # to White, whose assessment the result contradicts
+        letters += cup.outbox(session, "case.adjudication.result")
+        texts = [_text(m.raw) for m in letters]
+    cited = [t for t in texts if "Evidence: the endgame tables (every position of up to 3" in t
+             or "Доказательство: по эндшпильным таблицам (все позиции до 3 шашек" in t]
+    assert len(cited) == len(texts)
+    assert all("(MvKM)" in t and "(002 §4.5.5)" in t for t in cited)
+
+
+def test_no_verdict_outside_the_tables(cup: Cup, tables: Path) -> None:
+    pair = sorted(cup.games)[0]
+    cup.play(*pair, [("c3-d4", START, START + dt.timedelta(days=1))])
+    with cup.database.session() as session:
+        stored = session.get(Game, cup.games[pair])
+        assert stored is not None and endgame_verdict(stored) is None
+    assert not tables.exists()  # a position of many pieces builds nothing
