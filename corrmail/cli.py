@@ -17,6 +17,7 @@ from corrmail.life_cli import register as register_life_commands
 from corrmail.game_import_cli import register as register_game_import_commands
 from corrmail.mail.cli import register as register_mail_commands
 from corrmail.mail.service import MailerThread
+from corrmail.mail.settings import MailSettings
 from corrmail.migrate import alembic_config, head_revision, is_up_to_date, upgrade
 from corrmail.ops.cli import register as register_ops_commands
 from corrmail.ops.logging import configure_logging
@@ -66,10 +67,11 @@ def db_current() -> None:
 @main.command()
 def demo() -> None:
     """Load the demo tournament (once; running it again changes nothing) and print its logins."""
-    database = Database(Settings.from_env().database_url)
+    settings = Settings.from_env()
+    database = Database(settings.database_url)
     try:
         with database.transaction() as session:
-            load_demo(session)
+            load_demo(session, MailSettings.from_env(secret_fallback=settings.secret_key))
     finally:
         database.dispose()
     click.echo(f"Demo tournament {DEMO_CODE} is loaded. Logins (password for all shown):")

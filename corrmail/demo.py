@@ -14,10 +14,13 @@ from email.message import EmailMessage
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from adjudication import Evidence, OverstepClaim
+from adjudication import Side as AdjudicationSide
 from corrmail import games
 from corrmail.demo_moves import DEMO_MOVES
 from corrmail.games import LetterInput
 from corrmail.mail.compose import new_message_id
+from corrmail.mail.settings import MailSettings
 from corrmail.models import (
     Channel,
     Game,
@@ -36,6 +39,8 @@ from corrmail.models import (
     User,
 )
 from corrmail.outbox import enqueue
+from corrmail.referee.desk import Desk, actor_for
+from corrmail.referee.letters import case_letter_writer
 from notation.full import parse_full
 from notation.position import Position
 from notation.rules import GameType as NotationGameType
@@ -55,6 +60,7 @@ START = dt.date(2026, 9, 1)
 # Letters in the demo stop before this day, so every game has its latest letter in transit or
 # on someone's desk.
 LAST_LETTER_BEFORE = dt.date(2026, 11, 20)
+DEMO_MAIL_SECRET = "demo reply tokens"  # used only when no mail secret is configured
 
 
 @dataclass(frozen=True)
@@ -100,8 +106,9 @@ def demo_logins() -> list[tuple[str, str, str]]:
     return rows
 
 
-def load_demo(session: Session) -> Tournament:
-    """Create the demo (or find it) in `session`'s transaction; the caller commits."""
+def load_demo(session: Session, mail: MailSettings | None = None) -> Tournament:
+    """Create the demo (or find it) in `session`'s transaction; the caller commits. ``mail``:
+    the settings the case letters of the demo's overstep claim are written with."""
     existing = session.scalar(select(Tournament).where(Tournament.code == DEMO_CODE))
     if existing is not None:
         return existing
@@ -162,8 +169,14 @@ def load_demo(session: Session) -> Tournament:
         )
         session.add(game)
         session.flush()
-        _play_letters(session, tournament, game, index, steward)
+        overstepped = _play_letters(session, tournament, game, index, steward)
+        if overstepped is not None:
+            overstepped_game = (game, *overstepped)
 
+    session.flush()
+    game, silent, last_safe = overstepped_game
+    _claim_and_confirm_overstep(session, tournament, game, silent, last_safe,
+                                mail or MailSettings.from_env(secret_fallback=DEMO_MAIL_SECRET))
     _enqueue_start_sheet_notice(session, tournament, participants[1])
     session.flush()
     return tournament
@@ -264,7 +277,9 @@ def _letter_text(
 
 def _play_letters(
     session: Session, tournament: Tournament, game: Game, index: int, steward: User | None
-) -> None:
+) -> tuple[Side, dt.date] | None:
+    """Enter the game's letters; for the overstepped game, the silent side and the last day
+    he could have replied on."""
     moves = DEMO_MOVES[index]
     planned, last_received = _plan_letters(index)
     ledger = _ledger(tournament, planned)
@@ -303,16 +318,45 @@ def _play_letters(
             session, game, GameResult.BLACK_WIN if loser is game.white else GameResult.WHITE_WIN,
             ResultKind.PLAYED, on=planned[-1].sent, user=None, audited=False)
     elif index == OVERSTEPPED_GAME:
-        # The side to move never answered; timekeeping says when its limit ran out (002 §4.3.5),
-        # and the referee confirmed the overstep (002 §4.3.6).
+        # The side to move never answered; timekeeping says when its limit ran out (002 §4.3.5).
+        # The partner claims it with the file of §4.3.6, the referee confirms it and the protest
+        # window runs (§4.3.7–§4.3.8): the result comes from that decision, as in real play.
         silent = Side.WHITE if len(planned) % 2 == 0 else Side.BLACK
         last_safe = last_safe_reply_date(ledger, silent, received=last_received)
         if last_safe is None or last_safe >= LAST_LETTER_BEFORE:
             raise RuntimeError(f"demo overstep game is not overstepped yet: {last_safe}")
-        games.record_result(
-            session, game, GameResult.BLACK_WIN if silent is Side.WHITE else GameResult.WHITE_WIN,
-            ResultKind.OVERSTEP, on=last_safe + dt.timedelta(days=1), user=None,
-            rule="002 §4.3.6", audited=False)
+        return silent, last_safe
+    return None
+
+
+def _claim_and_confirm_overstep(
+    session: Session, tournament: Tournament, game: Game, silent: Side, last_safe: dt.date,
+    mail: MailSettings,
+) -> None:
+    """The demo's overstepped game reaches its result the rulebook's way: the claimant's file
+    (002 §4.3.6) entered by the steward the day after the limit ran out, the referee's
+    confirmation once the accused's time to object has passed (§4.3.7–§4.3.8); the protest
+    window against the decision then runs its course (002 §4.1.12)."""
+    claimant = AdjudicationSide.WHITE if silent is Side.BLACK else AdjudicationSide.BLACK
+    steward = _by_login(session, "steward")
+    referee = _by_login(session, "referee")
+    assert steward is not None and referee is not None
+    writer = case_letter_writer(mail)
+    claimed_on = last_safe + dt.timedelta(days=1)
+    done = Desk(session, writer, on=claimed_on).open_overstep_claim(
+        actor_for(session, steward, tournament.id), game, claimant=claimant,
+        evidence=frozenset(Evidence), notice_received_on=claimed_on + dt.timedelta(days=2),
+        letter_text="Заявляю о просрочке времени партнёром; материалы прилагаю (002 §4.3.6).",
+    )
+    case_id = done.stored.row.id
+    claim = done.stored.case
+    assert isinstance(claim, OverstepClaim)
+    # The referee decides the day after the accused's time to protest the claim ran out.
+    Desk(session, writer, on=claim.objection_due + dt.timedelta(days=1)).decide(
+        actor_for(session, referee, tournament.id), case_id,
+        revision=claim.revision, ruling="confirmed",
+        reasons="График времени подтверждает просрочку; материалы полные (002 §4.3.6–4.3.7).",
+    )
 
 
 def _enqueue_start_sheet_notice(

@@ -129,6 +129,12 @@ def standings_csv(table: TournamentTable) -> bytes:
     and the tiebreaks in the tournament's order."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=CSV_DELIMITER, lineterminator="\r\n")
+    if table.teams:
+        # A team event: the places are the teams' (000 §3.17.6), the players' rows follow
+        # after an empty line as the boards' results.
+        writer.writerow(spreadsheet_safe(_team_header(table)))
+        writer.writerows(spreadsheet_safe(line) for line in _team_lines(table, decimal=","))
+        writer.writerow([])
     writer.writerow(spreadsheet_safe(_header(table)))
     writer.writerows(spreadsheet_safe(line) for line in _lines(table, decimal=","))
     return buffer.getvalue().encode("utf-8-sig")
@@ -160,6 +166,26 @@ def _is_number(text: str) -> bool:
     return text.lstrip("+-").replace(",", "").replace(".", "").isdigit()
 
 
+def _team_header(table: TournamentTable) -> list[str]:
+    return ["place", "team", "match_points", "game_points", *table.team_tiebreaks]
+
+
+def _team_lines(table: TournamentTable, decimal: str) -> list[list[str]]:
+    return [
+        [row.place, row.team, format_points(row.match_points, decimal),
+         format_points(row.game_points, decimal),
+         *(format_points(row.tiebreaks.get(name), decimal) for name in table.team_tiebreaks)]
+        for row in table.teams
+    ]
+
+
+def _columns(rows: list[list[str]]) -> list[str]:
+    """Rows of cells as fixed-width lines."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+            for row in rows]
+
+
 def standings_json(table: TournamentTable) -> str:
     return json.dumps(table.as_dict(), ensure_ascii=False, indent=1)
 
@@ -176,11 +202,17 @@ def standings_text(table: TournamentTable) -> str:
         header[-len(labels):] = [label.short for label in labels]
     # The club and rating columns make a printed crosstable too wide; the CSV keeps them.
     rows = [[line[0], line[1], line[2], *line[5:]] for line in [header, *lines]]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     text = [f"{tournament.code} — {tournament.title}", ""]
-    for row in rows:
-        text.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
-                    .rstrip())
+    team_labels = [tiebreak_label(name, team=True) for name in table.team_tiebreaks]
+    if table.teams:
+        team_header = ["", "team", "match pts", "game pts", *(label.short for label in team_labels)]
+        text.extend(_columns([team_header, *_team_lines(table, decimal=".")]))
+        text.append("")
+        text.append("team tiebreaks in order: " + "; ".join(
+            f"{label.short} — {label.title} ({label.rule})" for label in team_labels))
+        text.append("")
+        text.append("boards:")
+    text.extend(_columns(rows))
     text.append("")
     text.append(f"{ADJUDICATED_MARK} adjudicated (000 §3.14.4), {OVERSTEP_MARK} overstep "
                 f"(002 §4.3.7), {DECIDED_MARK} referee's decision; + / − unplayed (002 §4.5.8); "

@@ -63,6 +63,7 @@ from scoring.points import PointSystem
 from scoring.result import GameResult as ScoringResult
 from scoring.result import Result as ScoringSide
 from scoring.standings import StandingRow, default_tiebreaks, standings
+from scoring.teams import TeamStandingRow
 
 __all__ = [
     "ADJUDICATED_MARK",
@@ -374,6 +375,13 @@ class TournamentTable:
     playoff_problem: str = ""
     """Why the recorded play-off no longer fits the table (a result corrected after it was
     recorded); the table is then shown without it until the referee records it again."""
+    teams: tuple[TeamStandingRow, ...] = ()
+    """A team event: the team table, which gives the places (000 §3.17.6); the players' rows
+    are the boards' results beside it."""
+
+    @property
+    def team_tiebreaks(self) -> tuple[str, ...]:
+        return tuple(self.teams[0].tiebreaks) if self.teams else ()
 
     def mark_of(self, start_no: int, cell: Cell) -> str:
         """The mark after ``start_no``'s result in ``cell``: ``*`` adjudicated, ``†`` overstep,
@@ -403,11 +411,17 @@ class TournamentTable:
 
     def as_dict(self) -> dict[str, object]:
         """The JSON of the API, the ``standings --format json`` command and the JSON export."""
+        teams = (
+            {"team_tiebreaks": list(self.team_tiebreaks),
+             "teams": [row.as_dict() for row in self.teams]}
+            if self.teams else {}
+        )
         return {
             "tournament": self.tournament.code,
             "title": self.tournament.title,
             "points": [str(self.tournament.points_win), str(self.tournament.points_draw),
                        str(self.tournament.points_loss)],
+            **teams,
             "tiebreaks": list(self.tiebreaks),
             "standings": [row.as_dict() for row in self.rows],
             "crosstable": self.crosstable.as_dict(),
@@ -439,7 +453,19 @@ def tournament_table(tournament: TournamentRow) -> TournamentTable:
         for game in tournament.games
         if game.result_kind in KIND_MARKS and game.result is not GameResult.ANNULLED
     }
-    return TournamentTable(tournament, scoring, order, rows, table, marks, problem)
+    return TournamentTable(tournament, scoring, order, rows, table, marks, problem,
+                           teams=team_rows(tournament, scoring))
+
+
+def team_rows(tournament: TournamentRow, scoring: ScoringTournament) -> tuple[TeamStandingRow, ...]:
+    """A team event's team table over the players' results in ``scoring`` (none otherwise)."""
+    if tournament.system is not TournamentSystem.TEAM:
+        return ()
+    # The teams and their boards are the rounds package's (it pairs them); it imports this
+    # module for the results, hence the import here.
+    from corrmail.rounds.teams import team_table
+
+    return tuple(team_table(_session_of(tournament), tournament, scoring))
 
 
 def adjudication_mark(cell: Cell) -> str:

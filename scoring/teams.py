@@ -423,16 +423,85 @@ def scheveningen_schedule(size: int, semi: bool = False) -> tuple[BoardPairing, 
     """Every player of one team meets every player of the other (004); ``size`` rounds.
 
     Semi-Scheveningen: the first halves meet each other and so do the second halves, in
-    ``size / 2`` rounds (004's example: eight players, four rounds). Colours alternate by round
-    and board so that each player's colours are as balanced as the rounds allow."""
+    ``size / 2`` rounds (004's example: eight players, four rounds).
+
+    Colours follow 000 §3.17.3 in every round: the first team's board 1 sets them and they
+    alternate board by board across the whole match (boards 1, 3, 5 … one colour, 2, 4, 6 … the
+    other), also across the two halves of a semi-Scheveningen with an odd half. Board 1's colour
+    alternates by round, so each player of the first team is as near half white as the number of
+    rounds allows. Who meets whom in which round is then chosen so that the second team's players
+    are balanced too (:func:`_balanced_block`): exactly half white when a half has a multiple of
+    four boards, within one game of that otherwise (see docs/rules/scoring.md)."""
     if size < 1 or (semi and size % 2):
         raise ScoringError(f"a {'semi-' if semi else ''}Scheveningen match needs {'an even number of' if semi else 'at least one'} player(s) a team, not {size}")
     blocks = [(0, size // 2), (size // 2, size // 2)] if semi else [(0, size)]
     pairings = []
     for offset, width in blocks:
-        for round_no in range(1, width + 1):
-            for board in range(width):
-                other = (board + round_no - 1) % width
-                colour = Colour.WHITE if (board + round_no) % 2 else Colour.BLACK
+        for round_no, opponents in enumerate(_balanced_block(width, offset), start=1):
+            for board, other in enumerate(opponents):
+                colour = _first_team_colour(offset + board + 1, round_no)
                 pairings.append(BoardPairing(round_no, offset + board + 1, offset + other + 1, colour))
-    return tuple(pairings)
+    return tuple(sorted(pairings, key=lambda p: (p.round, p.first)))
+
+
+def _first_team_colour(board: int, round_no: int) -> Colour:
+    """000 §3.17.3: board 1 white in odd rounds, and colours alternate along the boards."""
+    return Colour.WHITE if (board + round_no) % 2 == 0 else Colour.BLACK
+
+
+_SCHEDULE_SEARCH_NODES = 30_000
+
+
+def _balanced_block(width: int, offset: int) -> list[list[int]]:
+    """For each round, the second team's player (0-based, within the block) facing each board.
+
+    A Latin square: every pair meets once. The first team's colours are fixed by
+    :func:`_first_team_colour`; the square is searched depth first so that no player of the
+    second team has more than ``ceil(width / 2) + slack`` games of one colour, with the least
+    slack that a bounded search finds (0 when ``width`` is a multiple of 4, 1 for the other
+    sizes up to 12). Deterministic: the same size always gives the same schedule."""
+    for slack in range(width + 1):
+        found = _latin_square_within(width, offset, (width + 1) // 2 + slack)
+        if found is not None:
+            return found
+    raise AssertionError("a Latin square always exists with slack = width")  # pragma: no cover
+
+
+def _latin_square_within(width: int, offset: int, most: int) -> list[list[int]] | None:
+    met = [[False] * width for _ in range(width)]
+    counts = {Colour.WHITE: [0] * width, Colour.BLACK: [0] * width}
+    rounds: list[list[int]] = []
+    budget = [_SCHEDULE_SEARCH_NODES if most < width else 10**9]
+
+    def fill(round_no: int) -> bool:
+        if round_no > width:
+            return True
+        row = [0] * width
+        taken = [False] * width
+
+        def place(board: int) -> bool:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            if board == width:
+                rounds.append(row[:])
+                if fill(round_no + 1):
+                    return True
+                rounds.pop()
+                return False
+            theirs = counts[_first_team_colour(offset + board + 1, round_no).opposite]
+            for other in sorted(range(width), key=theirs.__getitem__):
+                if taken[other] or met[board][other] or theirs[other] + 1 > most:
+                    continue
+                theirs[other] += 1
+                taken[other] = met[board][other] = True
+                row[board] = other
+                if place(board + 1):
+                    return True
+                theirs[other] -= 1
+                taken[other] = met[board][other] = False
+            return False
+
+        return place(0)
+
+    return rounds if fill(1) else None

@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from adjudication import Case as PureCase
 from adjudication import Decision, Sanction, case_from_dict
+from adjudication.case import CaseState
 from adjudication.sanction import SanctionKind, SanctionRuling
 from corrmail.ledger import effective_letters, letter_date
 from corrmail.mail.game_view import GameView
@@ -98,10 +99,34 @@ class CaseOnRecord:
     case: PureCase
     decisions: tuple[Decision, ...]
     """The decisions taken on or before the snapshot date, oldest first."""
+    then: PureCase | None = None
+    """The case as it stood on the snapshot date (decisions and protests of later days left
+    out, the state they implied); ``None``: as :attr:`case` (nothing happened later)."""
+
+    @property
+    def as_it_stood(self) -> PureCase:
+        return self.then if self.then is not None else self.case
 
     @property
     def ruling(self) -> str | None:
         return self.decisions[-1].ruling if self.decisions else None
+
+
+def case_as_of(case: PureCase, as_of: dt.date) -> PureCase | None:
+    """``case`` as it stood on ``as_of``: without the decisions and protests of later days, in
+    the state they leave it (a bulletin rebuilt for a past date shows the deadlines that ran
+    then, also of cases decided since). ``None`` when nothing happened after the date."""
+    decisions = tuple(d for d in case.decisions if d.decided_on <= as_of)
+    protests = tuple(p for p in case.protests if p.filed_on <= as_of)
+    if len(decisions) == len(case.decisions) and len(protests) == len(case.protests):
+        return None
+    if not decisions:
+        state = CaseState.AWAITING_PARTIES
+    elif protests and protests[-1].decision == len(decisions) - 1:
+        state = CaseState.UNDER_PROTEST
+    else:
+        state = CaseState.DECIDED
+    return dataclasses.replace(case, decisions=decisions, protests=protests, state=state)
 
 
 class Snapshot:
@@ -145,7 +170,7 @@ class Snapshot:
             if case.opened_on > self.as_of:
                 continue
             decisions = tuple(d for d in case.decisions if d.decided_on <= self.as_of)
-            on_record.append(CaseOnRecord(row, case, decisions))
+            on_record.append(CaseOnRecord(row, case, decisions, case_as_of(case, self.as_of)))
         return tuple(on_record)
 
     def sanction_in_force(

@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudication import Adjudication, GameRecordCase, Side, Withdrawal
+from adjudication import Adjudication, GameRecordCase, OverstepClaim, Sanction, Side, Withdrawal
 from corrmail.bulletins.asof import AsOfGameView, CaseOnRecord, Snapshot
 from corrmail.bulletins.content import (
     AdjudicationLine,
     BreakLine,
     Bulletin,
+    ClaimLine,
     ClockLine,
     Crosstable,
     DeadlineLine,
@@ -36,6 +37,8 @@ from corrmail.bulletins.content import (
     SheetGame,
     StandingLine,
     Statistics,
+    TeamLine,
+    UnfinishedGame,
     WithdrawalLine,
 )
 from corrmail.bulletins.sending import WITHHELD_BY
@@ -52,6 +55,7 @@ from corrmail.models import (
 )
 from corrmail.models.bulletins import BulletinIssue, BulletinKind
 from corrmail.referee.results import outcome_of
+from corrmail.standings import team_rows
 from notation.letters import LegalMove
 from notation.short import format_short
 from notation.svg import board_svg
@@ -99,6 +103,7 @@ def build_bulletin(
     order, lines, table = _standings(snapshot)
     games = _games_by_state(snapshot)
     clocks, oversteps = _clocks(snapshot, games.in_play)
+    team_order, teams = _teams(snapshot)
     return Bulletin(
         heading=_heading(tournament),
         number=number,
@@ -121,9 +126,12 @@ def build_bulletin(
         penalties=tuple(
             line for line in _penalties(snapshot) if since is None or line.charged_on > since
         ),
-        breaks=_breaks(snapshot),
+        breaks=_breaks(snapshot, since=since),
         clocks=clocks,
         deadlines=_deadlines(snapshot, clocks),
+        teams=teams,
+        team_tiebreak_order=team_order,
+        open_claims=_open_claims(snapshot),
     )
 
 
@@ -131,6 +139,9 @@ def build_final_report(session: Session, tournament: Tournament, as_of: dt.date)
     """The referee's report to the organizer: the whole tournament as of ``as_of``."""
     snapshot = Snapshot(session, tournament, as_of)
     order, lines, table = _standings(snapshot)
+    games = _games_by_state(snapshot)
+    _, oversteps = _clocks(snapshot, games.in_play)
+    team_order, teams = _teams(snapshot)
     return FinalReport(
         heading=_heading(tournament),
         as_of=as_of,
@@ -143,6 +154,12 @@ def build_final_report(session: Session, tournament: Tournament, as_of: dt.date)
         withdrawals=_withdrawals(snapshot),
         records=_records(snapshot),
         statistics=_statistics(snapshot),
+        teams=teams,
+        team_tiebreak_order=team_order,
+        open_claims=_open_claims(snapshot),
+        oversteps=tuple(o for o in oversteps if o.game_id not in _claimed_game_ids(snapshot)),
+        breaks=_breaks(snapshot, every=True),
+        unfinished=_unfinished(snapshot),
     )
 
 
@@ -317,7 +334,78 @@ def _state(snapshot: Snapshot, game: Game) -> str:
         return "finished"
     if game.id in _adjudicated_game_ids(snapshot):
         return "adjudication"
+    if game.id in _claimed_game_ids(snapshot):
+        return "suspended"
     return "in_play" if snapshot.view(game).letters else "not_started"
+
+
+def _open_claim_cases(snapshot: Snapshot) -> list[CaseOnRecord]:
+    """Overstep claims not settled by the date: opened, decided within the protest window or
+    under protest (002 §4.3.6–§4.3.8), for a game whose result is not on record."""
+    return [
+        stored for stored in snapshot.cases
+        if isinstance(stored.case, OverstepClaim)
+        and not stored.as_it_stood.is_closed
+        and stored.row.game is not None
+        and not snapshot.result_on_record(stored.row.game)
+    ]
+
+
+def _claimed_game_ids(snapshot: Snapshot) -> set[int]:
+    return {stored.row.game_id for stored in _open_claim_cases(snapshot)
+            if stored.row.game_id is not None}
+
+
+def _open_claims(snapshot: Snapshot) -> tuple[ClaimLine, ...]:
+    lines = []
+    for stored in _open_claim_cases(snapshot):
+        case = stored.as_it_stood
+        assert isinstance(case, OverstepClaim)
+        game = stored.row.game
+        assert game is not None
+        names = {Side.WHITE: game.white.player.name, Side.BLACK: game.black.player.name}
+        accused = Side.BLACK if case.claimant is Side.WHITE else Side.WHITE
+        deadline = case.deadline_on(snapshot.as_of)
+        lines.append(ClaimLine(
+            case_id=stored.row.id,
+            case_ref=case.case_id,
+            game_id=game.id,
+            white=names[Side.WHITE],
+            black=names[Side.BLACK],
+            claimant=names[case.claimant],
+            accused=names[accused],
+            opened_on=case.opened_on,
+            state=case.state.value,
+            next_due=deadline.due if deadline is not None else None,
+            next_what=deadline.what if deadline is not None else "",
+        ))
+    return tuple(lines)
+
+
+def _teams(snapshot: Snapshot) -> tuple[tuple[str, ...], tuple[TeamLine, ...]]:
+    """A team event's table as of the date (000 §3.17.6: the places are the teams')."""
+    rows = team_rows(snapshot.tournament, snapshot.scoring)
+    order = tuple(rows[0].tiebreaks) if rows else ()
+    return order, tuple(
+        TeamLine(row.place, row.team, row.match_points, row.game_points,
+                 tuple(row.tiebreaks.items()))
+        for row in rows
+    )
+
+
+def _unfinished(snapshot: Snapshot) -> tuple[UnfinishedGame, ...]:
+    return tuple(
+        UnfinishedGame(
+            game_id=game.id,
+            round=game.round,
+            white=game.white.player.name,
+            black=game.black.player.name,
+            moves=_moves(snapshot.view(game)),
+            state=_state(snapshot, game),
+        )
+        for game in sorted(snapshot.tournament.games, key=lambda g: (g.round, g.board or 0, g.id))
+        if not snapshot.result_on_record(game)
+    )
 
 
 def _result(snapshot: Snapshot, game: Game) -> str:
@@ -369,6 +457,7 @@ def _clocks(
     player to move on the date, and any overstep the chart or the clock shows (002 §4.3.5)."""
     clocks: list[ClockLine] = []
     oversteps: list[OverstepLine] = []
+    claimed = _claimed_game_ids(snapshot)
     for game in games:
         view = snapshot.view(game)
         try:
@@ -394,8 +483,9 @@ def _clocks(
             to_move=name[side],
             to_move_side=side.value,
             limit=limit,
-            days_left=days_left,
-            last_safe_reply=last_safe,
+            days_left=None if game.id in claimed else days_left,
+            last_safe_reply=None if game.id in claimed else last_safe,
+            suspended=game.id in claimed,
         ))
         if chart.overstep is not None:
             over = chart.overstep
@@ -440,6 +530,8 @@ def _decisions(snapshot: Snapshot) -> tuple[DecisionLine, ...]:
                 reasons=decision.reasons,
                 protests=protests,
                 audit_id=recorded[index] if index < len(recorded) else None,
+                sanction=(stored.case.sanction.value if isinstance(stored.case, Sanction)
+                          else None),
             ))
     return tuple(sorted(lines, key=lambda line: (line.decided_on, line.case_id)))
 
@@ -467,21 +559,31 @@ def _subject(stored: CaseOnRecord) -> str:
     return ""
 
 
-def _breaks(snapshot: Snapshot) -> tuple[BreakLine, ...]:
-    """Breaks in force on the date, and those announced for later (002 §4.4)."""
+def _breaks(
+    snapshot: Snapshot, *, since: dt.date | None = None, every: bool = False
+) -> tuple[BreakLine, ...]:
+    """Breaks of every kind (002 §4.4): in force on the date and announced for later; those
+    taken since the previous bulletin (``since``); with ``every``, all on record (the final
+    report)."""
     lines = []
+    as_of = snapshot.as_of
     for participant in snapshot.tournament.participants:
         for item in participant.breaks:
             announced = item.announced_on or item.start_date
-            if announced > snapshot.as_of or item.end_date < snapshot.as_of:
+            if announced > as_of:
                 continue
+            over = item.end_date < as_of
+            if over and not every and (since is None or item.end_date <= since):
+                continue
+            in_force = item.start_date <= as_of and not over
             lines.append(BreakLine(
                 player=participant.player.name,
                 start=item.start_date,
                 end=item.end_date,
                 days=(item.end_date - item.start_date).days + 1,
                 kind=item.kind.value,
-                in_force=item.start_date <= snapshot.as_of,
+                in_force=in_force,
+                state="taken" if over else "in_force" if in_force else "announced",
             ))
     return tuple(sorted(lines, key=lambda line: (line.start, line.player)))
 
@@ -495,9 +597,9 @@ def _deadlines(snapshot: Snapshot, clocks: Iterable[ClockLine]) -> tuple[Deadlin
         if clock.last_safe_reply is not None and clock.last_safe_reply >= snapshot.as_of
     ]
     for stored in snapshot.cases:
-        case = stored.case
-        if len(stored.decisions) != len(case.decisions) or case.is_closed:
-            continue  # the case moved on after the date: its stored deadlines are later ones
+        case = stored.as_it_stood
+        if case.is_closed:
+            continue
         deadline = case.deadline_on(snapshot.as_of)
         if deadline is None or deadline.due < snapshot.as_of:
             continue

@@ -16,6 +16,7 @@ __all__ = [
     "AdjudicationLine",
     "BreakLine",
     "Bulletin",
+    "ClaimLine",
     "ClockLine",
     "Crosstable",
     "DeadlineLine",
@@ -30,6 +31,8 @@ __all__ = [
     "SheetGame",
     "StandingLine",
     "Statistics",
+    "TeamLine",
+    "UnfinishedGame",
     "WithdrawalLine",
     "to_json",
 ]
@@ -56,6 +59,17 @@ class StandingLine:
     games_played: int
     tiebreaks: tuple[tuple[str, float | None], ...]
     withdrawn: bool
+
+
+@dataclass(frozen=True)
+class TeamLine:
+    """A team's line of a team event's table: the places are the teams' (000 §3.17.6)."""
+
+    place: str
+    team: str
+    match_points: float
+    game_points: float
+    tiebreaks: tuple[tuple[str, float | None], ...]
 
 
 @dataclass(frozen=True)
@@ -122,6 +136,10 @@ class DecisionLine:
     """Protests against this decision: ``"white 12.03.2027 → referee"``."""
     audit_id: int | None
     """The audit-log entry that recorded the decision."""
+    sanction: str | None = None
+    """A sanction case: which one (002 §4.1.9: ``warning`` — замечание, ``reprimand`` —
+    выговор, ``bulletins_withheld`` — лишение текущей информации, ``forfeit``,
+    ``exclusion_request``), so the report says what was imposed."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +162,42 @@ class BreakLine:
     days: int
     kind: str
     in_force: bool
+    state: str = ""
+    """``announced`` (to come), ``in_force`` or ``taken`` (over by the date)."""
+
+
+@dataclass(frozen=True)
+class ClaimLine:
+    """An overstep claim not yet decided for good (002 §4.3.6–§4.3.8): the game stays suspended
+    while it waits, and its result is not on record."""
+
+    case_id: int
+    case_ref: str
+    game_id: int | None
+    white: str
+    black: str
+    claimant: str
+    accused: str
+    opened_on: dt.date
+    state: str
+    """The claim's state as `adjudication` names it (``open``, ``decided`` within the protest
+    window, ``protested``)."""
+    next_due: dt.date | None
+    next_what: str
+
+
+@dataclass(frozen=True)
+class UnfinishedGame:
+    """A game without a result on record, named (002 §4.1.7 asks the results of the
+    tournament: the report says which games are still open, not only how many)."""
+
+    game_id: int
+    round: int
+    white: str
+    black: str
+    moves: int
+    state: str
+    """``in_play``, ``not_started``, ``adjudication`` or ``suspended`` (a claim waits)."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +215,8 @@ class ClockLine:
     limit: int
     days_left: int | None
     last_safe_reply: dt.date | None
+    suspended: bool = False
+    """Play is stopped while an overstep claim waits (002 §4.3.6): no clock runs."""
 
 
 @dataclass(frozen=True)
@@ -192,6 +248,9 @@ class Bulletin:
     clocks: tuple[ClockLine, ...]
     deadlines: tuple[DeadlineLine, ...]
     kind: str = "bulletin"
+    teams: tuple[TeamLine, ...] = ()
+    team_tiebreak_order: tuple[str, ...] = ()
+    open_claims: tuple[ClaimLine, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -257,6 +316,12 @@ class FinalReport:
     records: tuple[RecordLine, ...]
     statistics: Statistics
     kind: str = "final_report"
+    teams: tuple[TeamLine, ...] = ()
+    team_tiebreak_order: tuple[str, ...] = ()
+    open_claims: tuple[ClaimLine, ...] = ()
+    oversteps: tuple[OverstepLine, ...] = ()
+    breaks: tuple[BreakLine, ...] = ()
+    unfinished: tuple[UnfinishedGame, ...] = ()
 
 
 @dataclass(frozen=True)

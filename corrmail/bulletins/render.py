@@ -18,6 +18,7 @@ from markupsafe import Markup
 from corrmail.exports import reader_points
 from corrmail.paths import templates_dir, translation_dirs
 from corrmail.tiebreak_labels import tiebreak_label
+from corrmail.web.choice_labels import label_text
 
 __all__ = ["PRINT_TEMPLATE", "render_printable", "iso_date"]
 
@@ -66,6 +67,10 @@ def _environment(language: str) -> jinja2.Environment:
     env.filters["svg"] = Markup  # diagrams are drawn by `notation`, never from user input
     # The archive keeps the tiebreaks' code names; the page shows their labels, translated.
     env.globals["tiebreak_label"] = tiebreak_label
+    # The case pages' names of stored codes (rulings, sanctions, breaks), from the same table,
+    # translated through this environment's catalogs (no Flask request here).
+    catalog = _translations(language)
+    env.filters["choice_label"] = lambda code: catalog.gettext(label_text(str(code)))
     return env
 
 

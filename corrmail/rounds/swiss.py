@@ -199,18 +199,23 @@ def paired_rounds(session: Session, tournament: Tournament) -> list[PairedRound]
     )
 
 
-def scoring_view(session: Session, tournament: Tournament) -> ScoringTournament:
+def scoring_view(
+    session: Session, tournament: Tournament, results: ScoringTournament | None = None
+) -> ScoringTournament:
     """The tournament as `scoring` reads it for pairing and team standings.
 
     Results, byes and known absences of published rounds, and every withdrawn player, decided or
     not (so he is not paired again, 000 §3.18.2), come from the one adapter,
     `corrmail.standings.scoring_tournament`; this adds the teams in board order (000 §3.17.2).
+    ``results``: the adapter's reading to add the teams to instead (a bulletin's as of a date).
     """
     number_of = {p.id: p.start_number for p in tournament.participants}
-    unpaired = unpaired_entries(session, tournament)
-    # Every withdrawal, decided or not, after the last round he took part in
-    # (docs/rules/standings.md, reading 7): a player who left is not paired again.
-    results = scoring_tournament(tournament, unpaired=unpaired, undecided_withdrawals=True)
+    if results is None:
+        # Every withdrawal, decided or not, after the last round he took part in
+        # (docs/rules/standings.md, reading 7): a player who left is not paired again.
+        results = scoring_tournament(
+            tournament, unpaired=unpaired_entries(session, tournament), undecided_withdrawals=True
+        )
     teams = tuple(
         ScoringTeam(
             team.name,

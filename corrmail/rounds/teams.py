@@ -29,6 +29,7 @@ from scoring.errors import PlayoffError, ScoringError
 from scoring.model import Colour
 from scoring.model import Game as ScoringGame
 from scoring.model import Team as ScoringTeam
+from scoring.model import Tournament as ScoringTournament
 from scoring.roundrobin import round_robin_games
 from scoring.teams import (
     TEAM_TIEBREAKS,
@@ -261,10 +262,15 @@ def team_tiebreak_order(tournament: Tournament) -> tuple[str, ...] | None:
     return order if order and all(name in TEAM_TIEBREAKS for name in order) else None
 
 
-def team_table(session: Session, tournament: Tournament) -> list[TeamStandingRow]:
+def team_table(
+    session: Session, tournament: Tournament, results: ScoringTournament | None = None
+) -> list[TeamStandingRow]:
     """Team standings by `scoring.teams.team_standings`: the tournament's tiebreak order when it
-    names team tiebreaks only, else the rulebook's recommendation (003 §14.2 / §14.5)."""
-    view = scoring_view(session, tournament)
+    names team tiebreaks only, else the rulebook's recommendation (003 §14.2 / §14.5).
+    ``results``: the players' results to rank the teams by (as `scoring_view` takes them)."""
+    if tournament.system is not TournamentSystem.TEAM:
+        return []
+    view = scoring_view(session, tournament, results)
     chosen = team_tiebreak_order(tournament)
     try:
         return team_standings(view, tiebreaks=chosen)

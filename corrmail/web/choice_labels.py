@@ -39,6 +39,9 @@ LABELS: dict[str, LazyString] = {
     # Breaks the ordinary rules do not give (002 §4.4.5).
     BreakKind.RETROACTIVE.value: _l("break announced after it began"),
     BreakKind.EXTRA.value: _l("additional break beyond the norm of §4.4.1"),
+    # The breaks on record (002 §4.4.1, §4.4.5).
+    "regular": _l("break within the norm of §4.4.1"),
+    "special": _l("special break"),
     # Rulings of every case type and what they act on.
     "confirmed": _l("overstep confirmed"),
     "rejected": _l("claim rejected"),
@@ -73,6 +76,14 @@ def label(code: str | StrEnum) -> str:
     value = code.value if isinstance(code, StrEnum) else str(code)
     found = LABELS.get(value)
     return str(found) if found is not None else value
+
+
+def label_text(code: str) -> str:
+    """The English name of ``code`` (its catalog message id), for renderers without a Flask
+    request (the printable bulletins translate it with their own catalogs)."""
+    found = LABELS.get(code)
+    # A lazy string keeps its message id as its first argument.
+    return str(found._args[0]) if found is not None and found._args else code
 
 
 def choices(codes: Iterable[str | StrEnum]) -> list[SelectChoice]:

@@ -10,10 +10,12 @@ from click.testing import CliRunner
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from adjudication import case_from_dict
 from corrmail.cli import main
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE, DEMO_PASSWORD
 from corrmail.models import (
+    Case,
     Game,
     GameResult,
     GameState,
@@ -54,7 +56,9 @@ def test_upgrade_then_demo_twice_loads_one_demo(empty_db_url: str) -> None:
                 ResultKind.PLAYED,
             ]
             overstep = next(g for g in finished if g.result_kind is ResultKind.OVERSTEP)
-            assert overstep.result is GameResult.WHITE_WIN and overstep.result_rule == "002 §4.3.6"
+            # The result comes from the referee's confirmation of the partner's claim (002 §4.3.7),
+            # not straight from the chart (tests/corrmail/test_demo_results.py follows the path).
+            assert overstep.result is GameResult.WHITE_WIN and overstep.result_rule == "002 §4.3.7"
             assert all(g.letters for g in games if g.state is GameState.IN_PLAY)
             first_letter = session.scalars(select(Letter).order_by(Letter.id)).first()
             assert first_letter is not None and first_letter.partner_sent is None
@@ -68,12 +72,14 @@ def test_upgrade_then_demo_twice_loads_one_demo(empty_db_url: str) -> None:
 def test_captured_mode_keeps_due_letters_for_the_outbox_viewer(
     demo_tournament: Tournament, database: Database
 ) -> None:
+    # The start sheet notice and the referee's decision on the overstep claim to both players.
     with database.transaction() as session:
-        assert capture_pending(session, utcnow()) == 1
+        assert capture_pending(session, utcnow()) == 3
         assert capture_pending(session, utcnow()) == 0
     with database.session() as session:
-        (message,) = session.scalars(select(OutboxMessage))
-        assert message.status is OutboxStatus.CAPTURED and message.attempts == 1
+        messages = session.scalars(select(OutboxMessage)).all()
+        assert len(messages) == 3
+        assert all(m.status is OutboxStatus.CAPTURED and m.attempts == 1 for m in messages)
 
 
 def test_outbox_refuses_a_message_without_message_id(session: Session) -> None:
@@ -104,4 +110,9 @@ def test_demo_letters_are_legal_and_carry_the_counted_fraction(
                         in letter.raw_text
                     )
         overstepped = next(g for g in tournament.games if g.result_kind is ResultKind.OVERSTEP)
-        assert overstepped.result_on is not None and overstepped.result_on <= dt.date(2026, 11, 20)
+        row = session.scalar(select(Case).where(Case.game_id == overstepped.id))
+        assert row is not None
+        claim = case_from_dict(row.payload)
+        # Claimed the day after the limit ran out, which was before the demo's last letters.
+        assert claim.opened_on <= dt.date(2026, 11, 21)
+        assert overstepped.result_on is not None and overstepped.result_on > claim.opened_on

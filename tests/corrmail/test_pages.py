@@ -18,6 +18,7 @@ from corrmail.models import (
     GameResult,
     GameState,
     Letter,
+    OutboxMessage,
     Player,
     Role,
     Tournament,
@@ -143,11 +144,13 @@ def test_demo_game_page_shows_the_finished_result(
 
 
 def test_outbox_viewer_shows_the_captured_letter(
-    organizer_client: FlaskClient, demo_tournament: Tournament
+    organizer_client: FlaskClient, demo_tournament: Tournament, database: Database
 ) -> None:
     listing = organizer_client.get("/admin/outbox").get_data(as_text=True)
     assert "стартовый лист" in listing
-    detail = organizer_client.get("/admin/outbox/1").get_data(as_text=True)
+    with database.session() as session:
+        sheet = session.scalar(select(OutboxMessage.id).where(OutboxMessage.kind == "start_sheet"))
+    detail = organizer_client.get(f"/admin/outbox/{sheet}").get_data(as_text=True)
     assert "Auto-Submitted" in detail
     assert f"Турнир {DEMO_CODE} начинается 01.09.2026" in detail
     assert organizer_client.get("/admin/outbox?status=captured").status_code == 200

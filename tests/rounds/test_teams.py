@@ -203,3 +203,48 @@ def test_team_swiss_never_pairs_two_teams_twice(
         assert len(matches) == 6 and len({teams for _, teams in matches}) == 6
         with pytest.raises(RoundRefused, match="004"):
             pair_next_round(session, session.get_one(Tournament, tournament.id), None, number=3)
+
+
+def test_a_team_events_table_exports_and_report_lead_with_the_teams(
+    database: Database, team_event: Callable[..., Tournament]
+) -> None:
+    """000 §3.17.6 gives the places to teams: `corrmail standings` (text, CSV, JSON), the export
+    and the final report put the team table first, the players' board results after it."""
+    from corrmail.bulletins import build_final_report
+    from corrmail.bulletins.content import to_json
+    from corrmail.bulletins.render import render_printable
+    from corrmail.exports import standings_csv, standings_json, standings_text
+    from corrmail.standings import load_tournament, tournament_table
+
+    tournament = team_event()
+    _teams(database, tournament.id, FOUR_TEAMS)
+    with database.transaction() as session:
+        pair_team_round_robin(session, session.get_one(Tournament, tournament.id), None)
+    with database.transaction() as session:
+        for game in session.scalars(select(Game)):
+            # Odessa (1, 2) wins every game it plays; the rest are drawn.
+            odessa = {game.white.start_number, game.black.start_number} & {1, 2}
+            if odessa:
+                white_is_odessa = game.white.start_number in (1, 2)
+                game.result = GameResult.WHITE_WIN if white_is_odessa else GameResult.BLACK_WIN
+            else:
+                game.result = GameResult.DRAW
+            game.result_kind = ResultKind.PLAYED
+            game.result_on = TODAY
+    with database.session() as session:
+        row = load_tournament(session, tournament.code, with_letters=True)
+        table = tournament_table(row)
+        assert [t.team for t in table.teams][0] == "Odessa"
+        assert len(table.teams) == 4 and table.team_tiebreaks
+        text = standings_text(table)
+        assert text.index("Odessa") < text.index("boards:")
+        csv_lines = standings_csv(table).decode("utf-8-sig").splitlines()
+        assert csv_lines[0].split(";")[:4] == ["place", "team", "match_points", "game_points"]
+        assert csv_lines[1].split(";")[1] == "Odessa"
+        assert "" in csv_lines and csv_lines[csv_lines.index("") + 1].startswith("place;start_no")
+        document = standings_json(table)
+        assert document.index('"teams"') < document.index('"standings"')
+        report = build_final_report(session, row, TODAY)
+        assert report.teams[0].team == "Odessa" and report.team_tiebreak_order
+        page = render_printable(to_json(report), language="ru")
+        assert page.index("Итоговое положение команд") < page.index("По доскам")

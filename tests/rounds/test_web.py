@@ -91,7 +91,7 @@ def test_rules_form_allows_pairing_before_the_round_ends(
                                                  "team_schedule": "boards"})
     organizer_client.post(f"{page}/pair", data={"seed": "1"})
     with database.session() as session:
-        assert [r.number for r in session.scalars(select(PairedRound))] == [1, 2]
+        assert [r.number for r in session.scalars(select(PairedRound).order_by(PairedRound.number))] == [1, 2]
 
 
 def test_teams_page(

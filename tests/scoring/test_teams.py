@@ -15,6 +15,7 @@ from scoring.errors import (
 )
 from scoring.teams import (
     TEAM_TIEBREAKS,
+    BoardPairing,
     TeamScoring,
     board_colours,
     default_match,
@@ -239,3 +240,58 @@ def test_the_extra_match_for_first_place_is_refused_without_its_conditions() -> 
     drew_c = _unbeaten_runner_up([D, D, D, D])  # B 4.5: drew with C
     with pytest.raises(PlayoffError, match="did not win every match"):
         team_standings(replace(drew_c, team_playoff=(("B",), ("A",))), [])
+
+
+def _colours_by_round(schedule: tuple[BoardPairing, ...]) -> dict[int, list[Colour]]:
+    rounds: dict[int, list[Colour]] = {}
+    for pairing in sorted(schedule, key=lambda p: (p.round, p.first)):
+        rounds.setdefault(pairing.round, []).append(pairing.first_colour)
+    return rounds
+
+
+def test_semi_scheveningen_with_odd_halves_alternates_colours_across_the_whole_match() -> None:
+    """000 §3.17.3 with 6-board teams: boards 4–6 continue the alternation of boards 1–3
+    (W B W B W B), they do not repeat it (W B W W B W was the defect)."""
+    schedule = scheveningen_schedule(6, semi=True)
+    W, B = Colour.WHITE, Colour.BLACK
+    assert _colours_by_round(schedule)[1] == [W, B, W, B, W, B]
+    assert _colours_by_round(schedule)[2] == [B, W, B, W, B, W]
+    assert all((p.first <= 3) == (p.second <= 3) for p in schedule)
+    assert {(p.first, p.second) for p in schedule} == {
+        (a, b) for half in ((1, 2, 3), (4, 5, 6)) for a in half for b in half
+    }
+
+
+def test_scheveningen_four_by_four_balances_every_players_colours() -> None:
+    """Each of the eight players is white in exactly two of his four games (the second team's
+    players 5–8 were all-black or all-white before)."""
+    schedule = scheveningen_schedule(4)
+    for player in range(1, 5):
+        assert [p.first_colour for p in schedule if p.first == player].count(Colour.WHITE) == 2
+        assert [p.first_colour for p in schedule if p.second == player].count(Colour.BLACK) == 2
+
+
+@pytest.mark.parametrize("semi", [False, True])
+@pytest.mark.parametrize("size", range(1, 13))
+def test_scheveningen_schedules_keep_3_17_3_and_balance(size: int, semi: bool) -> None:
+    if semi and size % 2:
+        return
+    schedule = scheveningen_schedule(size, semi)
+    width = size // 2 if semi else size
+    half = (lambda board: (board - 1) // width) if semi else (lambda board: 0)
+    assert len({(p.first, p.second) for p in schedule}) == len(schedule) == size * width
+    assert all(half(p.first) == half(p.second) for p in schedule)
+    for round_no, colours in _colours_by_round(schedule).items():
+        assert len(colours) == size
+        assert all(colours[k] is not colours[k + 1] for k in range(size - 1)), round_no
+        assert {p.second for p in schedule if p.round == round_no} == set(range(1, size + 1))
+    most = (width + 1) // 2 + (0 if width % 4 == 0 else 1)
+    for player in range(1, size + 1):
+        first = [p.first_colour for p in schedule if p.first == player]
+        second = [p.first_colour.opposite for p in schedule if p.second == player]
+        assert abs(first.count(Colour.WHITE) - first.count(Colour.BLACK)) <= 1
+        assert max(second.count(Colour.WHITE), second.count(Colour.BLACK)) <= most
+
+
+def test_scheveningen_schedule_is_deterministic() -> None:
+    assert scheveningen_schedule(10) == scheveningen_schedule(10)
