@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010_tournament_life"
-down_revision = "0007_playoff"
+down_revision = "0009_security"
 branch_labels = None
 depends_on = None
 

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0013_game_import"
-down_revision = "0007_playoff"
+down_revision = "0012_rules_second_pass"
 branch_labels = None
 depends_on = None
 
