@@ -127,7 +127,7 @@ def test_one_address_spraying_many_logins_is_slowed_down(
 
 
 PUBLIC = {"static", "health.healthz", "health.readyz", "auth.login", "index",
-          "password_reset.forgot", "password_reset.reset"}
+          "password_reset.forgot", "password_reset.reset", "password_reset.welcome"}
 
 
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
