@@ -244,36 +244,6 @@ class Generator:
 
     # -- quiet moves --------------------------------------------------------------------------
 
-    def quiet_moves(self, me: int, opp: int, kings: int, side: int) -> list[RawMove]:
-        empty = self.valid & ~(me | opp)
-        men = me & ~kings
-        out: list[RawMove] = []
-        promotion_row = self.promotion_row[side]
-        ne, nw = self.ne, self.nw
-        if side == 0:
-            steps = (((men << ne) & empty, ne), ((men << nw) & empty, nw))
-        else:
-            steps = (((men >> ne) & empty, -ne), ((men >> nw) & empty, -nw))
-        for targets, offset in steps:
-            while targets:
-                target = targets & -targets
-                targets ^= target
-                origin = target >> offset if offset > 0 else target << -offset
-                out.append(
-                    RawMove(origin, target, 0, bool(target & promotion_row), (origin, target), ())
-                )
-        for origin in _bits(me & kings):
-            if self.flying:
-                for _, line in self.rays[origin]:
-                    for target in line:
-                        if not empty & target:
-                            break
-                        out.append(RawMove(origin, target, 0, False, (origin, target), ()))
-            else:
-                for target in _bits(self.king_steps[origin] & empty):
-                    out.append(RawMove(origin, target, 0, False, (origin, target), ()))
-        return out
-
     def quiet_moves_from(self, me: int, opp: int, kings: int, side: int, origin: int) -> list[RawMove]:
         """Quiet moves of the piece on ``origin`` only (letters name one piece)."""
         if not me & origin:
@@ -293,15 +263,10 @@ class Generator:
             for t in _bits(steps & empty)
         ]
 
-    def quiet_successors(self, me: int, opp: int, kings: int, side: int) -> list[tuple[int, int]]:
-        """``(me, kings)`` after each quiet move (``opp`` is unchanged), without building moves.
-
-        For walks over millions of positions (the endgame tables' retrograde analysis), where
-        a :class:`RawMove` per move would cost more than the move itself.
-        """
+    def _quiet_steps(self, me: int, opp: int, kings: int, side: int) -> list[tuple[int, int]]:
+        """``(origin, target)`` of every quiet move, the men's first."""
         empty = self.valid & ~(me | opp)
         men = me & ~kings
-        promotion_row = self.promotion_row[side]
         ne, nw = self.ne, self.nw
         out: list[tuple[int, int]] = []
         if side == 0:
@@ -312,20 +277,41 @@ class Generator:
             while targets:
                 target = targets & -targets
                 targets ^= target
-                origin = target >> offset if offset > 0 else target << -offset
-                out.append((me ^ origin ^ target, kings | target if target & promotion_row else kings))
+                out.append((target >> offset if offset > 0 else target << -offset, target))
         for origin in _bits(me & kings):
             if self.flying:
                 for _, line in self.rays[origin]:
                     for target in line:
                         if not empty & target:
                             break
-                        moved = origin ^ target
-                        out.append((me ^ moved, kings ^ moved))
+                        out.append((origin, target))
             else:
                 for target in _bits(self.king_steps[origin] & empty):
-                    moved = origin ^ target
-                    out.append((me ^ moved, kings ^ moved))
+                    out.append((origin, target))
+        return out
+
+    def quiet_moves(self, me: int, opp: int, kings: int, side: int) -> list[RawMove]:
+        promotion_row = self.promotion_row[side]
+        return [
+            RawMove(origin, target, 0, bool(target & promotion_row) and not kings & origin,
+                    (origin, target), ())
+            for origin, target in self._quiet_steps(me, opp, kings, side)
+        ]
+
+    def quiet_successors(self, me: int, opp: int, kings: int, side: int) -> list[tuple[int, int]]:
+        """``(me, kings)`` after each quiet move (``opp`` is unchanged), without building moves.
+
+        For walks over millions of positions (the endgame tables' retrograde analysis), where
+        a :class:`RawMove` per move would cost more than the move itself.
+        """
+        promotion_row = self.promotion_row[side]
+        out: list[tuple[int, int]] = []
+        for origin, target in self._quiet_steps(me, opp, kings, side):
+            moved = origin ^ target
+            if kings & origin:
+                out.append((me ^ moved, kings ^ moved))
+            else:
+                out.append((me ^ moved, kings | target if target & promotion_row else kings))
         return out
 
     def count_quiet_moves(self, me: int, opp: int, kings: int, side: int) -> int:
