@@ -134,3 +134,15 @@ def test_the_check_sees_what_it_looks_for(tmp_path: Path) -> None:
 @pytest.mark.parametrize("path", sorted(ALLOWED), ids=lambda p: p.name)
 def test_allowed_exceptions_are_still_needed(path: Path) -> None:
     assert path.is_file() and _writes(path), f"{path} no longer writes game rows: drop it"
+
+
+@pytest.mark.parametrize("module", ["corrmail.games", "corrmail.mail.game_view", "corrmail.ledger",
+                                    "corrmail.postal", "corrmail.mail.cli", "corrmail.referee"])
+def test_each_entry_module_imports_first(module: str) -> None:
+    """The core and the modules around it import in any order (a fresh interpreter each)."""
+    import subprocess
+    import sys
+
+    completed = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True,
+                               cwd=ROOT.parent, timeout=120)
+    assert completed.returncode == 0, completed.stderr.decode()

@@ -16,7 +16,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from corrmail.games.append import load_locked_game
 from corrmail.ledger import effective_letters
 from corrmail.models import Break, Game, Letter, PairedRound, Participant, Tournament
 from corrmail.models import Penalty as PenaltyRow
@@ -81,6 +80,9 @@ def load_mail_game(session: Session, game_id: int) -> Game | None:
     both participants and players (one join), its letters (read after the lock, see
     :func:`corrmail.games.append.load_locked_game`), and both participants' breaks.
     """
+    # The game core judges letters through this view: import its ledger lock when called.
+    from corrmail.games.append import load_locked_game
+
     game = load_locked_game(
         session, game_id,
         joinedload(Game.tournament, innerjoin=True),
