@@ -200,6 +200,7 @@ def test_injection_in_a_case_text_is_shown_verbatim_and_harmless(
 OPEN_TO_ANY_USER = PUBLIC | {
     "tournaments.index", "tournaments.show", "tournaments.teams", "cases.queue", "bulletins.index",
     "standings.show", "standings.printable", "standings.csv", "standings.json", "standings.pdn",
+    "tokens.index",  # the user's own API tokens, nobody else's
 }
 
 

@@ -106,9 +106,10 @@ def test_json_export_is_the_table(
 
 
 def test_pdn_holds_every_game_with_its_moves(
-    player_client: FlaskClient, demo_tournament: Tournament
+    organizer_client: FlaskClient, demo_tournament: Tournament
 ) -> None:
-    response = player_client.get(f"/tournaments/{DEMO_CODE}/games.pdn")
+    # An official reads every game; a player only their own (tests/ops/test_attack_findings.py).
+    response = organizer_client.get(f"/tournaments/{DEMO_CODE}/games.pdn")
     assert response.status_code == 200
     games = read_pdn(response.get_data(as_text=True))
     assert len(games) == 15
