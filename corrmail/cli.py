@@ -12,6 +12,7 @@ from corrmail.bulletins.cli import register as register_bulletin_commands
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE, demo_logins, load_demo
+from corrmail.games.cli import register as register_game_commands
 from corrmail.mail.cli import register as register_mail_commands
 from corrmail.mail.service import MailerThread
 from corrmail.migrate import alembic_config, head_revision, is_up_to_date, upgrade
@@ -114,6 +115,7 @@ register_ops_commands(main)
 register_standings_commands(main)
 register_api_commands(main)
 register_round_commands(main)
+register_game_commands(main)
 
 
 def _safe_url(url: str) -> str:

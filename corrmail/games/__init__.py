@@ -1,0 +1,1 @@
+"""The game core: what changes a game and what is kept with its ledger."""
