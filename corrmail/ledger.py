@@ -117,8 +117,9 @@ def load_locked_game(session: Session, game_id: int, *options: Any) -> Game | No
     return game
 
 
-def _holds_lock(session: Session, game: Game) -> bool:
-    """Whether `game` was loaded by :func:`load_locked_game` in the transaction now open."""
+def holds_lock(session: Session, game: Game) -> bool:
+    """Whether `game` was loaded by :func:`load_locked_game` in the transaction now open (its
+    letters in the session are then the ledger's)."""
     held = session.info.get(_LOCKED_GAMES)
     return (held is not None and held[0] is session.get_transaction() and game.id in held[1]
             and "letters" in game.__dict__)
@@ -134,7 +135,7 @@ def append_letter(
     loaded by :func:`load_locked_game` is locked already and its letters are current: the next
     sequence is read from them, and the new letter joins ``game.letters``.
     """
-    locked = _holds_lock(session, game)
+    locked = holds_lock(session, game)
     if not locked:
         session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
     if letter.sender_id is not None and letter.sender_id not in (game.white_id, game.black_id):

@@ -34,13 +34,26 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Text, event, select
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy import ForeignKey, String, Table, Text, event, select
+from sqlalchemy import inspect as sa_inspect
+from sqlalchemy.orm import (
+    Mapped,
+    ORMExecuteState,
+    Session,
+    joinedload,
+    mapped_column,
+    relationship,
+    selectinload,
+)
 from sqlalchemy.orm.attributes import get_history
+from sqlalchemy.orm.strategy_options import _AbstractLoad
+from sqlalchemy.orm.util import identity_key
 
+from corrmail.ledger import holds_lock
 from corrmail.models.base import Base
 from corrmail.models.enums import GameState
 from corrmail.models.games import Game, Letter, Penalty
@@ -102,6 +115,16 @@ class StoredGameState(Base):
     #: The game's break days (both players', merged, as the chart counts them): "first/last;…".
     break_days: Mapped[str] = mapped_column(Text, default="")
     clock_problem: Mapped[str] = mapped_column(Text, default="")
+
+
+# ``game.stored_state``: the intake loads it with the game (one join, no query of its own).
+sa_inspect(Game).add_property("stored_state", relationship(
+    StoredGameState, uselist=False, viewonly=True, lazy="select"))
+
+
+def with_stored_state() -> _AbstractLoad:
+    """The loader option that reads a game's stored state in the game's own query."""
+    return joinedload(Game.stored_state)  # type: ignore[attr-defined]
 
 
 #: The columns compared by ``verify`` (everything but the key).
@@ -273,6 +296,8 @@ class _Pending:
     participants: set[int]
     tournaments: set[int]
     rounds: set[tuple[int, int]]
+    #: Games whose copy in the session may miss a letter: read them again before the replay.
+    reload: set[int] = field(default_factory=set)
 
     def __bool__(self) -> bool:
         return bool(self.games or self.participants or self.tournaments or self.rounds)
@@ -297,12 +322,21 @@ def _changed(instance: object, names: Iterable[str]) -> bool:
     return any(get_history(instance, name).has_changes() for name in names)
 
 
+def _in_loaded_ledger(session: Session, letter: Letter) -> bool:
+    game = session.identity_map.get(identity_key(Game, letter.game_id))
+    return game is not None and letter in game.__dict__.get("letters", ())
+
+
 @event.listens_for(Session, "after_flush")
 def _note_changes(session: Session, flush_context: object) -> None:
     pending = _pending(session)
     for instance in (*session.new, *session.dirty, *session.deleted):
-        if isinstance(instance, (Letter, Penalty)):
+        if isinstance(instance, Letter):
             pending.games.add(instance.game_id)
+            if instance not in session.new or not _in_loaded_ledger(session, instance):
+                pending.reload.add(instance.game_id)
+        elif isinstance(instance, Penalty):
+            pending.games.add(instance.game_id)  # the replay reads penalties afresh
         elif isinstance(instance, Game):
             if instance in session.new or _changed(instance, _GAME_ATTRIBUTES):
                 pending.games.add(instance.id)
@@ -321,6 +355,46 @@ def _note_changes(session: Session, flush_context: object) -> None:
             pending.rounds.add((instance.tournament_id, instance.number))
 
 
+#: Tables whose rows a bulk statement (``session.execute(insert(Letter), rows)``,
+#: ``delete(Penalty).where(…)``) may write, and the column naming the game or player concerned.
+_STATEMENT_TARGETS = {Letter.__tablename__: ("games", "game_id"),
+                      Penalty.__tablename__: ("games", "game_id"),
+                      Game.__tablename__: ("games", "id"),
+                      Break.__tablename__: ("participants", "participant_id")}
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _note_statement(execute_state: ORMExecuteState) -> None:
+    """Bulk statements through the session change rows the flush never sees: note their games
+    (or players) too — inserts from their parameters, updates and deletes by selecting the rows
+    they are about to touch."""
+    if not (execute_state.is_insert or execute_state.is_update or execute_state.is_delete):
+        return
+    statement = execute_state.statement
+    table = getattr(statement, "table", None)
+    target = _STATEMENT_TARGETS.get(getattr(table, "name", ""))
+    if target is None:
+        return
+    kind, column = target
+    assert isinstance(table, Table)
+    found: set[int] = set()
+    if execute_state.is_insert:
+        parameters = execute_state.parameters
+        rows = parameters if isinstance(parameters, list) else [parameters or {}]
+        inline = statement.compile().params
+        for row in rows:
+            value = row.get(column, inline.get(column))
+            if value is not None:
+                found.add(int(value))
+    else:
+        where = statement.whereclause  # type: ignore[attr-defined]
+        query = select(table.c[column]) if where is None else select(table.c[column]).where(where)
+        found.update(int(value) for value in execute_state.session.scalars(query)
+                     if value is not None)
+    pending = _pending(execute_state.session)
+    (pending.games if kind == "games" else pending.participants).update(found)
+
+
 @event.listens_for(Session, "before_commit")
 def _recompute_before_commit(session: Session) -> None:
     settle(session)
@@ -333,9 +407,31 @@ def settle(session: Session) -> None:
     pending = session.info.get(_PENDING)
     while pending:
         session.info[_PENDING] = _Pending(set(), set(), set(), set())
-        _recompute(session, _games_of(session, pending))
+        _recompute(session, _games_of(session, pending), trusted=_trusted(session, pending))
         session.flush()
         pending = session.info.get(_PENDING)
+
+
+def _trusted(session: Session, pending: _Pending) -> dict[int, Game]:
+    """The games whose copy in the session is current: locked in this transaction by the
+    ledger (:func:`corrmail.ledger.load_locked_game`), every letter of theirs flushed through
+    their ``letters``, their players' breaks and start sheets and their tournament unchanged.
+    Their replay needs no second read of the game."""
+    trusted = {}
+    for game_id in pending.games - pending.reload:
+        game = session.identity_map.get(identity_key(Game, game_id))
+        if (isinstance(game, Game) and holds_lock(session, game)
+                and game.white_id not in pending.participants
+                and game.black_id not in pending.participants
+                and game.tournament_id not in pending.tournaments
+                and all(_loaded(game.__dict__.get(side), "breaks") for side in ("white", "black"))
+                and "tournament" in game.__dict__):
+            trusted[game_id] = game
+    return trusted
+
+
+def _loaded(instance: object, name: str) -> bool:
+    return instance is not None and name in instance.__dict__
 
 
 def _games_of(session: Session, pending: _Pending) -> list[int]:
@@ -353,24 +449,61 @@ def _games_of(session: Session, pending: _Pending) -> list[int]:
     return sorted(ids)
 
 
-def _recompute(session: Session, game_ids: Iterable[int]) -> None:
-    from corrmail.mail.game_view import load_mail_game
+#: Games replayed per batch: one locking query and one per relationship for each batch.
+_BATCH = 200
 
-    for game_id in game_ids:
-        # Locked and read afresh, as an append locks it: no letter can slip in between.
-        game = load_mail_game(session, game_id)
-        row = session.get(StoredGameState, game_id)
-        if game is None:
-            if row is not None:
-                session.delete(row)
-            continue
+
+def _load_games(session: Session, game_ids: Sequence[int], *, lock: bool = True) -> Iterator[Game]:
+    """The games read afresh with their letters, tournament, players and breaks, a batch at a
+    time; locked (as an append locks them: no letter can slip in between) unless only read."""
+    ids = list(game_ids)
+    participant = (selectinload(Participant.player), selectinload(Participant.breaks))
+    for start in range(0, len(ids), _BATCH):
+        query = (
+            select(Game).where(Game.id.in_(ids[start:start + _BATCH]))
+            .options(selectinload(Game.letters), joinedload(Game.tournament, innerjoin=True),
+                     selectinload(Game.white).options(*participant),
+                     selectinload(Game.black).options(*participant))
+            .order_by(Game.id)
+            .execution_options(populate_existing=True)
+        )
+        if lock:
+            query = query.with_for_update(of=Game)
+        yield from session.scalars(query).unique()
+
+
+def _recompute(session: Session, game_ids: Sequence[int],
+               trusted: dict[int, Game] | None = None) -> None:
+    trusted = trusted or {}
+    stored: dict[int, StoredGameState | None] = {}
+    for game_id, game in trusted.items():
+        row = session.identity_map.get(identity_key(StoredGameState, game_id))
+        if row is None and "stored_state" in game.__dict__:
+            row = game.__dict__["stored_state"]  # read with the locked game, or None
+        if row is not None or "stored_state" in game.__dict__:
+            stored[game_id] = row
+    others = [game_id for game_id in game_ids if game_id not in stored]
+    for start in range(0, len(others), _BATCH):
+        stored.update((row.game_id, row) for row in session.scalars(
+            select(StoredGameState).where(
+                StoredGameState.game_id.in_(others[start:start + _BATCH]))))
+    seen = set()
+    games = _load_games(session, [game_id for game_id in game_ids if game_id not in trusted])
+    for game in chain(trusted.values(), games):
+        seen.add(game.id)
         values = replay_values(game)
+        row = stored.get(game.id)
         if row is None:
-            session.add(StoredGameState(game_id=game_id, **values))
+            session.add(StoredGameState(game_id=game.id, **values))
         else:
             for name, value in values.items():
                 if getattr(row, name) != value:
                     setattr(row, name, value)
+    gone = set(game_ids) - seen  # deleted games: the database's cascade took their rows
+    for game_id in gone:
+        row = session.identity_map.get(identity_key(StoredGameState, game_id))
+        if row is not None:
+            session.expunge(row)
 
 
 # --- verify and rebuild -----------------------------------------------------------------------
@@ -398,20 +531,18 @@ def _game_ids(session: Session, tournament_code: str | None) -> list[int]:
 
 
 def _replayed(session: Session, game_ids: Sequence[int]) -> Iterator[tuple[int, dict[str, Any]]]:
-    from corrmail.mail.game_view import load_mail_game
-
-    for game_id in game_ids:
-        game = load_mail_game(session, game_id)
-        if game is not None:
-            yield game_id, replay_values(game)
+    for game in _load_games(session, game_ids, lock=False):
+        yield game.id, replay_values(game)
 
 
-def verify(session: Session, tournament_code: str | None = None) -> list[Difference]:
-    """Every game (of one tournament) whose stored state differs from its ledger's replay; a
-    game without a stored state differs in every field."""
+def verify(session: Session, tournament_code: str | None = None, *,
+           game_ids: Sequence[int] | None = None) -> list[Difference]:
+    """Every game (of one tournament, or of ``game_ids``) whose stored state differs from its
+    ledger's replay; a game without a stored state differs in every field."""
     settle(session)
     differences = []
-    game_ids = _game_ids(session, tournament_code)
+    if game_ids is None:
+        game_ids = _game_ids(session, tournament_code)
     stored = stored_states(session, game_ids)
     for game_id, replayed in _replayed(session, game_ids):
         row = stored.get(game_id)

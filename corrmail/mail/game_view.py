@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
+from corrmail.games.state import with_stored_state
 from corrmail.ledger import effective_letters, load_locked_game
 from corrmail.models import Break, Game, Letter, PairedRound, Participant, Tournament
 from corrmail.models import Penalty as PenaltyRow
@@ -78,8 +79,8 @@ def color_of(side: Side) -> Color:
 def load_mail_game(session: Session, game_id: int) -> Game | None:
     """The game a letter is for, locked for the transaction, with everything a letter reads.
 
-    Three statements instead of one per relationship: the game locked with its tournament and
-    both participants and players (one join), its letters (read after the lock, see
+    Three statements instead of one per relationship: the game locked with its tournament, both
+    participants and players and its stored state (one join), its letters (read after the lock, see
     :func:`corrmail.ledger.load_locked_game`), and both participants' breaks.
     """
     game = load_locked_game(
@@ -87,6 +88,7 @@ def load_mail_game(session: Session, game_id: int) -> Game | None:
         joinedload(Game.tournament, innerjoin=True),
         joinedload(Game.white, innerjoin=True).joinedload(Participant.player, innerjoin=True),
         joinedload(Game.black, innerjoin=True).joinedload(Participant.player, innerjoin=True),
+        with_stored_state(),
     )
     if game is None:
         return None
