@@ -381,7 +381,9 @@ def _note_statement(execute_state: ORMExecuteState) -> None:
     if execute_state.is_insert:
         parameters = execute_state.parameters
         rows = parameters if isinstance(parameters, list) else [parameters or {}]
-        inline = statement.compile().params
+        # insert(Letter).values(game_id=…): the values written into the statement itself.
+        inline = {getattr(key, "key", key): getattr(value, "value", value)
+                  for key, value in (getattr(statement, "_values", None) or {}).items()}
         for row in rows:
             value = row.get(column, inline.get(column))
             if value is not None:
