@@ -7,7 +7,7 @@ import click
 
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.games.state import rebuild, verify
+from corrmail.games.state import UnknownTournament, rebuild, verify
 
 __all__ = ["register"]
 
@@ -30,7 +30,10 @@ def verify_command(code: str | None) -> None:
     database = Database(Settings.from_env().database_url)
     try:
         with database.session() as session:
-            differences = verify(session, code)
+            try:
+                differences = verify(session, code)
+            except UnknownTournament as error:
+                raise click.ClickException(str(error)) from None
             session.rollback()
     finally:
         database.dispose()
@@ -49,8 +52,11 @@ def rebuild_command(code: str | None) -> None:
     """Recompute the stored state of every game (of tournament CODE) from its ledger."""
     database = Database(Settings.from_env().database_url)
     try:
-        with database.transaction() as session:
-            count = rebuild(session, code)
+        try:
+            with database.transaction() as session:
+                count = rebuild(session, code)
+        except UnknownTournament as error:
+            raise click.ClickException(str(error)) from None
     finally:
         database.dispose()
     click.echo(f"{count} game state(s) recomputed")

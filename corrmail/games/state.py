@@ -67,7 +67,9 @@ __all__ = [
     "Difference",
     "StoredClock",
     "StoredGameState",
+    "UnknownTournament",
     "rebuild",
+    "letter_owed_by",
     "replay_values",
     "settle",
     "stored_states",
@@ -97,6 +99,8 @@ class StoredGameState(Base):
     #: The variants (002 §4.2.7) of the partner's letter the side to move is answering, as written.
     pending_variants: Mapped[str] = mapped_column(Text, default="")
     letter_count: Mapped[int] = mapped_column(default=0)
+    #: The sender of the last letter with a move (who owes the next letter is his partner).
+    last_mover_id: Mapped[int | None]
     last_sent: Mapped[dt.date | None]
     last_received: Mapped[dt.date | None]
     #: Time (002 §4.3): totals after the last letter and the chart's first overstep.
@@ -162,6 +166,9 @@ def replay_values(game: Game) -> dict[str, Any]:
     values.update(ply_count=len(view.plies), board_problem="", pending_variants="",
                   letter_count=len(view.letters), white_total=0, black_total=0,
                   break_days="", clock_problem="")
+    movers = [letter for letter in view.letters if letter.moves_text.strip()]
+    if movers:
+        values["last_mover_id"] = movers[-1].sender_id
     if view.letters:
         values["last_sent"] = view.letters[-1].sent
         values["last_received"] = view.letters[-1].received
@@ -269,6 +276,22 @@ class StoredClock:
         return cls(to_move, state.white_total, state.black_total, left, state.reply_due,
                    state.repeat_due, today,
                    Side(state.overstep_side) if state.overstep_side else None)
+
+
+def letter_owed_by(game: Game, state: StoredGameState | None) -> Participant | None:
+    """Who owes the next letter (:func:`corrmail.ledger.to_move`) read off the stored state:
+    the partner of whoever sent the last move, White before any, nobody in a closed game."""
+    if state is None:
+        from corrmail.ledger import to_move
+
+        return to_move(game)
+    if game.state in (GameState.FINISHED, GameState.ADJUDICATION):
+        return None
+    if state.ply_count == 0:
+        return game.white
+    if state.last_mover_id is None:
+        return None
+    return game.partner_of(state.last_mover_id)
 
 
 def stored_states(session: Session, game_ids: Sequence[int] | None = None, *,
@@ -525,9 +548,17 @@ class Difference:
         return f"game {self.game_id}: {parts}"
 
 
+class UnknownTournament(LookupError):
+    def __init__(self, code: str) -> None:
+        super().__init__(f"no tournament {code!r}")
+        self.code = code
+
+
 def _game_ids(session: Session, tournament_code: str | None) -> list[int]:
     query = select(Game.id).order_by(Game.id)
     if tournament_code is not None:
+        if session.scalar(select(Tournament.id).where(Tournament.code == tournament_code)) is None:
+            raise UnknownTournament(tournament_code)
         query = query.join(Tournament).where(Tournament.code == tournament_code)
     return list(session.scalars(query))
 

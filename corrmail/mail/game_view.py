@@ -102,6 +102,10 @@ def load_mail_game(session: Session, game_id: int) -> Game | None:
     return game
 
 
+#: Where :attr:`GameView.played` keeps a game object's last replay (not a mapped attribute).
+_REPLAY_MEMO = "_corrmail_replay_memo"
+
+
 @dataclass
 class GameView:
     game: Game
@@ -130,8 +134,29 @@ class GameView:
 
     @cached_property
     def played(self) -> PlayedGame:
-        """The ledger's plies replayed from :attr:`start`, with each reading."""
-        return play_moves(self.board_type, self.plies, start=self.start)
+        """The ledger's plies replayed from :attr:`start`, with each reading.
+
+        The last replay of the game object is kept on it: a view of the same game after a
+        letter was appended (the intake checks the letter, then writes the answer, then the
+        stored state is recomputed) plays only the new plies from where the last one ended.
+        """
+        plies = tuple(self.plies)
+        key = (self.board_type, repr(self.game.tournament.rule_options or None))
+        memo: tuple[object, tuple[str, ...], PlayedGame] | None = self.game.__dict__.get(
+            _REPLAY_MEMO)
+        if memo is not None and memo[0] == key and plies[:len(memo[1])] == memo[1]:
+            known = memo[2]
+            if len(plies) == len(memo[1]):
+                return known
+            if known.complete:
+                rest = play_moves(self.board_type, plies[len(memo[1]):], start=known.position)
+                played = PlayedGame(known.positions + rest.positions[1:],
+                                    known.readings + rest.readings)
+                self.game.__dict__[_REPLAY_MEMO] = (key, plies, played)
+                return played
+        played = play_moves(self.board_type, plies, start=self.start)
+        self.game.__dict__[_REPLAY_MEMO] = (key, plies, played)
+        return played
 
     @cached_property
     def positions(self) -> tuple[GamePosition, ...]:

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, selectinload
 from werkzeug.wrappers.response import Response
 
 from corrmail.clock import today as service_today
-from corrmail.ledger import to_move
+from corrmail.games.state import letter_owed_by, stored_states
 from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import (
@@ -107,7 +107,8 @@ def show(code: str) -> str:
     )
     if tournament is None:
         abort(404)
-    rows = [(game, to_move(game)) for game in tournament.games]
+    states = stored_states(db_session(), tournament_id=tournament.id)
+    rows = [(game, letter_owed_by(game, states.get(game.id))) for game in tournament.games]
     return render_template(
         "tournaments/show.html", tournament=tournament, rows=rows, pair_form=PairForm()
     )

@@ -31,6 +31,7 @@ def upgrade() -> None:
         sa.Column("board_problem", sa.Text(), nullable=False),
         sa.Column("pending_variants", sa.Text(), nullable=False),
         sa.Column("letter_count", sa.Integer(), nullable=False),
+        sa.Column("last_mover_id", sa.Integer(), nullable=True),
         sa.Column("last_sent", sa.Date(), nullable=True),
         sa.Column("last_received", sa.Date(), nullable=True),
         sa.Column("white_total", sa.Integer(), nullable=False),
