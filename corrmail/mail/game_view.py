@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session, joinedload, object_session
+from sqlalchemy import event, select
+from sqlalchemy.orm import ORMExecuteState, Session, joinedload, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from corrmail.games.state import with_stored_state
@@ -104,6 +104,34 @@ def load_mail_game(session: Session, game_id: int) -> Game | None:
 
 #: Where :attr:`GameView.played` keeps a game object's last replay (not a mapped attribute).
 _REPLAY_MEMO = "_corrmail_replay_memo"
+
+
+#: Where :meth:`GameView.game_penalties` keeps a game object's penalties, and the count of
+#: penalty writes in a session that makes such a copy stale.
+_PENALTY_MEMO = "_corrmail_penalty_memo"
+_PENALTY_WRITES = "corrmail.game_view.penalty_writes"
+
+
+@event.listens_for(Session, "after_flush")
+def _count_penalty_writes(session: Session, flush_context: object) -> None:
+    if any(isinstance(item, PenaltyRow)
+           for item in (*session.new, *session.dirty, *session.deleted)):
+        session.info[_PENALTY_WRITES] = session.info.get(_PENALTY_WRITES, 0) + 1
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _count_penalty_statements(execute_state: ORMExecuteState) -> None:
+    if execute_state.is_select:
+        return
+    table = getattr(execute_state.statement, "table", None)
+    if getattr(table, "name", None) == PenaltyRow.__tablename__:
+        session = execute_state.session
+        session.info[_PENALTY_WRITES] = session.info.get(_PENALTY_WRITES, 0) + 1
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_penalty_reads(session: Session, previous_transaction: object) -> None:
+    session.info[_PENALTY_WRITES] = session.info.get(_PENALTY_WRITES, 0) + 1
 
 
 @dataclass
@@ -305,11 +333,22 @@ class GameView:
         return game_start_date(session, self.game)
 
     def game_penalties(self) -> list[PenaltyRow]:
+        """The game's penalties; read once per transaction while no penalty is written (the
+        intake's chart and the stored state's replay of the same letter share one read)."""
         session = object_session(self.game)
         if session is None:
             raise RuntimeError(f"game {self.game.id} is not attached to a session")
+        stamp = (session.get_transaction(), session.info.get(_PENALTY_WRITES, 0))
+        memo = self.game.__dict__.get(_PENALTY_MEMO)
+        unflushed = any(isinstance(item, PenaltyRow)
+                        for item in (*session.new, *session.dirty, *session.deleted))
+        if memo is not None and memo[0] == stamp and not unflushed:
+            return list(memo[1])
         query = select(PenaltyRow).where(PenaltyRow.game_id == self.game.id).order_by(PenaltyRow.id)
-        return list(session.scalars(query))
+        rows = list(session.scalars(query))
+        stamp = (session.get_transaction(), session.info.get(_PENALTY_WRITES, 0))
+        self.game.__dict__[_PENALTY_MEMO] = (stamp, tuple(rows))
+        return rows
 
     def chart(self) -> TimeChart:
         return compute_chart(self.ledger())
