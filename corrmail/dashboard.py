@@ -16,12 +16,13 @@ import enum
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session, object_session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from corrmail.games.state import StoredClock, StoredGameState, stored_states
+from corrmail.games.state import StoredClock, stored_state_rows
 from corrmail.models import Case, CaseType, Game, GameState, Participant, Tournament
 
 __all__ = [
@@ -166,7 +167,7 @@ def dashboard_rows(
             # Every game is the tournament's (the query's filter): set it rather than have each
             # game's ledger fire a lazy load that would only find it in the identity map.
             set_committed_value(game, "tournament", tournament)
-    states = stored_states(session, tournament_id=tournament.id)
+    states = stored_state_rows(session, tournament.id)
     cases: dict[int, list[Case]] = defaultdict(list)
     for case in session.scalars(
         select(Case).where(Case.tournament_id == tournament.id, Case.closed_at.is_(None),
@@ -180,7 +181,7 @@ def dashboard_rows(
 
 
 def _row(
-    game: Game, state: StoredGameState | None, cases: list[Case], today: dt.date
+    game: Game, state: Row[Any] | None, cases: list[Case], today: dt.date
 ) -> DashboardRow:
     record_missing = any(
         case.case_type is CaseType.GAME_RECORD and case.deadline is not None

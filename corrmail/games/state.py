@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Table, Text, event, select
+from sqlalchemy import ForeignKey, Row, String, Table, Text, event, select
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import (
     Mapped,
@@ -60,7 +60,7 @@ from corrmail.models.games import Game, Letter, Penalty
 from corrmail.models.rounds import PairedRound
 from corrmail.models.tournaments import Break, Participant, Tournament
 from timekeeping import ReplyClock, Side
-from timekeeping.daycount import BreakCalendar
+from timekeeping.daycount import NO_BREAKS, BreakCalendar
 
 __all__ = [
     "NEAR_OVERSTEP_DAYS",
@@ -72,6 +72,7 @@ __all__ = [
     "letter_owed_by",
     "replay_values",
     "settle",
+    "stored_state_rows",
     "stored_states",
     "verify",
 ]
@@ -145,7 +146,7 @@ def _format_breaks(intervals: Iterable[tuple[dt.date, dt.date]]) -> str:
 
 def _parse_breaks(text: str) -> BreakCalendar:
     if not text:
-        return BreakCalendar()
+        return NO_BREAKS
     pairs = (item.split("/") for item in text.split(";"))
     return BreakCalendar.from_intervals(
         (dt.date.fromisoformat(first), dt.date.fromisoformat(last)) for first, last in pairs)
@@ -259,7 +260,7 @@ class StoredClock:
             self.days_left is not None and self.days_left < 0)
 
     @classmethod
-    def of(cls, state: StoredGameState, today: dt.date) -> StoredClock | None:
+    def of(cls, state: StoredGameState | Row[Any], today: dt.date) -> StoredClock | None:
         """None when the ledger's dates could not be charted (``state.clock_problem``)."""
         if state.clock_problem:
             return None
@@ -292,6 +293,16 @@ def letter_owed_by(game: Game, state: StoredGameState | None) -> Participant | N
     if state.last_mover_id is None:
         return None
     return game.partner_of(state.last_mover_id)
+
+
+def stored_state_rows(session: Session, tournament_id: int) -> dict[int, Row[Any]]:
+    """A tournament's stored states as plain rows (no ORM objects: a page of 500 games reads
+    them in a fraction of the time), current with the session's own uncommitted writes."""
+    settle(session)
+    table = StoredGameState.__table__
+    query = select(*table.columns).join(Game.__table__, Game.__table__.c.id == table.c.game_id) \
+        .where(Game.__table__.c.tournament_id == tournament_id)
+    return {row.game_id: row for row in session.execute(query)}
 
 
 def stored_states(session: Session, game_ids: Sequence[int] | None = None, *,
