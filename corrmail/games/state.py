@@ -33,7 +33,7 @@ with raw SQL, outside a session, are not seen: ``corrmail games rebuild`` repair
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
@@ -414,7 +414,11 @@ def _note_statement(execute_state: ORMExecuteState) -> None:
     found: set[int] = set()
     if execute_state.is_insert:
         parameters = execute_state.parameters
-        rows = parameters if isinstance(parameters, list) else [parameters or {}]
+        rows: list[Mapping[str, Any]] = []
+        if isinstance(parameters, Mapping):
+            rows.append(parameters)
+        elif parameters:
+            rows.extend(parameters)
         # insert(Letter).values(game_id=…): the values written into the statement itself.
         inline = {getattr(key, "key", key): getattr(value, "value", value)
                   for key, value in (getattr(statement, "_values", None) or {}).items()}
