@@ -15,6 +15,7 @@ from corrmail.db import Database
 from corrmail.demo import DEMO_CODE, demo_logins, load_demo
 from corrmail.life_cli import register as register_life_commands
 from corrmail.game_import_cli import register as register_game_import_commands
+from corrmail.games.cli import register as register_game_commands
 from corrmail.mail.cli import register as register_mail_commands
 from corrmail.mail.service import MailerThread
 from corrmail.mail.settings import MailSettings
@@ -128,6 +129,7 @@ register_api_commands(main)
 register_round_commands(main)
 register_life_commands(main)
 register_game_import_commands(main)
+register_game_commands(main)
 
 
 def _safe_url(url: str) -> str:

@@ -1,14 +1,12 @@
 """The directors' dashboard: every game of a tournament with its clock at a glance.
 
-A fixed handful of queries for the whole tournament — games with players and breaks eagerly
-loaded, the letters as plain rows, then penalties and open cases in one query each — so a
-500-game tournament is one page load, never a query per game. The clock of each game is
-:mod:`timekeeping`'s (:func:`corrmail.game_page.game_clock`), from the same ledger a game's page
-reads.
-
-The letters are the bulk (about ten a game): they are read as tuples of the columns the time
-chart needs, without ORM objects or the identity map, which made loading them the costliest
-part of the page (docs/benchmarks/dashboard.md).
+A fixed handful of queries for the whole tournament — games with players eagerly loaded, their
+stored states (:mod:`corrmail.games.state`), then open cases — so a 500-game tournament is one
+page load, never a query per game, and no letter is read: each game's clock is its stored
+state's (totals, who owes the reply, the day his days count from and his limit) with the days
+left counted to today over the game's break days by :mod:`timekeeping`'s own
+:class:`~timekeeping.ReplyClock`. ``corrmail games verify`` checks the stored states against the
+replay of every ledger (docs/benchmarks/dashboard.md).
 """
 
 from __future__ import annotations
@@ -17,19 +15,15 @@ import datetime as dt
 import enum
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
-from typing import NamedTuple, cast
+from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session, object_session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from corrmail.game_page import GameClock, game_clock
-from corrmail.ledger import effective_letters
-from corrmail.mail.game_view import GameView, UnsupportedGameType, round_start_dates
-from corrmail.models import Case, CaseType, Game, GameState, Letter, Participant, Tournament
-from corrmail.models import Penalty as PenaltyRow
+from corrmail.games.state import StoredClock, stored_state_rows
+from corrmail.models import Case, CaseType, Game, GameState, Participant, Tournament
 
 __all__ = [
     "ATTENTION",
@@ -58,48 +52,6 @@ class DashboardSort(enum.StrEnum):
     DAYS_LEFT = "days_left"
     DAYS_USED = "days_used"
     PLAYER = "player"
-
-
-class _LetterRow(NamedTuple):
-    """The columns of a letter that :meth:`GameView.ledger` and
-    :func:`corrmail.ledger.effective_letters` read — and nothing else of it is read here."""
-
-    id: int
-    game_id: int
-    sender_id: int | None
-    sent: dt.date | None
-    received: dt.date | None
-    partner_sent: dt.date | None
-    moves_text: str
-    corrects_letter_id: int | None
-
-
-letters_table = Letter.__table__
-games_table = Game.__table__
-# Table columns, not mapped attributes: a Core select skips the ORM's per-row loading.
-_LETTER_COLUMNS = tuple(Letter.__table__.c[name] for name in _LetterRow._fields)
-
-
-@dataclass
-class _PrefetchedView(GameView):
-    """A game view whose letters, penalties and round start were loaded with every other
-    game's."""
-
-    letter_rows: list[_LetterRow] = field(default_factory=list)
-    penalties: list[PenaltyRow] = field(default_factory=list)
-    round_starts: dict[int, dt.date] = field(default_factory=dict)
-
-    @cached_property
-    def letters(self) -> list[Letter]:
-        # Only the time chart reads this view (game_clock → ledger), and it reads only the
-        # columns of _LetterRow; the board and variants (which read more) are never asked for.
-        return cast("list[Letter]", effective_letters(self.letter_rows))
-
-    def game_penalties(self) -> list[PenaltyRow]:
-        return self.penalties
-
-    def clock_start(self) -> dt.date:
-        return self.round_starts.get(self.game.round, self.game.tournament.start_date)
 
 
 #: The filters of games that need a director's attention, counted above the table so that what
@@ -156,7 +108,7 @@ class DashboardPage:
 @dataclass(frozen=True)
 class DashboardRow:
     game: Game
-    clock: GameClock | None
+    clock: StoredClock | None
     to_move: Participant | None
     open_cases: tuple[Case, ...]
     #: 002 §4.5.1: the 15 days for the game record have passed without it.
@@ -190,7 +142,7 @@ class DashboardRow:
 
 
 def _load_games(session: Session, tournament: Tournament) -> Sequence[Game]:
-    participant = (selectinload(Participant.player), selectinload(Participant.breaks))
+    participant = (selectinload(Participant.player),)
     return session.scalars(
         select(Game).where(Game.tournament_id == tournament.id)
         .options(
@@ -215,20 +167,7 @@ def dashboard_rows(
             # Every game is the tournament's (the query's filter): set it rather than have each
             # game's ledger fire a lazy load that would only find it in the identity map.
             set_committed_value(game, "tournament", tournament)
-    letters: dict[int, list[_LetterRow]] = defaultdict(list)
-    for row in session.execute(
-        select(*_LETTER_COLUMNS).join(games_table, games_table.c.id == letters_table.c.game_id)
-        .where(games_table.c.tournament_id == tournament.id)
-        .order_by(letters_table.c.game_id, letters_table.c.sequence)
-    ):
-        letter = _LetterRow._make(row)
-        letters[letter.game_id].append(letter)
-    penalties: dict[int, list[PenaltyRow]] = defaultdict(list)
-    for penalty in session.scalars(
-        select(PenaltyRow).join(Game, Game.id == PenaltyRow.game_id)
-        .where(Game.tournament_id == tournament.id).order_by(PenaltyRow.id)
-    ):
-        penalties[penalty.game_id].append(penalty)
+    states = stored_state_rows(session, tournament.id)
     cases: dict[int, list[Case]] = defaultdict(list)
     for case in session.scalars(
         select(Case).where(Case.tournament_id == tournament.id, Case.closed_at.is_(None),
@@ -236,28 +175,23 @@ def dashboard_rows(
     ):
         assert case.game_id is not None
         cases[case.game_id].append(case)
-    round_starts = round_start_dates(session, tournament)
-    rows = [_row(game, letters[game.id], penalties[game.id], cases[game.id], round_starts, today)
-            for game in games]
+    rows = [_row(game, states.get(game.id), cases[game.id], today) for game in games]
     rows = [row for row in rows if row.matches(wanted)]
     return sorted(rows, key=_SORT_KEYS[sort])
 
 
 def _row(
-    game: Game,
-    letters: list[_LetterRow],
-    penalties: list[PenaltyRow],
-    cases: list[Case],
-    round_starts: dict[int, dt.date],
-    today: dt.date,
+    game: Game, state: Row[Any] | None, cases: list[Case], today: dt.date
 ) -> DashboardRow:
     record_missing = any(
         case.case_type is CaseType.GAME_RECORD and case.deadline is not None
         and case.deadline < today for case in cases)
-    try:
-        clock = game_clock(_PrefetchedView(game, letters, penalties, round_starts), today)
-    except (UnsupportedGameType, ValueError) as error:
-        return DashboardRow(game, None, None, tuple(cases), record_missing, str(error))
+    if state is None:
+        return DashboardRow(game, None, None, tuple(cases), record_missing,
+                            f"game {game.id} has no stored state: run corrmail games rebuild")
+    clock = StoredClock.of(state, today)
+    if clock is None:
+        return DashboardRow(game, None, None, tuple(cases), record_missing, state.clock_problem)
     to_move = None
     if clock.to_move is not None:
         to_move = game.white if clock.to_move.value == "white" else game.black

@@ -36,6 +36,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, object_session, selectinload
 
 from adjudication import case_from_dict
+from corrmail.games.state import stored_states
 from corrmail.ledger import effective_letters, letter_date
 from corrmail.models import (
     Case,
@@ -282,10 +283,15 @@ def games_in_progress(
 ) -> frozenset[int]:
     """Ids of the games begun and without a result on record: at least one move in the
     effective ledger (each letter read as last corrected, 002 §4.2.5; `effective_letters`),
-    only letters on record by ``as_of`` when given. One query for the whole tournament."""
+    only letters on record by ``as_of`` when given. One query for the whole tournament: of the
+    stored game states (their ply count, :mod:`corrmail.games.state`) for today's table, of the
+    letters for a table as of a past date."""
     open_ids = {game.id for game in tournament.games if result_on_record(game, as_of) is None}
     if not open_ids:
         return frozenset()
+    if as_of is None:
+        states = stored_states(session, sorted(open_ids))
+        return frozenset(game_id for game_id, state in states.items() if state.ply_count > 0)
     rows = session.execute(
         select(Letter.game_id, Letter.id, Letter.corrects_letter_id, Letter.moves_text,
                Letter.sent, Letter.entered_at)

@@ -202,10 +202,24 @@ def app(settings: Settings) -> Iterator[Flask]:
 
 
 @pytest.fixture
-def database(app: Flask) -> Database:
-    """The app's own Database (same engine, same pool)."""
+def database(app: Flask) -> Iterator[Database]:
+    """The app's own Database (same engine, same pool). When the test is over, every game's
+    stored state must equal the replay of its ledger, whatever the scenario wrote."""
     with app.app_context():
-        return app_database()
+        database = app_database()
+    yield database
+    assert_game_states_match(database)
+
+
+def assert_game_states_match(database: Database) -> None:
+    """`corrmail games verify` on the test's database: no game's stored state may differ from
+    the replay of its ledger (corrmail.games.state)."""
+    from corrmail.games.state import verify
+
+    with database.session() as session:
+        differences = verify(session)
+        session.rollback()
+    assert not differences, [difference.describe() for difference in differences]
 
 
 @pytest.fixture

@@ -16,50 +16,107 @@ carried it (002 §4.2–§4.4), and a newcomer changes a rule's effect in one pl
   protest letters it files.
 """
 
-from corrmail.games.append import (
-    CorrectionSenderError,
-    CorrectionTargetError,
-    LedgerConflict,
-    LedgerError,
-    LetterInput,
-    SenderNotInGameError,
-    append_letter,
-    load_locked_game,
-    lock_game,
-)
-from corrmail.games.cases import (
-    StoredCase,
-    attach_case_text,
-    file_protest_letter_row,
-    insert_case,
-    receive_protest_letter,
-    store_transition,
-)
-from corrmail.games.changes import (
-    VARIANT_REPLY_TEXT,
-    BreakRefused,
-    IllegalLedgerMove,
-    RecordedBreak,
-    charge_penalty,
-    clear_result,
-    enter_letter,
-    enter_letter_as_written,
-    grant_special_break,
-    record_break,
-    record_result,
-    record_start_sheet_receipt,
-    resume_play,
-    revoke_penalties,
-    revoke_special_break,
-    suspend_play,
-)
-from corrmail.games.moves import (
-    MoveCheck,
-    board_result,
-    check_moves,
-    partner_offered_draw,
-    resignation_result,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# The public names, each loaded from its module on first use (PEP 562): importing one
+# module of the core (the stored state, which the models register) must not import the rest,
+# which reads the models and the mail layer's game view in turn.
+_WHERE = {
+    "BreakRefused": "changes",
+    "CorrectionSenderError": "append",
+    "CorrectionTargetError": "append",
+    "IllegalLedgerMove": "changes",
+    "LedgerConflict": "append",
+    "LedgerError": "append",
+    "LetterInput": "append",
+    "MoveCheck": "moves",
+    "RecordedBreak": "changes",
+    "SenderNotInGameError": "append",
+    "StoredCase": "cases",
+    "VARIANT_REPLY_TEXT": "changes",
+    "append_letter": "append",
+    "attach_case_text": "cases",
+    "board_result": "moves",
+    "charge_penalty": "changes",
+    "check_moves": "moves",
+    "clear_result": "changes",
+    "enter_letter": "changes",
+    "enter_letter_as_written": "changes",
+    "file_protest_letter_row": "cases",
+    "grant_special_break": "changes",
+    "insert_case": "cases",
+    "load_locked_game": "append",
+    "lock_game": "append",
+    "partner_offered_draw": "moves",
+    "receive_protest_letter": "cases",
+    "record_break": "changes",
+    "record_result": "changes",
+    "record_start_sheet_receipt": "changes",
+    "resignation_result": "moves",
+    "resume_play": "changes",
+    "revoke_penalties": "changes",
+    "revoke_special_break": "changes",
+    "store_transition": "cases",
+    "suspend_play": "changes",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from corrmail.games.append import (
+        CorrectionSenderError,
+        CorrectionTargetError,
+        LedgerConflict,
+        LedgerError,
+        LetterInput,
+        SenderNotInGameError,
+        append_letter,
+        load_locked_game,
+        lock_game,
+    )
+    from corrmail.games.cases import (
+        StoredCase,
+        attach_case_text,
+        file_protest_letter_row,
+        insert_case,
+        receive_protest_letter,
+        store_transition,
+    )
+    from corrmail.games.changes import (
+        VARIANT_REPLY_TEXT,
+        BreakRefused,
+        IllegalLedgerMove,
+        RecordedBreak,
+        charge_penalty,
+        clear_result,
+        enter_letter,
+        enter_letter_as_written,
+        grant_special_break,
+        record_break,
+        record_result,
+        record_start_sheet_receipt,
+        resume_play,
+        revoke_penalties,
+        revoke_special_break,
+        suspend_play,
+    )
+    from corrmail.games.moves import (
+        MoveCheck,
+        board_result,
+        check_moves,
+        partner_offered_draw,
+        resignation_result,
+    )
+
 
 __all__ = [
     "VARIANT_REPLY_TEXT",

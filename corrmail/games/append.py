@@ -143,7 +143,7 @@ def load_locked_game(session: Session, game_id: int, *options: Any) -> Game | No
     return game
 
 
-def _holds_lock(session: Session, game: Game) -> bool:
+def holds_lock(session: Session, game: Game) -> bool:
     """Whether `game` was loaded by :func:`load_locked_game` in the transaction now open."""
     held = session.info.get(_LOCKED_GAMES)
     return (held is not None and held[0] is session.get_transaction() and game.id in held[1]
@@ -160,7 +160,7 @@ def append_letter(
     loaded by :func:`load_locked_game` is locked already and its letters are current: the next
     sequence is read from them, and the new letter joins ``game.letters``.
     """
-    locked = _holds_lock(session, game)
+    locked = holds_lock(session, game)
     if not locked:
         lock_game(session, game.id)
     if letter.sender_id is not None and letter.sender_id not in (game.white_id, game.black_id):

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session, joinedload, object_session
+from sqlalchemy import event, select
+from sqlalchemy.orm import ORMExecuteState, Session, joinedload, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from corrmail.ledger import effective_letters
@@ -76,18 +76,20 @@ def side_of(game: Game, participant_id: int) -> Side:
 def load_mail_game(session: Session, game_id: int) -> Game | None:
     """The game a letter is for, locked for the transaction, with everything a letter reads.
 
-    Three statements instead of one per relationship: the game locked with its tournament and
-    both participants and players (one join), its letters (read after the lock, see
-    :func:`corrmail.games.append.load_locked_game`), and both participants' breaks.
+    Three statements instead of one per relationship: the game locked with its tournament, both
+    participants and players and its stored state (one join), its letters (read after the lock,
+    see :func:`corrmail.games.append.load_locked_game`), and both participants' breaks.
     """
     # The game core judges letters through this view: import its ledger lock when called.
     from corrmail.games.append import load_locked_game
+    from corrmail.games.state import with_stored_state
 
     game = load_locked_game(
         session, game_id,
         joinedload(Game.tournament, innerjoin=True),
         joinedload(Game.white, innerjoin=True).joinedload(Participant.player, innerjoin=True),
         joinedload(Game.black, innerjoin=True).joinedload(Participant.player, innerjoin=True),
+        with_stored_state(),
     )
     if game is None:
         return None
@@ -99,6 +101,38 @@ def load_mail_game(session: Session, game_id: int) -> Game | None:
     for participant in (game.white, game.black):
         set_committed_value(participant, "breaks", breaks[participant.id])
     return game
+
+
+#: Where :attr:`GameView.played` keeps a game object's last replay (not a mapped attribute).
+_REPLAY_MEMO = "_corrmail_replay_memo"
+
+
+#: Where :meth:`GameView.game_penalties` keeps a game object's penalties, and the count of
+#: penalty writes in a session that makes such a copy stale.
+_PENALTY_MEMO = "_corrmail_penalty_memo"
+_PENALTY_WRITES = "corrmail.game_view.penalty_writes"
+
+
+@event.listens_for(Session, "after_flush")
+def _count_penalty_writes(session: Session, flush_context: object) -> None:
+    if any(isinstance(item, PenaltyRow)
+           for item in (*session.new, *session.dirty, *session.deleted)):
+        session.info[_PENALTY_WRITES] = session.info.get(_PENALTY_WRITES, 0) + 1
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _count_penalty_statements(execute_state: ORMExecuteState) -> None:
+    if execute_state.is_select:
+        return
+    table = getattr(execute_state.statement, "table", None)
+    if getattr(table, "name", None) == PenaltyRow.__tablename__:
+        session = execute_state.session
+        session.info[_PENALTY_WRITES] = session.info.get(_PENALTY_WRITES, 0) + 1
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_penalty_reads(session: Session, previous_transaction: object) -> None:
+    session.info[_PENALTY_WRITES] = session.info.get(_PENALTY_WRITES, 0) + 1
 
 
 @dataclass
@@ -129,8 +163,29 @@ class GameView:
 
     @cached_property
     def played(self) -> PlayedGame:
-        """The ledger's plies replayed from :attr:`start`, with each reading."""
-        return play_moves(self.board_type, self.plies, start=self.start)
+        """The ledger's plies replayed from :attr:`start`, with each reading.
+
+        The last replay of the game object is kept on it: a view of the same game after a
+        letter was appended (the intake checks the letter, then writes the answer, then the
+        stored state is recomputed) plays only the new plies from where the last one ended.
+        """
+        plies = tuple(self.plies)
+        key = (self.board_type, repr(self.game.tournament.rule_options or None))
+        memo: tuple[object, tuple[str, ...], PlayedGame] | None = self.game.__dict__.get(
+            _REPLAY_MEMO)
+        if memo is not None and memo[0] == key and plies[:len(memo[1])] == memo[1]:
+            known = memo[2]
+            if len(plies) == len(memo[1]):
+                return known
+            if known.complete:
+                rest = play_moves(self.board_type, plies[len(memo[1]):], start=known.position)
+                played = PlayedGame(known.positions + rest.positions[1:],
+                                    known.readings + rest.readings)
+                self.game.__dict__[_REPLAY_MEMO] = (key, plies, played)
+                return played
+        played = play_moves(self.board_type, plies, start=self.start)
+        self.game.__dict__[_REPLAY_MEMO] = (key, plies, played)
+        return played
 
     @cached_property
     def positions(self) -> tuple[GamePosition, ...]:
@@ -283,11 +338,22 @@ class GameView:
         return game_start_date(session, self.game)
 
     def game_penalties(self) -> list[PenaltyRow]:
+        """The game's penalties; read once per transaction while no penalty is written (the
+        intake's chart and the stored state's replay of the same letter share one read)."""
         session = object_session(self.game)
         if session is None:
             raise RuntimeError(f"game {self.game.id} is not attached to a session")
+        stamp = (session.get_transaction(), session.info.get(_PENALTY_WRITES, 0))
+        memo = self.game.__dict__.get(_PENALTY_MEMO)
+        unflushed = any(isinstance(item, PenaltyRow)
+                        for item in (*session.new, *session.dirty, *session.deleted))
+        if memo is not None and memo[0] == stamp and not unflushed:
+            return list(memo[1])
         query = select(PenaltyRow).where(PenaltyRow.game_id == self.game.id).order_by(PenaltyRow.id)
-        return list(session.scalars(query))
+        rows = list(session.scalars(query))
+        stamp = (session.get_transaction(), session.info.get(_PENALTY_WRITES, 0))
+        self.game.__dict__[_PENALTY_MEMO] = (stamp, tuple(rows))
+        return rows
 
     def chart(self) -> TimeChart:
         return compute_chart(self.ledger())

@@ -84,3 +84,6 @@ __all__ = [
     "UnpairedEntry",
     "UnpairedKind",
 ]
+
+# The stored game state (derived from the ledger) and the session listeners keeping it current.
+import corrmail.games.state  # noqa: E402,F401

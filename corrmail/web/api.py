@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers.response import Response
 
 from corrmail.api_tokens import authenticate
+from corrmail.games.state import StoredGameState, letter_owed_by, stored_states
 from corrmail.ledger import effective_letters, to_move
 from corrmail.models import Game, Letter, Participant, Role, Tournament, TournamentOfficial, User
 from corrmail.standings import TournamentNotFound, load_tournament, tournament_table
@@ -132,8 +133,8 @@ def _participant(participant: Participant) -> dict[str, Any]:
     }
 
 
-def _game(game: Game) -> dict[str, Any]:
-    mover = to_move(game)
+def _game(game: Game, state: StoredGameState | None = None) -> dict[str, Any]:
+    mover = letter_owed_by(game, state) if state is not None else to_move(game)
     return {
         "id": game.id,
         "tournament": game.tournament.code,
@@ -192,19 +193,21 @@ def tournaments() -> Response:
 @blueprint.get("/tournaments/<code>")
 @token_required
 def tournament(code: str) -> Response:
-    row = _visible_tournament(code, with_letters=True)
+    row = _visible_tournament(code)
+    states = stored_states(db_session(), tournament_id=row.id)
     return jsonify(
         tournament=_tournament_summary(row),
         participants=[_participant(p) for p in row.participants],
-        games=[_game(game) for game in row.games],
+        games=[_game(game, states.get(game.id)) for game in row.games],
     )
 
 
 @blueprint.get("/tournaments/<code>/games")
 @token_required
 def tournament_games(code: str) -> Response:
-    row = _visible_tournament(code, with_letters=True)
-    return jsonify(games=[_game(game) for game in row.games])
+    row = _visible_tournament(code)
+    states = stored_states(db_session(), tournament_id=row.id)
+    return jsonify(games=[_game(game, states.get(game.id)) for game in row.games])
 
 
 @blueprint.get("/tournaments/<code>/standings")

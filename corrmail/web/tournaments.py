@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, selectinload
 from werkzeug.wrappers.response import Response
 
 from corrmail.clock import today as service_today
-from corrmail.ledger import to_move
+from corrmail.games.state import letter_owed_by, stored_states
 from corrmail.mail.letters import LetterWriter
 from corrmail.models import (
     Game,
@@ -114,7 +114,8 @@ def show(code: str) -> str:
         abort(404)
     if not may_see_tournament(current_user, tournament.id):
         abort(403)
-    rows = [(game, to_move(game)) for game in tournament.games]
+    states = stored_states(db_session(), tournament_id=tournament.id)
+    rows = [(game, letter_owed_by(game, states.get(game.id))) for game in tournament.games]
     # Only links the reader may open: officials every game, a player his own.
     official = is_official_of(current_user, tournament.id)
     viewable = {game.id for game in tournament.games

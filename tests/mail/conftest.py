@@ -81,6 +81,7 @@ from email.utils import format_datetime, make_msgid  # noqa: E402
 from sqlalchemy import select  # noqa: E402
 
 from corrmail.db import Database  # noqa: E402
+from corrmail.games.state import verify  # noqa: E402
 from corrmail.mail.inbox import Inbox, Receipt, Source  # noqa: E402
 from corrmail.mail.letters import LetterWriter  # noqa: E402
 from corrmail.mail.settings import MailSettings  # noqa: E402
@@ -213,4 +214,9 @@ def email_game(db_url: str) -> Iterator[EmailGame]:
     inbox = Inbox(database, writer)
     yield EmailGame(database, inbox, writer, *ids, referee_email=officials[0],
                     steward_email=officials[1])
+    # Whatever the test sent, every stored game state equals the replay of its ledger.
+    with database.session() as session:
+        differences = verify(session)
+        session.rollback()
     database.dispose()
+    assert not differences, [difference.describe() for difference in differences]

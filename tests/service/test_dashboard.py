@@ -113,9 +113,10 @@ def test_page_filters_and_access(paired: Callable[..., int], database: Database,
 
 
 def test_clocks_are_the_game_pages_clocks(database: Database) -> None:
-    """The dashboard reads letters as plain rows; every figure must still be the one
+    """The dashboard reads stored game states; every figure it shows must still be the one
     the game's own page computes from its ORM letters: corrections, penalties and breaks too."""
     from corrmail.game_page import game_clock
+    from corrmail.games.state import StoredGameState
     from corrmail.mail.game_view import GameView
     from corrmail.models import Break, Game, Letter, Penalty
     from corrmail.ops.federation import FederationSpec, generate_federation
@@ -145,21 +146,36 @@ def test_clocks_are_the_game_pages_clocks(database: Database) -> None:
         assert tournament is not None
         rows = dashboard_rows(session, tournament, TODAY)
         assert len(rows) == 30 and all(row.clock is not None for row in rows)
+        # The dashboard reads the stored state (no chart): every figure it shows must be the
+        # figure of the game page's clock, replayed from the whole ledger.
+        figures = ("to_move", "white_used", "black_used", "days_left", "last_safe_date",
+                   "repeat_due", "today", "near_overstep", "repeat_overdue", "overstepped")
+        pages = {}
         for row in rows:
             game = session.get(Game, row.game.id)
             assert game is not None
-            page = game_clock(GameView(game), TODAY)
-            assert row.clock == page, f"game {game.id}"
-            # The chart compares without its break calendar; the intervals are the breaks.
-            assert row.clock.chart.break_calendar.intervals() == page.chart.break_calendar.intervals()
-        # The three changes above reach the dashboard's figures.
-        by_game = {row.game.id: row.clock for row in rows}
-        first, second, third = (by_game[game.id] for game in games[:3])
-        assert first is not None and first.chart.rows[1].declared_sent == corrected.sent + dt.timedelta(days=3)
-        assert second is not None and [(charge.days, charge.rule) for charge in second.chart.charges
-                                       if charge.rule == "002 §4.2.11"] == [(5, "002 §4.2.11")]
-        assert third is not None and third.chart.break_calendar.intervals() == [
+            page = pages[game.id] = game_clock(GameView(game), TODAY)
+            assert ({name: getattr(row.clock, name) for name in figures}
+                    == {name: getattr(page, name) for name in figures}), f"game {game.id}"
+            # The break days the dashboard counts over are the chart's.
+            state = session.get(StoredGameState, game.id)
+            assert state is not None
+            assert state.break_days == ";".join(
+                f"{first.isoformat()}/{last.isoformat()}"
+                for first, last in page.chart.break_calendar.intervals())
+        # The three changes above reach the replay and, through the stored state, the dashboard.
+        first, second, third = (pages[game.id] for game in games[:3])
+        assert first.chart.rows[1].declared_sent == corrected.sent + dt.timedelta(days=3)
+        assert [(charge.days, charge.rule) for charge in second.chart.charges
+                if charge.rule == "002 §4.2.11"] == [(5, "002 §4.2.11")]
+        assert third.chart.break_calendar.intervals() == [
             (dt.date(2026, 4, 1), dt.date(2026, 4, 20))]
+        by_game = {row.game.id: row.clock for row in rows}
+        assert by_game[games[1].id] is not None
+        assert (by_game[games[1].id].white_used, by_game[games[1].id].black_used) == (
+            second.white_used, second.black_used)
+        stored_third = session.get(StoredGameState, games[2].id)
+        assert stored_third is not None and stored_third.break_days == "2026-04-01/2026-04-20"
 
 
 def test_pages_hold_every_game_once(paired: Callable[..., int], database: Database,

@@ -1,0 +1,62 @@
+"""``corrmail games verify [CODE]`` and ``corrmail games rebuild [CODE]``: the stored game
+states (:mod:`corrmail.games.state`) checked against, and recomputed from, every ledger."""
+
+from __future__ import annotations
+
+import click
+
+from corrmail.config import Settings
+from corrmail.db import Database
+from corrmail.games.state import UnknownTournament, rebuild, verify
+
+__all__ = ["register"]
+
+
+def register(group: click.Group) -> None:
+    """Add ``games`` to the ``corrmail`` group."""
+    group.add_command(games)
+
+
+@click.group()
+def games() -> None:
+    """The state kept with each game's ledger (position, totals, clock, flags)."""
+
+
+@games.command("verify")
+@click.argument("code", required=False)
+def verify_command(code: str | None) -> None:
+    """Replay every ledger (of tournament CODE) and compare it with the stored state; exit 1
+    naming each game that differs."""
+    database = Database(Settings.from_env().database_url)
+    try:
+        with database.session() as session:
+            try:
+                differences = verify(session, code)
+            except UnknownTournament as error:
+                raise click.ClickException(str(error)) from None
+            session.rollback()
+    finally:
+        database.dispose()
+    for difference in differences:
+        click.echo(difference.describe(), err=True)
+    if differences:
+        raise click.ClickException(
+            f"{len(differences)} game(s) differ from their ledger; `corrmail games rebuild` "
+            "recomputes them")
+    click.echo("every stored game state matches its ledger")
+
+
+@games.command("rebuild")
+@click.argument("code", required=False)
+def rebuild_command(code: str | None) -> None:
+    """Recompute the stored state of every game (of tournament CODE) from its ledger."""
+    database = Database(Settings.from_env().database_url)
+    try:
+        try:
+            with database.transaction() as session:
+                count = rebuild(session, code)
+        except UnknownTournament as error:
+            raise click.ClickException(str(error)) from None
+    finally:
+        database.dispose()
+    click.echo(f"{count} game state(s) recomputed")
