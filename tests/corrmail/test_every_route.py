@@ -124,7 +124,8 @@ def test_organizer_routes_refuse_other_roles(
 #: Routes anyone may call: probes, the login form, the language switch, static files, the root,
 #: and the forgotten-password pages (their own tests check what they change).
 PUBLIC = {"health.healthz", "health.readyz", "auth.login", "i18n.choose_locale", "static", "index",
-          "password_reset.forgot", "password_reset.reset", "password_reset.claim"}
+          "password_reset.forgot", "password_reset.reset", "password_reset.claim",
+          "password_reset.welcome", "password_reset.welcome_claim"}
 #: POST routes that change only the caller's own session.
 OWN_SESSION = {"auth.logout", "i18n.choose_locale", "auth.login"}
 
