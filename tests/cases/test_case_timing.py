@@ -58,7 +58,7 @@ def test_a_decided_case_past_its_protest_window_leaves_the_queue(cup: Cup, set_t
     set_today(dt.date(2026, 12, 6))
     cup.act("referee", case_id, "decide", ruling="confirmed")
     page = cup.client("referee").get(f"/cases/{case_id}").data.decode()
-    assert 'id="close-waits"' in page and "Close: the decision is final" not in page
+    assert 'id="close-waits"' in page and f'action="/cases/{case_id}/close"' not in page
     queue = cup.client("referee").get("/cases/").data.decode()
     assert f'<tr class="" data-case="{case_id}">' in queue  # open to protest: still waiting
 
@@ -66,15 +66,15 @@ def test_a_decided_case_past_its_protest_window_leaves_the_queue(cup: Cup, set_t
     queue = unescape(cup.client("referee").get("/cases/").data.decode())
     assert f'data-case="{case_id}"' in queue
     assert f'<tr class="overdue" data-case="{case_id}">' not in queue
-    assert "overdue by" not in queue
+    assert "overdue by" not in queue and "просрочено на" not in queue
     final = queue[queue.index('class="decided-final"'):]
     assert f'data-case="{case_id}"' in final
     page = cup.client("referee").get(f"/cases/{case_id}").data.decode()
-    assert "Close: the decision is final" in page and 'id="close-waits"' not in page
+    assert f'action="/cases/{case_id}/close"' in page and 'id="close-waits"' not in page
 
 
 def test_evidence_is_ticked_with_the_rulebooks_names(cup: Cup, set_today) -> None:
     page = unescape(cup.client("referee").get(f"/cases/new/{cup.code}").data.decode())
     assert 'type="checkbox"' in page and 'name="overstep-evidence"' in page
-    assert "game record with the claimant's reply move" in page
+    assert "запись партии со своим ответным ходом" in page  # 002 §4.3.6, the rulebook's words
     assert "<select multiple" not in page
