@@ -466,10 +466,16 @@ def _finding_of(notice: RuleNotice, *, stops: bool) -> Finding:
                                      move=notice.remedy),
         "impossible:short_notation": _("%(move)s is written in short notation",
                                        move=notice.remedy),
+        "impossible:illegal": _("%(move)s contradicts the rules of the game", move=notice.remedy),
+        "impossible:capture_omitted": _("%(move)s omits a capture, and a capture is compulsory",
+                                        move=notice.remedy),
+        "impossible:ambiguous": _("%(move)s fits several legal moves", move=notice.remedy),
+        "impossible:not_a_playing_square": _("%(move)s names a square that is not a playing "
+                                             "square", move=notice.remedy),
         "illegible": _("%(move)s cannot be read", move=notice.remedy),
         "variant_unreadable": _("variant unreadable: %(text)s", text=notice.remedy),
         "variant_cut": _("variant cut at %(text)s", text=notice.remedy),
-    }.get(notice.problem, f"{notice.remedy}: {notice.problem.replace('_', ' ')}")
+    }.get(notice.problem) or _("%(move)s: impossible move", move=notice.remedy)
     consequence = (
         _("play stops until the sender corrects the card; %(days)s penalty days to the sender "
           "(002 §4.2.11); the partner points the fault out within %(notice)s days (002 §4.2.9)",
