@@ -83,12 +83,14 @@ from corrmail.web.case_forms import (
     SpecialBreakForm,
     WithdrawalForm,
 )
+from corrmail.web.audit_labels import audit_action
 from corrmail.web.choice_labels import choices, label
 from corrmail.web.database import db_session, mail_settings, settings
 
 blueprint = Blueprint("cases", __name__, url_prefix="/cases")
 # The case pages name stored codes as the forms' options do.
 blueprint.add_app_template_filter(label, "choice_label")
+blueprint.add_app_template_filter(audit_action, "audit_action")
 
 AnyForm = TypeVar("AnyForm", bound=FlaskForm)
 
