@@ -83,8 +83,19 @@ def tiebreak_names(order: Iterable[str]) -> str:
 
 
 def tiebreak_codes_hint() -> str:
-    """What to type in the tiebreak order: each tiebreak's label with the code to write."""
-    return "; ".join(f"{gettext(tiebreak_label(name).short)}: {name}" for name in TIEBREAKS)
+    """What may be typed in the tiebreak order: every tiebreak by its label."""
+    return ", ".join(gettext(tiebreak_label(name).short) for name in TIEBREAKS)
+
+
+def tiebreak_code(typed: str) -> str:
+    """The code of a tiebreak typed by its label (in the reader's language or English) or by its
+    code; anything else is returned as typed, for registration to refuse with the known names."""
+    wanted = " ".join(typed.split()).casefold()
+    for name in TIEBREAKS:
+        short = tiebreak_label(name).short
+        if wanted in (name.casefold(), short.casefold(), gettext(short).casefold()):
+            return name
+    return typed
 
 
 TIEBREAK_PRESETS = _choices(
@@ -248,7 +259,8 @@ class TournamentForm(FlaskForm):
         if self.tiebreak_preset.data:
             return PRESETS[self.tiebreak_preset.data]
         return tuple(
-            name.strip() for name in (self.tiebreak_order.data or "").split(",") if name.strip()
+            tiebreak_code(name.strip())
+            for name in (self.tiebreak_order.data or "").split(",") if name.strip()
         )
 
     def validate_tiebreak_preset(self, field: SelectField) -> None:
@@ -262,7 +274,8 @@ class TournamentForm(FlaskForm):
         for name in ("game_type", "system", "channel", "status"):
             getattr(self, name).data = getattr(spec, name).value
         self.pairing_system.data = spec.pairing_system or ""
-        self.tiebreak_order.data = ", ".join(spec.tiebreak_order)
+        # Shown by their labels; typed back by label or code (:func:`tiebreak_code`).
+        self.tiebreak_order.data = tiebreak_names(spec.tiebreak_order)
         chosen = canonical_options(spec.rule_options or ())
         for field_name, name in RULE_OPTION_FIELDS:
             field = getattr(self, field_name)
