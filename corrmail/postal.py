@@ -30,7 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from flask_babel import gettext as _
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail import audit, games
@@ -54,9 +53,9 @@ from corrmail.move_walk import RuleNotice
 from notation.letters import LegalMove, read_move
 from timekeeping import (
     PENALTY_DAYS,
-    RuleViolation,
     DateFormatError,
     LetterEntry,
+    RuleViolation,
     Side,
     TimeChart,
     compute_chart,

@@ -66,6 +66,7 @@ from corrmail.referee.store import LETTER_TYPES, StoredCase, load_case
 from corrmail.referee.timing import close_waits, decided_and_final, rulings_today
 from corrmail.referee.wording import refusal_reason
 from corrmail.web.access import letters_kept_from, tournament_or_404
+from corrmail.web.audit_labels import audit_action
 from corrmail.web.case_forms import (
     AnalysisForm,
     BanForm,
@@ -83,7 +84,6 @@ from corrmail.web.case_forms import (
     SpecialBreakForm,
     WithdrawalForm,
 )
-from corrmail.web.audit_labels import audit_action
 from corrmail.web.choice_labels import choices, label
 from corrmail.web.database import db_session, mail_settings, settings
 

@@ -16,7 +16,7 @@ from corrmail.db import Database
 from corrmail.models import Channel, Game, Letter, Role, TournamentOfficial, User
 
 from .conftest import first_game
-from .postcard_steps import check_card, fingerprint_of, store_card
+from .postcard_steps import store_card
 
 TODAY = dt.date(2026, 9, 20)
 SVG = "{http://www.w3.org/2000/svg}"
