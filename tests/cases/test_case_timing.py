@@ -50,13 +50,18 @@ def test_confirming_waits_for_the_accused_and_says_until_when_in_russian(
     assert "confirmed" in _ruling_options(page) and 'id="decision-waits"' not in page
 
 
-def test_a_decided_case_past_its_protest_window_leaves_the_queue(cup: Cup, set_today) -> None:
+def confirmed_claim(cup: Cup, set_today) -> int:  # type: ignore[no-untyped-def]
+    """An overstep claim of 1 against 6, confirmed on 06.12.2026 (002 §4.3.7): its case id."""
     cup.play(1, 6, LATE)
-    game_id = cup.games[(1, 6)]
     set_today(dt.date(2026, 11, 25))
-    case_id = claim(cup, "player1", game_id, "white")
+    case_id = claim(cup, "player1", cup.games[(1, 6)], "white")
     set_today(dt.date(2026, 12, 6))
     cup.act("referee", case_id, "decide", ruling="confirmed")
+    return case_id
+
+
+def test_a_decided_case_past_its_protest_window_leaves_the_queue(cup: Cup, set_today) -> None:
+    case_id = confirmed_claim(cup, set_today)
     page = cup.client("referee").get(f"/cases/{case_id}").data.decode()
     assert 'id="close-waits"' in page and f'action="/cases/{case_id}/close"' not in page
     queue = cup.client("referee").get("/cases/").data.decode()

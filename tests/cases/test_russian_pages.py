@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from babel.messages.pofile import read_po
 
 from corrmail.paths import translation_dirs
-from tests.cases.test_overstep_claims import LATE, claim
+from tests.cases.test_case_timing import confirmed_claim
 
 if TYPE_CHECKING:
     from tests.cases.conftest import Cup
@@ -57,12 +57,8 @@ def _russian_page(cup: Cup, who: str, url: str, data: dict[str, str] | None = No
 
 
 def test_the_main_pages_leave_no_english_on_a_russian_reader(cup: Cup, set_today) -> None:
-    cup.play(1, 6, LATE)
+    case_id = confirmed_claim(cup, set_today)
     game_id = cup.games[(1, 6)]
-    set_today(dt.date(2026, 11, 25))
-    case_id = claim(cup, "player1", game_id, "white")
-    set_today(dt.date(2026, 12, 6))
-    cup.act("referee", case_id, "decide", ruling="confirmed")
     other = cup.games[(2, 3)]
     with cup.database.session() as session:
         black = cup.game(session, 2, 3).black_id

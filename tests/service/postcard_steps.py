@@ -6,7 +6,11 @@ import re
 from html import unescape
 
 from flask.testing import FlaskClient
+from sqlalchemy import select
 from werkzeug.test import TestResponse
+
+from corrmail.db import Database
+from corrmail.models import Game, Role, TournamentOfficial, User
 
 FINGERPRINT = re.compile(r'name="fingerprint" type="hidden" value="([0-9a-f]*)"')
 
@@ -30,3 +34,15 @@ def store_card(client: FlaskClient, game_id: int, data: dict[str, str], *,
     if confirm:
         extra["confirm_stop"] = "y"
     return client.post(f"/games/{game_id}/postcards/new", data={**data, **extra})
+
+
+def appoint_steward(client: FlaskClient, database: Database, game_id: int,
+                    login: str = "steward1") -> FlaskClient:
+    """Make the logged-in user ``login`` a steward of the game's tournament."""
+    with database.transaction() as session:
+        user = session.scalar(select(User).where(User.login == login))
+        game = session.get(Game, game_id)
+        assert user is not None and game is not None
+        session.add(TournamentOfficial(tournament_id=game.tournament_id, user_id=user.id,
+                                       role=Role.STEWARD))
+    return client

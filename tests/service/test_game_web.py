@@ -13,10 +13,10 @@ from sqlalchemy import func, select
 
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.models import Channel, Game, Letter, Role, TournamentOfficial, User
+from corrmail.models import Channel, Game, Letter, Role
 
 from .conftest import first_game
-from .postcard_steps import store_card
+from .postcard_steps import appoint_steward, store_card
 
 TODAY = dt.date(2026, 9, 20)
 SVG = "{http://www.w3.org/2000/svg}"
@@ -37,14 +37,7 @@ def game_id(paired: Callable[..., int], database: Database) -> int:
 
 @pytest.fixture
 def steward(login: Callable[..., FlaskClient], database: Database, game_id: int) -> FlaskClient:
-    client = login(Role.STEWARD, login="steward1")
-    with database.transaction() as session:
-        user = session.scalar(select(User).where(User.login == "steward1"))
-        game = session.get(Game, game_id)
-        assert user is not None and game is not None
-        session.add(TournamentOfficial(tournament_id=game.tournament_id, user_id=user.id,
-                                       role=Role.STEWARD))
-    return client
+    return appoint_steward(login(Role.STEWARD, login="steward1"), database, game_id)
 
 
 def _form(database: Database, game_id: int, sender: str, **fields: str) -> dict[str, str]:
