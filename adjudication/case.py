@@ -240,6 +240,13 @@ class Case(ABC):
             return self._decider().awaiting
         return deadline.awaiting
 
+    def protest_window_until(self) -> date | None:
+        """The last day any party may still protest the decision in force (``None``: no party
+        may); the case can be closed the day after."""
+        if self.last_decision is None:
+            return None
+        return max((self.protest_due(p) for p in self._protesters()), default=None)
+
     def protest_due(self, party: str) -> date:
         """The last day ``party`` may protest the decision in force."""
         decision = self._require_decision("compute a protest window")
@@ -355,7 +362,7 @@ class Case(ABC):
         self._check_revision(revision, "close the case")
         if self.state is not CaseState.DECIDED:
             raise IllegalTransition(self.case_id, self.state.value, "close the case")
-        due = max((self.protest_due(p) for p in self._protesters()), default=None)
+        due = self.protest_window_until()
         if due is not None and on <= due:
             raise IllegalTransition(
                 self.case_id,

@@ -23,19 +23,21 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import hashlib
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from flask_babel import gettext as _
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail import audit, games
 from corrmail.chart_notes import date_error, note_message, violation_message
 from corrmail.games import BreakRefused, LetterInput, MoveCheck, record_start_sheet_receipt
 from corrmail.mail.content import MoveMention, normalize_move_text
-from corrmail.mail.game_view import GameView, side_of
+from corrmail.mail.correspondence import numbered
+from corrmail.mail.game_view import GameView, UnsupportedGameType, side_of
 from corrmail.models import (
     Break,
     Channel,
@@ -48,14 +50,17 @@ from corrmail.models import (
     User,
 )
 from corrmail.move_walk import RuleNotice
+from notation.letters import LegalMove, read_move
 from timekeeping import (
     PENALTY_DAYS,
     DateFormatError,
     LetterEntry,
+    RuleViolation,
     Side,
     TimeChart,
     compute_chart,
     parse_player_date,
+    rule_violation,
 )
 
 __all__ = [
@@ -66,8 +71,13 @@ __all__ = [
     "PostcardCheck",
     "PostcardEntry",
     "PostcardRejected",
+    "PostcardStale",
+    "card_text",
     "check_postcard",
     "enter_postcard",
+    "moves_to_repeat",
+    "postcard_fingerprint",
+    "written_moves",
     "record_break_notice",
     "record_start_sheet_receipt",
 ]
@@ -115,6 +125,8 @@ class Finding:
     rule: str
     problem: str
     consequence: str = ""
+    #: The rule package's code of the problem, when it has one (to tell a repeated one).
+    code: str = ""
 
 
 class PostcardRejected(ValueError):
@@ -127,6 +139,45 @@ class PostcardRejected(ValueError):
         )
         self.game_id = game_id
         self.errors = tuple(errors)
+
+
+class PostcardStale(PostcardRejected):
+    """The card to store is not the card that was checked, or the ledger moved on since."""
+
+
+#: The line of a stored card's text that keeps its moves line exactly as the steward typed it
+#: (the ledger's moves are those that reached the board; a faulty move does not).
+WRITTEN_MOVES_LINE = "Ходы (как написано): "
+WRITTEN_VARIANTS_LINE = "Варианты (как написано): "
+
+
+def card_text(entry: PostcardEntry) -> str:
+    """The text stored on the letter: the moves and variants lines as typed, then the card's
+    text, so what the player wrote is never lost to what the board accepted."""
+    lines = []
+    if entry.moves_text.strip():
+        lines.append(WRITTEN_MOVES_LINE + " ".join(entry.moves_text.split()))
+    if entry.variants_text.strip():
+        lines.append(WRITTEN_VARIANTS_LINE + " ".join(entry.variants_text.split()))
+    if entry.raw_text.strip():
+        lines.append(entry.raw_text.strip())
+    return "\n".join(lines)
+
+
+def written_moves(letter: Letter) -> str:
+    """The moves line of a stored card as typed (``""`` for a letter entered otherwise)."""
+    for line in letter.raw_text.splitlines():
+        if line.startswith(WRITTEN_MOVES_LINE):
+            return line[len(WRITTEN_MOVES_LINE):]
+    return ""
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Both players' think time, in days (002 §4.3.1)."""
+
+    white: int
+    black: int
 
 
 @dataclass
@@ -154,6 +205,13 @@ class PostcardCheck:
     result: GameResult | None = None
     #: The core's verdict on the card's moves (:func:`corrmail.games.check_moves`).
     moves: MoveCheck | None = None
+    #: The partner's moves the card must repeat (002 §4.2.9), numbered, in full notation.
+    repeats: str = ""
+    #: Think time before the card and with it (002 §4.3.1).
+    time_before: Totals | None = None
+    time_after: Totals | None = None
+    #: Ties the store step to exactly this checked card on exactly this ledger.
+    fingerprint: str = ""
 
     @property
     def accepted(self) -> bool:
@@ -161,19 +219,26 @@ class PostcardCheck:
 
 
 def check_postcard(game: Game, entry: PostcardEntry, *, today: dt.date) -> PostcardCheck:
-    """Judge ``entry`` against ``game`` as it stands; nothing is written."""
-    check = PostcardCheck(entry)
+    """Judge ``entry`` against ``game`` as it stands; nothing is written.
+
+    Every check runs every time: a card with impossible dates is refused for them whether its
+    move is right or wrong, and its move is judged all the same, so the steward sees at once
+    everything that is wrong with it.
+    """
+    check = PostcardCheck(entry, fingerprint=postcard_fingerprint(game, entry))
     if game.state in (GameState.FINISHED, GameState.ADJUDICATION):
-        check.errors.append(Finding("002 §4.5", _("the game is %(state)s; no letter moves it", state=str(game.state))))
+        check.errors.append(Finding("002 §4.5", _("the game is finished; no letter moves it")
+                                    if game.state is GameState.FINISHED else
+                                    _("the game is being adjudicated; no letter moves it")))
         return check
     if entry.sender_id not in (game.white_id, game.black_id):
         check.errors.append(Finding("002 §4.1.13", _("participant %(id)s does not play this game", id=entry.sender_id)))
         return check
-    _read_dates(check, today)
-    if check.errors:
-        return check
     view = GameView(game)
     side = side_of(game, entry.sender_id)
+    _read_dates(check, today)
+    _check_date_order(check, view, side)
+    _check_duplicate(check, view)
     correcting = entry.corrects_letter_id is not None
     if game.state is GameState.SUSPENDED and not correcting:
         check.errors.append(Finding("002 §4.3.6", _("play is suspended until the referee decides")))
@@ -190,11 +255,81 @@ def check_postcard(game: Game, entry: PostcardEntry, *, today: dt.date) -> Postc
     if not correcting and view.side_to_move is not side:
         check.errors.append(Finding("002 §4.2.8", _("this player is not to move; the partner is")))
         return check
+    check.repeats = moves_to_repeat(view, entry.sender_id)
     _check_moves(check, view, side, today)
-    if check.errors:
-        return check
-    _check_time(check, view, side)
+    if check.sent is not None:
+        _check_time(check, view, side)
     return check
+
+
+def postcard_fingerprint(game: Game, entry: PostcardEntry) -> str:
+    """The card as typed and the ledger's last letter: the store step stores exactly the card
+    that was checked, against exactly the ledger it was checked on."""
+    fields = {key: (value.value if isinstance(value, enum.Enum) else value)
+              for key, value in entry.__dict__.items()}
+    last = max((letter.id for letter in game.letters), default=0)
+    text = json.dumps([game.id, last, fields], sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def moves_to_repeat(view: GameView, participant_id: int) -> str:
+    """The partner's new moves, numbered in full notation, as the card must repeat them."""
+    try:
+        expected = view.partner_new_plies(participant_id)
+        position = view.position_before(len(expected))
+    except (UnsupportedGameType, ValueError):
+        return ""
+    plies = []
+    for text in expected:
+        reading = read_move(position, text)
+        if not isinstance(reading, LegalMove):
+            return " ".join(expected)
+        plies.append((position, reading.move))
+        position = position.play(reading.move)
+    return numbered(plies, len(view.plies) - len(expected))
+
+
+def _check_date_order(check: PostcardCheck, view: GameView, side: Side) -> None:
+    """The three dates in the order time runs (002 §4.3.1), whatever the card's moves: a letter
+    received before the partner sent it, or answered before it was received, cannot be."""
+    dispatch = check.partner_sent
+    if dispatch is None:
+        dispatch = next((letter.sent for letter in reversed(view.letters)
+                         if letter.sender_id is not None and letter.sender_id != check.entry.sender_id
+                         and letter.sent is not None), None)
+    if check.received is not None and dispatch is not None and check.received < dispatch:
+        check.errors.append(_violation(rule_violation(
+            "002 §4.3.1", "received_before_dispatch", check.received.isoformat(),
+            received=check.received, dispatch=dispatch)))
+    if check.sent is not None and check.received is not None and check.sent < check.received:
+        check.errors.append(_violation(rule_violation(
+            "002 §4.3.1", "sent_before_received", check.sent.isoformat(),
+            sent=check.sent, received=check.received)))
+
+
+def _violation(error: RuleViolation) -> Finding:
+    return Finding(error.rule, f"{violation_message(error)} ({error.value})", code=error.code)
+
+
+def _check_duplicate(check: PostcardCheck, view: GameView) -> None:
+    """A card already in the ledger is not entered twice (002 §4.2.8): same sender, same
+    dates, same moves as written."""
+    entry = check.entry
+    written = " ".join(entry.moves_text.split())
+    text = card_text(entry)
+    for letter in view.letters:
+        if letter.sender_id != entry.sender_id:
+            continue
+        if (letter.partner_sent, letter.received, letter.sent) != (
+                check.partner_sent, check.received, check.sent):
+            continue
+        same_text = bool(text) and letter.raw_text.strip() == text
+        same_moves = bool(written) and written in (written_moves(letter), letter.moves_text)
+        if same_text or same_moves:
+            check.errors.append(Finding("002 §4.2.8", _(
+                "this card is already stored as letter %(n)s; a card is entered once",
+                n=letter.sequence), code="duplicate"))
+            return
 
 
 def _read_dates(check: PostcardCheck, today: dt.date) -> None:
@@ -330,10 +465,16 @@ def _finding_of(notice: RuleNotice, *, stops: bool) -> Finding:
                                      move=notice.remedy),
         "impossible:short_notation": _("%(move)s is written in short notation",
                                        move=notice.remedy),
+        "impossible:illegal": _("%(move)s contradicts the rules of the game", move=notice.remedy),
+        "impossible:capture_omitted": _("%(move)s omits a capture, and a capture is compulsory",
+                                        move=notice.remedy),
+        "impossible:ambiguous": _("%(move)s fits several legal moves", move=notice.remedy),
+        "impossible:not_a_playing_square": _("%(move)s names a square that is not a playing "
+                                             "square", move=notice.remedy),
         "illegible": _("%(move)s cannot be read", move=notice.remedy),
         "variant_unreadable": _("variant unreadable: %(text)s", text=notice.remedy),
         "variant_cut": _("variant cut at %(text)s", text=notice.remedy),
-    }.get(notice.problem, f"{notice.remedy}: {notice.problem.replace('_', ' ')}")
+    }.get(notice.problem) or _("%(move)s: impossible move", move=notice.remedy)
     consequence = (
         _("play stops until the sender corrects the card; %(days)s penalty days to the sender "
           "(002 §4.2.11); the partner points the fault out within %(notice)s days (002 §4.2.9)",
@@ -370,9 +511,12 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
             check.findings.append(Finding(
                 "002 §4.3.3", _("the time used (white/black) is not written"),
                 _("the partner points this out")))
-    if not check.own_moves:
-        return  # nothing reaches the board: the card does not enter the chart
     ledger = view.ledger()
+    if not check.own_moves:
+        # Nothing reaches the board: the card does not enter the chart; the time stands.
+        before = compute_chart(ledger)
+        check.time_before = check.time_after = Totals(before.totals.white, before.totals.black)
+        return
     plies_before = len(view.plies)
     own_after = sum(1 for index in range(plies_before + len(check.own_moves.split()))
                     if (index % 2 == 0) == (side is Side.WHITE))
@@ -390,9 +534,14 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
     # What the card adds to the chart: a note may concern the letter it answers (a postmark
     # correction of 002 §4.3.1 is noted on the corrected letter).
     before = compute_chart(ledger)
+    check.time_before = Totals(before.totals.white, before.totals.black)
+    row = chart.rows[-1]
+    check.time_after = Totals(row.white_total, row.black_total)
+    told = {(finding.rule, finding.code) for finding in check.errors}
     for error in chart.errors:
-        if error not in before.errors:
-            check.errors.append(Finding(error.rule, f"{violation_message(error)} ({error.value})"))
+        if error not in before.errors and (error.rule, error.code) not in told:
+            check.errors.append(Finding(error.rule, f"{violation_message(error)} ({error.value})",
+                                        code=error.code))
     for note in chart.notes:
         if note not in before.notes:
             check.findings.append(Finding(note.rule, note_message(note), _("noted in the time chart")))
@@ -414,11 +563,14 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
 
 
 def enter_postcard(
-    session: Session, game: Game, entry: PostcardEntry, user: User | None, *, today: dt.date
+    session: Session, game: Game, entry: PostcardEntry, user: User | None, *, today: dt.date,
+    fingerprint: str | None = None,
 ) -> tuple[PostcardCheck, Letter]:
     """Check ``entry`` and store it with what follows, in the caller's transaction.
 
-    Raises :class:`PostcardRejected` (nothing stored) when the check has entry errors.
+    Raises :class:`PostcardRejected` (nothing stored) when the check has entry errors, and
+    :class:`PostcardStale` when ``fingerprint`` (the check's, shown to the steward) is not this
+    card's on this ledger: the card typed or the ledger changed since it was checked.
 
     The game row is locked before the check and the ledger read again under the lock, so two
     stewards entering the same card at once cannot both pass the check: the second sees the
@@ -428,12 +580,16 @@ def enter_postcard(
     session.refresh(game)
     session.expire(game, ["letters"])
     check = check_postcard(game, entry, today=today)
+    if fingerprint is not None and fingerprint != check.fingerprint:
+        raise PostcardStale(game.id, [Finding("002 §4.2.8", _(
+            "the card or the game's letters changed since the check; check the card again"),
+            code="stale")])
     if not check.accepted:
         raise PostcardRejected(game.id, check.errors)
     letter = games.enter_letter(session, game, LetterInput(
         sender_id=entry.sender_id,
         channel=entry.channel,
-        raw_text=entry.raw_text,
+        raw_text=card_text(entry),
         partner_sent=check.partner_sent,
         received=check.received,
         sent=check.sent,

@@ -237,7 +237,10 @@ def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sen
         on = day.date() if day is not None else service_today(settings.today,
                                                               game.tournament.time_zone)
         if check_only:
-            _echo_check(check_postcard(game, entry, today=on))
+            checked = check_postcard(game, entry, today=on)
+            _echo_check(checked)
+            if not checked.accepted:
+                raise click.ClickException("postcard would not be entered")
             return
         try:
             check, stored = enter_postcard(session, game, entry, _user(session, login), today=on)
@@ -261,12 +264,33 @@ def _declared(text: str | None) -> tuple[int | None, int | None]:
 
 
 def _echo_check(check: PostcardCheck) -> None:
+    """The card as it will be stored: what it repeats, its moves in full notation, the three
+    dates, think time before and with it, every finding with its rule, penalties, a stop."""
     for error in check.errors:
         click.echo(f"error {error.rule}: {error.problem}", err=True)
-    for finding in check.findings:
-        click.echo(f"{finding.rule}: {finding.problem} -> {finding.consequence}")
+    if check.repeats:
+        click.echo(f"repeats (002 §4.2.9): {check.repeats}")
+    if check.entry.moves_text.strip():
+        click.echo(f"moves as written: {check.entry.moves_text.strip()}")
     if check.own_moves:
         click.echo(f"moves that stand: {check.own_moves}")
+
+    def day(value: dt.date | None) -> str:
+        return f"{value:%d.%m.%Y}" if value is not None else "-"
+
+    click.echo(f"dates (002 §4.3.1): {day(check.partner_sent)} / {day(check.received)} / "
+               f"{day(check.sent)}" + (f"; postmark {day(check.postmark)}" if check.postmark else ""))
+    if check.time_before is not None and check.time_after is not None:
+        click.echo(f"think time white/black: before {check.time_before.white}/"
+                   f"{check.time_before.black}, with the card {check.time_after.white}/"
+                   f"{check.time_after.black}")
+    for finding in check.findings:
+        click.echo(f"{finding.rule}: {finding.problem} -> {finding.consequence}")
+    if check.stops_play:
+        click.echo(f"play stops: {check.penalty_days} penalty days to the sender (002 §4.2.11); "
+                   f"notice by {day(check.notice_due)} (002 §4.2.9)")
+    elif check.accepted:
+        click.echo("penalty days: none")
     if check.result is not None:
         click.echo(f"result: {check.result}")
 

@@ -230,10 +230,12 @@ class BreakRefused(ValueError):
     """A break the rules do not allow (002 §4.4.1, §4.4.3); nothing was stored."""
 
     def __init__(self, participant_id: int, reasons: Sequence[str],
-                 messages: Sequence[str] = ()) -> None:
+                 messages: Sequence[str] = (), violations: Sequence[RuleViolation] = ()) -> None:
         super().__init__(f"participant {participant_id}: break refused: " + "; ".join(reasons))
         self.participant_id = participant_id
         self.reasons = tuple(reasons)
+        #: The rule package's verdicts (codes and values), for the reader's language.
+        self.violations = tuple(violations)
         #: The same reasons without their rule, as a player's notice words them.
         self.messages = tuple(messages)
 
@@ -280,7 +282,7 @@ def record_break(
                    and span not in existing), None)
     if stored is None:
         raise BreakRefused(participant.id, [f"{v.rule}: {v.message}" for v in violations],
-                           [v.message for v in violations])
+                           [v.message for v in violations], violations)
     row = Break(participant_id=participant.id, start_date=stored.first_day,
                 end_date=stored.last_day, announced_on=announced_on,
                 entered_by_id=_user_id(user))

@@ -221,7 +221,8 @@ class _Context:
         )
         self.posted.append(row.id)
 
-    def post_to_officials(self, role: Role, template: str, kind: str, **context: Any) -> None:
+    def post_to_officials(self, role: Role, template: str, kind: str,
+                          reply_to: str | None = None, **context: Any) -> None:
         officials = self.session.scalars(
             select(User)
             .join(TournamentOfficial, TournamentOfficial.user_id == User.id)
@@ -238,6 +239,7 @@ class _Context:
                 template=template,
                 language=user.locale or "ru",
                 context={**self.base_context(self.me), "official": user, **context},
+                reply_to=reply_to,
                 tournament_id=self.tournament.id,
                 game_id=self.game.id,
             )
@@ -407,6 +409,14 @@ class _Context:
         self.notify_errors([stop, *check.notices], penalty=check.penalty)
         return self.outcome(stop.problem, f"{stop.rule} {stop.remedy}", refused=True)
 
+    def notify_break(self, reasons: Sequence[dict[str, str]],
+                     stands: tuple[dt.date, dt.date] | None = None) -> None:
+        """A break refused, or counted only in part: its own letter — play goes on, nothing to
+        correct (002 §4.4.1, §4.4.3); the reasons by code, worded in the player's language."""
+        self.post_to_player(self.me, "break_refused",
+                            "break_shortened" if stands else "break_refused",
+                            reasons=list(reasons), stands=stands)
+
     def notify_errors(self, notices: Sequence[RuleNotice], *, penalty: bool) -> None:
         self.post_to_player(
             self.me, "error_notice", "error_notice", notices=list(notices),
@@ -454,20 +464,20 @@ class _Context:
             announcement = parse_break_announcement(mention.phrase.strip(" .«»\""),
                                                     reference=self.today)
         except BreakAnnouncementError as error:
-            self.notify_errors([RuleNotice("002 §4.4.3", "break_wording", error.reason)],
-                               penalty=False)
+            self.notify_break([{"rule": "002 §4.4.3", "code": "break_wording",
+                                "written": error.text}])
             return self.outcome("break_refused", error.reason, refused=True)
         try:
             stored = games.record_break(self.session, self.me, announcement.first_day,
                                         announcement.last_day, announced_on=self.today, user=None)
         except games.BreakRefused as refused:
             reasons = "; ".join(refused.messages)
-            self.notify_errors([RuleNotice("002 §4.4.1", "break_limit", reasons)], penalty=False)
+            self.notify_break([{"rule": v.rule, "code": v.code} for v in refused.violations])
             return self.outcome("break_refused", reasons, refused=True)
         if stored.violations:
             # Too long: the break stands for its first 30 days (timekeeping's reading of §4.4.1).
-            reasons = "; ".join(v.message for v in stored.violations)
-            self.notify_errors([RuleNotice("002 §4.4.1", "break_limit", reasons)], penalty=False)
+            self.notify_break([{"rule": v.rule, "code": v.code} for v in stored.violations],
+                              stands=(stored.first_day, stored.last_day))
         late = stored.first_day < self.today
         unfinished = self.session.scalars(
             select(Game).where(
@@ -488,7 +498,9 @@ class _Context:
                     game_id=other_game.id,
                 )
                 self.posted.append(row.id)
+        # The steward answers the player himself: the reply goes to the player's address.
         self.post_to_officials(Role.STEWARD, "break_notice", "break_notice",
+                               reply_to=self.me.player.email or None,
                                first_day=stored.first_day, last_day=stored.last_day,
                                days=stored.days, late=late, announced=self.today)
         return self.outcome("break_recorded", f"{stored.first_day}..{stored.last_day}")

@@ -109,6 +109,7 @@ class LetterWriter:
         reply_for: tuple[int, int] | None = None,
         in_reply_to: str | None = None,
         attachments: Sequence[Attachment] = (),
+        reply_to: str | None = None,
         tournament_id: int | None = None,
         game_id: int | None = None,
         case_id: int | None = None,
@@ -116,11 +117,11 @@ class LetterWriter:
         """Render ``template`` and enqueue it to ``to`` in ``session``'s transaction.
 
         ``reply_for`` = (game id, participant id) gives the letter a signed reply address, so
-        the answer is attributed to that player in that game.
+        the answer is attributed to that player in that game; else ``reply_to`` (a person's
+        address) is where an answer goes.
         """
         rendered = self.render(template, language, **(context or {}))
         references: list[str] = [in_reply_to] if in_reply_to else []
-        reply_to = None
         if reply_for is not None:
             reply_to = self.signer.reply_address(*reply_for)
             references.append(self.signer.reply_reference(*reply_for))

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from flask_babel import gettext as _
+
 from adjudication import Adjudication, Side, Submission
 from corrmail.mail.game_view import GameView, UnsupportedGameType
 from corrmail.models import Game
@@ -118,13 +120,18 @@ def chart_svg(chart: TimeChart, *, width: int = 560, height: int = 220) -> str:
         index = next((i for i, row in enumerate(rows, 1) if row.letter == over.letter), len(rows))
         parts.append(
             f'<circle cx="{x(index):.1f}" cy="{y(over.total):.1f}" r="5" fill="#d1242f">'
-            f"<title>{escape(over.player.value)}: {over.total} &gt; {over.limit}</title></circle>"
+            f"<title>{escape(_('White') if over.player.value == 'white' else _('Black'))}: "
+            f"{over.total} &gt; {over.limit}</title></circle>"
         )
     legend_y = height - 8
+    # The legend in the reader's language (the same words as the game page's plot).
     parts.extend([
-        f'<text x="{margin}" y="{legend_y}" font-size="11" fill="#1f6feb">white</text>',
-        f'<text x="{margin + 60}" y="{legend_y}" font-size="11" fill="#222">black</text>',
-        f'<text x="{margin + 120}" y="{legend_y}" font-size="11" fill="#999">limit</text>',
+        f'<text x="{margin}" y="{legend_y}" font-size="11" fill="#1f6feb">'
+        f'{escape(_("White"))}</text>',
+        f'<text x="{margin + 70}" y="{legend_y}" font-size="11" fill="#222">'
+        f'{escape(_("Black"))}</text>',
+        f'<text x="{margin + 140}" y="{legend_y}" font-size="11" fill="#999">'
+        f'{escape(_("limit"))}</text>',
         "</svg>",
     ])
     return "".join(parts)

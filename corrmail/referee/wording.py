@@ -13,6 +13,7 @@ from collections.abc import Callable
 from flask_babel import gettext as _
 
 from adjudication import CodedError
+from adjudication.errors import WindowOpen
 
 __all__ = ["REFUSAL_MESSAGES", "refusal_reason"]
 
@@ -42,6 +43,11 @@ _GROUNDS = N_("grounds")
 def refusal_reason(error: Exception, name: Callable[[str], str] = str) -> str:
     """``error`` worded for the reader: a known code in his language, anything else as it is.
     ``name`` gives the reader's name of a code a value lists (the materials of 002 §4.3.6)."""
+    if isinstance(error, WindowOpen):
+        from corrmail.referee.timing import waits_for
+
+        return str(_("not yet: the decision waits for %(what)s until %(date)s (%(rule)s)",
+                     what=waits_for(error), date=f"{error.due:%d.%m.%Y}", rule=error.rule))
     if not isinstance(error, CodedError) or error.code not in REFUSAL_MESSAGES:
         return str(error)
     values: dict[str, str] = {}

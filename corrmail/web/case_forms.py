@@ -15,7 +15,7 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.validators import DataRequired, InputRequired, Length, Optional
-from wtforms.widgets import HiddenInput
+from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
 from adjudication import Assessment, BreakKind, Evidence, SanctionKind, Side
 from corrmail.web.choice_labels import choices
@@ -47,19 +47,25 @@ class AnalysisForm(RevisionForm):
     received_on = DateField(_l("Received"), validators=[Optional()])
 
 
+class EvidenceBoxes(SelectMultipleField):
+    """The materials of 002 §4.3.6 as checkboxes, each with the rulebook's name: ticking is
+    plain, a multi-select's Ctrl-click is not."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+
 class ProtestForm(RevisionForm):
     party = SelectField(_l("Party"), choices=[])
     grounds = TextAreaField(_l("Grounds"), validators=[Length(max=10_000)])
     # 002 §4.3.8: the accused's protest against an overstep carries the materials of §4.3.6.
-    materials = SelectMultipleField(_l("Materials enclosed"), choices=choices(Evidence))
+    materials = EvidenceBoxes(_l("Materials enclosed"), choices=choices(Evidence))
     filed_on = DateField(_l("Sent (postmark)"), validators=[Optional()])
     received_on = DateField(_l("Decision received"), validators=[Optional()])
 
 
 class EvidenceForm(RevisionForm):
-    items = SelectMultipleField(
-        _l("Materials received"), choices=choices(Evidence)
-    )
+    items = EvidenceBoxes(_l("Materials received"), choices=choices(Evidence))
 
 
 class GameRecordForm(RevisionForm):
@@ -85,9 +91,7 @@ class OverstepClaimForm(FlaskForm):
     game = SelectField(_l("Game"), choices=[], coerce=int)
     claimant = SelectField(_l("Claimant"), choices=choices(Side))
     held_move = StringField(_l("Held reply move"), validators=[Length(max=200)])
-    evidence = SelectMultipleField(
-        _l("Materials received"), choices=choices(Evidence)
-    )
+    evidence = EvidenceBoxes(_l("Materials received"), choices=choices(Evidence))
     notice_received_on = DateField(_l("Notice received"), validators=[Optional()])
     letter = TextAreaField(_l("Letter"), validators=[Length(max=50_000)])
 

@@ -63,8 +63,10 @@ from corrmail.referee.endgame import endgame_verdict, settled_cases
 from corrmail.referee.evidence import analyses_side_by_side, game_evidence
 from corrmail.referee.letters import case_letter_writer
 from corrmail.referee.store import LETTER_TYPES, StoredCase, load_case
+from corrmail.referee.timing import close_waits, decided_and_final, rulings_today
 from corrmail.referee.wording import refusal_reason
 from corrmail.web.access import letters_kept_from, tournament_or_404
+from corrmail.web.audit_labels import audit_action
 from corrmail.web.case_forms import (
     AnalysisForm,
     BanForm,
@@ -88,6 +90,7 @@ from corrmail.web.database import db_session, mail_settings, settings
 blueprint = Blueprint("cases", __name__, url_prefix="/cases")
 # The case pages name stored codes as the forms' options do.
 blueprint.add_app_template_filter(label, "choice_label")
+blueprint.add_app_template_filter(audit_action, "audit_action")
 
 AnyForm = TypeVar("AnyForm", bound=FlaskForm)
 
@@ -160,7 +163,10 @@ def queue() -> str:
             case = case_from_dict(row.payload)
             row_of[id(case)] = (case, row)
         on = _today(tournament)
-        cases = [case for case, _row in row_of.values()]
+        # A decided case no party may protest any more waits for nobody: it leaves the queue
+        # (listed apart, to be closed) instead of reading as overdue.
+        final = [pair for pair in row_of.values() if decided_and_final(pair[0], on)]
+        cases = [case for case, _row in row_of.values() if not decided_and_final(case, on)]
         entries = [
             (entry, row_of[id(entry.case)][1])
             for entry in referee_queue(cases, on, awaiting=awaiting)
@@ -170,6 +176,7 @@ def queue() -> str:
                 "tournament": tournament,
                 "today": on,
                 "entries": entries,
+                "final": final,
                 "letters": letters if actor.instances else [],
                 "settled": settled_cases([row for _entry, row in entries]) if actor.instances else [],
                 "actor": actor,
@@ -252,6 +259,12 @@ def _render_case(case_id: int, status: int = 200) -> Any:
     if isinstance(case, Withdrawal):
         withdrawn_games = {g.game: db_session().get(Game, int(g.game)) for g in case.games}
     deciding = deciding_instance(case)
+    rulings = [str(getattr(ruling, "value", ruling)) for ruling in case.RULINGS]
+    allowed, waiting = rulings_today(case, rulings, on)
+    if rulings:
+        decision.ruling.choices = choices(allowed)
+    may_act = actor.acts_as(deciding)
+    close_waiting = close_waits(case, on) if _is_referee(actor) else None
     context = {
         "row": row,
         "case": case,
@@ -274,11 +287,15 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         "outbox": outbox,
         "withdrawn_games": withdrawn_games,
         "dispositions": [d.value for d in Disposition],
-        "may_decide": actor.acts_as(deciding)
+        "may_decide": may_act
         and case.state
-        in (CaseState.AWAITING_PARTIES, CaseState.AWAITING_DECISION, CaseState.UNDER_PROTEST),
+        in (CaseState.AWAITING_PARTIES, CaseState.AWAITING_DECISION, CaseState.UNDER_PROTEST)
+        and bool(allowed),
+        "decision_waits": waiting if may_act else [],
         "deciding": deciding,
-        "may_close": _is_referee(actor) and case.state is CaseState.DECIDED,
+        "may_close": _is_referee(actor) and case.state is CaseState.DECIDED
+        and close_waiting is None,
+        "close_waits": close_waiting,
         "may_ban": isinstance(case, Withdrawal)
         and case.without_good_reason
         and case.ban_until is None

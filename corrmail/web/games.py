@@ -24,7 +24,16 @@ from corrmail.games import LedgerError, enter_letter_as_written
 from corrmail.ledger import effective_letters, to_move
 from corrmail.mail.game_view import GameView, UnsupportedGameType
 from corrmail.models import Case, Game, Role
-from corrmail.postal import Finding, PostcardCheck, PostcardRejected, check_postcard, enter_postcard
+from corrmail.postal import (
+    Finding,
+    PostcardCheck,
+    PostcardRejected,
+    PostcardStale,
+    check_postcard,
+    enter_postcard,
+    moves_to_repeat,
+    written_moves,
+)
 from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
 from corrmail.web.database import db_session, settings
 from corrmail.web.downloads import attachment
@@ -76,6 +85,7 @@ def show(game_id: int) -> str:
         open_cases=open_cases,
         play=play_panel(game),
         kept=letters_kept_from(current_user, game),
+        written={letter.id: written_moves(letter) for letter in letters},
         **board,
     )
 
@@ -95,8 +105,10 @@ def pdn(game_id: int) -> Response:
 @blueprint.route("/<int:game_id>/postcards/new", methods=["GET", "POST"])
 @login_required
 def add_postcard(game_id: int) -> str | Response:
-    """A postcard as received: checked per rule (Check), then entered (Enter) with what follows;
-    refused whole, nothing stored, when it cannot be entered."""
+    """A postcard as received, in two steps: Check shows what will be stored (the moves in full
+    notation, the dates, think time, every finding, penalty and stop of play) and stores
+    nothing; Enter stores exactly the checked card — the check's fingerprint must match the card
+    and the ledger — with what follows, or refuses it whole, storing nothing."""
     session = db_session()
     game = session.get(Game, game_id)
     if game is None:
@@ -106,13 +118,28 @@ def add_postcard(game_id: int) -> str | Response:
     form = PostcardForm()
     form.offer(game, list(game.letters))
     check: PostcardCheck | None = None
+    changed = ""
     status = 200
     if form.validate_on_submit():
         entry = form.entry()
         on = _today(game)
-        if request.form.get("action") == "enter":
+        check = check_postcard(game, entry, today=on)
+        storing = request.form.get("action") == "enter" and bool(form.fingerprint.data)
+        if storing and check.accepted and check.stops_play and not form.confirm_stop.data:
+            form.confirm_stop.errors = [_("Confirm the stop of play and the penalty days, or "
+                                          "correct the card.")]
+            storing = False
+            status = 422
+        if storing:
             try:
-                check, letter = enter_postcard(session, game, entry, current_user, today=on)
+                check, letter = enter_postcard(session, game, entry, current_user, today=on,
+                                               fingerprint=form.fingerprint.data)
+            except PostcardStale as stale:
+                # Not the card that was checked: the fresh check is shown to be looked at again.
+                session.rollback()
+                check = check_postcard(game, entry, today=on)
+                changed = stale.errors[0].problem
+                status = 422
             except PostcardRejected as rejected:
                 session.rollback()
                 check = PostcardCheck(entry, errors=list(rejected.errors))
@@ -126,13 +153,29 @@ def add_postcard(game_id: int) -> str | Response:
                 session.commit()
                 flash(_("Postcard entered as letter %(n)s.", n=letter.sequence), "info")
                 return redirect(url_for("games.show", game_id=game.id))
-        else:
-            check = check_postcard(game, entry, today=on)
+        elif status == 200:
             status = 200 if check.accepted else 422
+        form.fingerprint.data = check.fingerprint if check.accepted else ""
     elif request.method == "POST":
         status = 422
-    page = render_template("games/postcard_form.html", game=game, form=form, check=check)
+    page = render_template("games/postcard_form.html", game=game, form=form, check=check,
+                           changed=changed, partner_move=_partner_move(game, form.sender.data))
     return page, status  # type: ignore[return-value]
+
+
+def _partner_move(game: Game, sender_id: int | None) -> dict[str, str] | None:
+    """The partner's last letter with moves and what the card must repeat of it (002 §4.2.9)."""
+    if sender_id not in (game.white_id, game.black_id):
+        return None
+    assert sender_id is not None
+    partner = game.partner_of(sender_id)
+    last = next((letter for letter in reversed(effective_letters(game.letters))
+                 if letter.sender_id == partner.id and letter.moves_text.strip()), None)
+    if last is None:
+        return None
+    return {"name": partner.player.name, "moves": last.moves_text,
+            "sent": last.sent.strftime("%d.%m.%Y") if last.sent else "",
+            "repeat": moves_to_repeat(GameView(game), sender_id)}
 
 
 def _may_enter_postcards(game: Game) -> bool:

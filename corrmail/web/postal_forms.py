@@ -8,10 +8,18 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms import (
+    BooleanField,
+    HiddenField,
+    IntegerField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
+from corrmail.ledger import to_move
 from corrmail.models import Channel, Game, Letter
 from corrmail.phone import telephone_entry
 from corrmail.postal import Declaration, PostcardEntry
@@ -43,6 +51,10 @@ class PostcardForm(FlaskForm):
         SelectChoice(Declaration.ACCEPTS_DRAW.value, _l("accepts the draw offered")),
     ])
     raw_text = TextAreaField(_l("Text of the letter"), validators=[Length(max=20_000)])
+    #: The check's fingerprint of the card shown to the steward: the store step stores exactly it.
+    fingerprint = HiddenField()
+    #: The steward's confirmation that the card stops play with penalty days (002 §4.2.11).
+    confirm_stop = BooleanField(_l("I confirm: play stops and the sender is charged the penalty days"))
 
     def offer(self, game: Game, letters: list[Letter]) -> None:
         self.sender.choices = [
@@ -53,6 +65,11 @@ class PostcardForm(FlaskForm):
             SelectChoice(str(letter.id), f"{letter.sequence}: {letter.moves_text or '…'}")
             for letter in letters
         ]
+        if not self.is_submitted():
+            # The card usually comes from the player whose move it is.
+            mover = to_move(game)
+            if mover is not None:
+                self.sender.data = mover.id
 
     def entry(self) -> PostcardEntry:
         entry = self._written()

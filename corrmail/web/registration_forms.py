@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from flask import request
+from flask_babel import LazyString, gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, DateField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import (
+    DataRequired,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    ValidationError,
+)
 
 from corrmail.models import GameType, TournamentChannel, TournamentStatus, TournamentSystem
 from corrmail.registration import TournamentSpec
 from corrmail.rule_options import QUIET_LIMITS, canonical_options, is_column
+from corrmail.tiebreak_labels import tiebreak_label
 from scoring.pairing.model import PairingSystem
 from scoring.standings import PRESETS
+from scoring.tiebreaks import TIEBREAKS
 
 
 def _choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
@@ -45,8 +56,17 @@ SYSTEMS = _choices(
         (TournamentSystem.TEAM.value, _l("Team event")),
     ]
 )
+#: The pairing programs in the rulebook's words (000 §3.18.4–3.18.7); the codes stay the values.
+PAIRING_NAMES = {
+    PairingSystem.RANDOM: _l("«blind lot» (random numbers)"),
+    PairingSystem.COEFFICIENTS: _l("by the players' individual coefficients"),
+    PairingSystem.SOLKOFF: _l("by the cut Solkoff coefficient"),
+    PairingSystem.BUCHHOLZ: _l("by the current Buchholz coefficient"),
+}
 PAIRING_SYSTEMS = _choices(
-    [("", "—")] + [(system.value, f"{system.value} ({system.rule})") for system in PairingSystem]
+    [("", "—")] + [(system.value, LazyString(
+        lambda system=system: f"{PAIRING_NAMES[system]} ({system.rule})"))
+        for system in PairingSystem]
 )
 CHANNELS = _choices(
     [
@@ -57,9 +77,32 @@ CHANNELS = _choices(
     ]
 )
 # The rulebook's recommended orders, as `scoring` holds them: "003-14.1" is 003 §14.1, etc.
+def tiebreak_names(order: Iterable[str]) -> str:
+    """The tiebreaks of ``order`` by their labels in the reader's language, not their codes."""
+    return ", ".join(gettext(tiebreak_label(name).short) for name in order)
+
+
+def tiebreak_codes_hint() -> str:
+    """What may be typed in the tiebreak order: every tiebreak by its label."""
+    return ", ".join(gettext(tiebreak_label(name).short) for name in TIEBREAKS)
+
+
+def tiebreak_code(typed: str) -> str:
+    """The code of a tiebreak typed by its label (in the reader's language or English) or by its
+    code; anything else is returned as typed, for registration to refuse with the known names."""
+    wanted = " ".join(typed.split()).casefold()
+    for name in TIEBREAKS:
+        short = tiebreak_label(name).short
+        if wanted in (name.casefold(), short.casefold(), gettext(short).casefold()):
+            return name
+    return typed
+
+
 TIEBREAK_PRESETS = _choices(
     [("", "—")]
-    + [(key, f"{key.replace('-', ' §', 1)}: {', '.join(order)}") for key, order in PRESETS.items()]
+    + [(key, LazyString(lambda key=key, order=order:
+                        f"{key.replace('-', ' §', 1)}: {tiebreak_names(order)}"))
+       for key, order in PRESETS.items()]
 )
 POINTS = _choices([("classical", "1 / ½ / 0"), ("fmjd", "2 / 1 / 0 (FMJD)")])
 STATUSES = _choices(
@@ -112,11 +155,13 @@ class TournamentForm(FlaskForm):
     channel = SelectField(_l("Channel"), choices=CHANNELS)
     start_date = DateField(_l("Start"), validators=[DataRequired()])
     end_date = DateField(_l("End of play"), validators=[DataRequired()])
+    # InputRequired, not DataRequired: 0 is typed, not missing, and gets the range's message
+    # like −5 does.
     time_control_days = IntegerField(
-        _l("Days"), default=50, validators=[DataRequired(), NumberRange(1, 1000)]
+        _l("Days"), default=50, validators=[InputRequired(), NumberRange(1, 1000)]
     )
     time_control_moves = IntegerField(
-        _l("per moves"), default=10, validators=[DataRequired(), NumberRange(1, 100)]
+        _l("per moves"), default=10, validators=[InputRequired(), NumberRange(1, 100)]
     )
     point_system = SelectField(_l("Points"), choices=POINTS)
     tiebreak_preset = SelectField(
@@ -214,7 +259,8 @@ class TournamentForm(FlaskForm):
         if self.tiebreak_preset.data:
             return PRESETS[self.tiebreak_preset.data]
         return tuple(
-            name.strip() for name in (self.tiebreak_order.data or "").split(",") if name.strip()
+            tiebreak_code(name.strip())
+            for name in (self.tiebreak_order.data or "").split(",") if name.strip()
         )
 
     def validate_tiebreak_preset(self, field: SelectField) -> None:
@@ -228,7 +274,8 @@ class TournamentForm(FlaskForm):
         for name in ("game_type", "system", "channel", "status"):
             getattr(self, name).data = getattr(spec, name).value
         self.pairing_system.data = spec.pairing_system or ""
-        self.tiebreak_order.data = ", ".join(spec.tiebreak_order)
+        # Shown by their labels; typed back by label or code (:func:`tiebreak_code`).
+        self.tiebreak_order.data = tiebreak_names(spec.tiebreak_order)
         chosen = canonical_options(spec.rule_options or ())
         for field_name, name in RULE_OPTION_FIELDS:
             field = getattr(self, field_name)

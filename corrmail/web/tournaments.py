@@ -64,7 +64,13 @@ from corrmail.web.access import (
 )
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, mail_settings, settings
-from corrmail.web.registration_forms import ImportForm, PairForm, PlayerForm, TournamentForm
+from corrmail.web.registration_forms import (
+    ImportForm,
+    PairForm,
+    PlayerForm,
+    TournamentForm,
+    tiebreak_codes_hint,
+)
 from corrmail.web.round_forms import (
     PairRoundForm,
     PairTeamsForm,
@@ -197,6 +203,7 @@ def _tournament_form(form: TournamentForm, loose: list[str], tournament: Tournam
     begun = play_has_begun(db_session(), tournament) if tournament is not None else 0
     return render_template(
         "tournaments/form.html", form=form, loose=loose, tournament=tournament, tiebreaks=TIEBREAKS,
+        tiebreak_hint=tiebreak_codes_hint(),
         column_types=[t.value for t in GameType if is_column(t)], options_begun=begun,
         options_rule=FIXED_RULE,
     )  # fmt: skip

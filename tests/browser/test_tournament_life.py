@@ -263,6 +263,7 @@ def test_a_tournament_from_an_empty_database(
             page.fill("input[name=postmark]", sent)
         page.fill("input[name=received]", received)
         page.select_option("select[name=declaration]", declaration)
+        page.click("button[value=check]")  # the check shows the card, the store step stores it
         page.click("button[value=enter]")
         expect(page).to_have_url(re.compile(rf"/games/{game_id}$"))
 

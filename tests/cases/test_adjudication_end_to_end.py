@@ -89,7 +89,7 @@ def test_five_unfinished_games_resolved_through_the_queue(cup: Cup, set_today) -
     # The window is open for the games still missing analyses (002 §4.5.2).
     set_today(day(10))
     text = cup.act("referee", cases[silent], "decide", 422, ruling="draw")
-    assert "2027-09-10" in text
+    assert "10.09.2027" in text
     set_today(day(11))
     cup.act("referee", cases[conflicting], "decide", ruling="white_wins",
             reasons="white's extra piece wins")

@@ -39,7 +39,11 @@ def page(cup: Cup, who: str, url: str, locale: str) -> str:
 
 
 def options(text: str, name: str) -> dict[str, str]:
-    """value -> shown label of the options of the select named ``name``."""
+    """value -> shown label of the options of the select (or the checkboxes) named ``name``."""
+    boxes = re.findall(rf'<input[^>]*name="{re.escape(name)}"[^>]*type="checkbox"'
+                       rf'[^>]*value="([^"]*)"[^>]*>\s*<label[^>]*>(.*?)</label>', text, re.S)
+    if boxes:  # the materials of 002 §4.3.6 are ticked, each box with its label
+        return {value: label.strip() for value, label in boxes}
     match = re.search(rf'<select[^>]*name="{re.escape(name)}"[^>]*>(.*?)</select>', text, re.S)
     assert match is not None, f"no select {name}"
     return {
@@ -102,6 +106,8 @@ def test_adjudication_page_names_sides_assessments_and_rulings(
     cup: Cup, set_today: Callable[[dt.date], None]
 ) -> None:
     case_id = adjudication_case(cup, set_today)
+    # The rulings are offered once the players' analyses can no longer come (002 §4.5.2).
+    set_today(END + dt.timedelta(days=11))
     text = page(cup, "referee", f"/cases/{case_id}", "ru")
     assert options(text, "side") == {"white": "белые", "black": "чёрные"}
     assert options(text, "assessment") == {"win": "выигрыш", "draw": "ничья", "loss": "проигрыш"}

@@ -113,4 +113,5 @@ def test_players_still_playing_the_steward_owe_the_record_with_their_next_reply(
     assert sorted(row.payload["with_next_reply"]) == ["black", "white"]
     set_today(FINISHED + dt.timedelta(days=16))
     text = cup.act("steward", row.id, "decide", 422)
-    assert "next reply" in text and "002 §4.5.1" in text
+    assert "со следующим ответом" in text and "002 §4.5.1" in text
+    assert "next reply" not in text

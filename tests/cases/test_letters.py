@@ -52,5 +52,5 @@ def test_each_player_gets_the_letter_in_his_language(cup: Cup, set_today) -> Non
     russian = by_recipient[f"p1-{black}@example.org"]
     assert "adjudication of the unfinished game" in english.subject
     assert "by 10.09.2027 inclusive" in english.body_text
-    assert "присудление неоконченной партии" in russian.subject
+    assert "присуждение неоконченной партии" in russian.subject
     assert "до 10.09.2027 включительно" in russian.body_text

@@ -27,6 +27,7 @@ from corrmail.models import (
     TournamentStatus,
 )
 from corrmail.models.bulletins import BulletinIssue, BulletinKind
+from tests.service.postcard_steps import store_card
 
 CODE = "ЗКР-2026"  # the draft fixture's tournament
 END = dt.date(2027, 8, 31)
@@ -74,9 +75,9 @@ def test_a_move_by_telephone_is_entered_by_the_steward_with_the_calls_date(
         assert first.exit_code == 0, first.output
     side = "white" if white_is_orlov else "black"
     move = "1. c3-d4" if white_is_orlov else "1... f6-g5"
-    page = steward.post(f"/games/{game_id}/postcards/new", data={
+    page = store_card(steward, game_id, {
         "sender": str(orlov_id), "channel": "phone", "moves_text": move, "sent": "02.09.26",
-        "received": "" if white_is_orlov else "01.09.26", "action": "enter", "declaration": "none",
+        "received": "" if white_is_orlov else "01.09.26", "declaration": "none",
         "corrects": "0"})
     assert page.status_code == 302, page.get_data(as_text=True)[:2000]
     with database.session() as session:

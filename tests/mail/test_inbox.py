@@ -160,6 +160,10 @@ def test_break_announcement_is_recorded_and_announced(email_game) -> None:  # ty
     notices = email_game.outbox(kind="break_notice")
     assert {n.recipient for n in notices} == {email_game.black_email, email_game.steward_email}
     assert "16 дней" in notices[0].body_text
+    # The steward's notice: his reply goes to the player who announced the break.
+    [steward] = email_game.outbox(to=email_game.steward_email, kind="break_notice")
+    assert f"Reply-To: {email_game.white_email}" in steward.raw.decode()
+    assert email_game.white_email in steward.body_text
 
 
 def test_break_in_other_words_is_refused(email_game) -> None:  # type: ignore[no-untyped-def]
@@ -167,6 +171,7 @@ def test_break_in_other_words_is_refused(email_game) -> None:  # type: ignore[no
     assert receipt.outcome == "break_refused"
     [notice] = email_game.outbox(to=email_game.white_email)
     assert "002 §4.4.3" in notice.body_text
+    assert notice.kind == "break_refused" and "беру перерыв с ДД.ММ.ГГ" in notice.body_text
 
 
 def test_overstep_claim_suspends_the_game(email_game) -> None:  # type: ignore[no-untyped-def]
@@ -254,8 +259,12 @@ def test_a_second_break_in_the_year_is_refused(email_game) -> None:  # type: ign
     assert email_game.send("white", "Беру перерыв с 01.04.26 по 10.04.26", D).outcome == "break_recorded"
     second = email_game.send("white", "Беру перерыв с 01.06.26 по 10.06.26", D + dt.timedelta(days=1))
     assert second.outcome == "break_refused"
-    [notice] = email_game.outbox(to=email_game.white_email, kind="error_notice")
-    assert "002 §4.4.1" in notice.body_text
+    # Its own letter, in the player's language: no "play stopped", no correction asked for.
+    [notice] = email_game.outbox(to=email_game.white_email, kind="break_refused")
+    assert "002 §4.4.1" in notice.body_text and "второй перерыв в календарном году" in notice.body_text
+    assert "остановлена до исправления" not in notice.subject + notice.body_text
+    assert "second break of" not in notice.body_text
+    assert email_game.outbox(to=email_game.white_email, kind="error_notice") == []
 
 
 def test_a_break_over_30_days_stands_for_30(email_game) -> None:  # type: ignore[no-untyped-def]
@@ -263,8 +272,8 @@ def test_a_break_over_30_days_stands_for_30(email_game) -> None:  # type: ignore
     assert receipt.outcome == "break_recorded"
     [notice] = email_game.outbox(to=email_game.black_email, kind="break_notice")
     assert "по 30.04.2026" in notice.subject
-    [told] = email_game.outbox(to=email_game.white_email, kind="error_notice")
-    assert "002 §4.4.1" in told.body_text
+    [told] = email_game.outbox(to=email_game.white_email, kind="break_shortened")
+    assert "002 §4.4.1" in told.body_text and "по 30.04.2026" in told.body_text
 
 
 def test_a_wrong_move_number_is_pointed_out_and_play_goes_on(email_game) -> None:  # type: ignore[no-untyped-def]

@@ -20,6 +20,7 @@ TEMPLATES = sorted({
     "game_closed", "game_suspended", "game_over", "break_notice",
     "overstep_claim_received", "protest_forwarded", "protest_received",
     "refusal", "repeat", "first_move_query", "digest", "start_sheet", "end_of_play",
+    "break_refused",
 })
 PERSON = SimpleNamespace(name="Иванов Пётр", display_name="Судья")
 CONTEXT = {
@@ -46,6 +47,7 @@ CONTEXT = {
     "games": [{"game": SimpleNamespace(round=1), "colour": "white",
                "partner": SimpleNamespace(name="Седов", email="s@e.org", postal_address=None)}],
     "start_sheet_rule": "002 §4.3.2", "deadline": dt.date(2026, 4, 30), "end": dt.date(2027, 2, 28),
+    "reasons": [{"rule": "002 §4.4.1", "code": "second_break_in_year"}], "stands": None,
 }
 
 
@@ -73,6 +75,25 @@ def test_move_letter_has_everything_002_4_2_3_lists() -> None:
                  "если 8... g5-f4", "10.03.2026 / 10.03.2026 / 12.03.2026", "14/11",
                  "Иванов Пётр\n", "Ответ пишите ответом на это письмо"):
         assert part in text, part
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_refused_break_is_its_own_letter_not_an_error_that_stops_play(language: str) -> None:
+    """002 §4.4.1: a refused break stops nothing and asks for no correction; the reason is worded
+    in the reader's language, never the rule package's English."""
+    refused = WRITER.render("break_refused", language, **CONTEXT)
+    error = WRITER.render("error_notice", language, **CONTEXT)
+    assert "002 §4.4.1" in refused.text and refused.subject != error.subject
+    words = {"ru": ("второй перерыв в календарном году", "Игра не остановлена"),
+             "en": ("a second break in the calendar year", "Play is not stopped")}[language]
+    assert all(word in refused.text for word in words), refused.text
+    for stop in ("остановлена до исправления", "Пришлите исправление", "play stops until",
+                 "send the correction", "second break of"):
+        assert stop not in refused.text and stop not in refused.subject
+    shortened = WRITER.render("break_refused", language, **{
+        **CONTEXT, "stands": (dt.date(2026, 4, 1), dt.date(2026, 4, 30)),
+        "reasons": [{"rule": "002 §4.4.1", "code": "break_too_long"}]})
+    assert "30.04.2026" in shortened.text
 
 
 def test_error_notice_names_the_rule_and_the_penalty() -> None:

@@ -81,6 +81,41 @@ def test_create_import_pair_and_enter_a_card(run: Callable[..., Result], tmp_pat
         assert {"tournament.create", "participant.import", "letter.postal"} <= actions
 
 
+def test_letter_add_check_previews_what_will_be_stored(
+        run: Callable[..., Result], database: Database, paired: Callable[..., int]) -> None:
+    """``letter add --check`` shows the card as it will be stored and stores nothing; the same
+    card twice is refused as a duplicate (002 §4.2.8); impossible dates whatever the move."""
+    with database.transaction() as session:
+        game_id = first_game(session, paired()).id
+    first = run("letter", "add", str(game_id), "--from", "white", "--moves", "1. c3-d4",
+                "--sent", "01.09.26", "--postmark", "01.09.26", "--time", "0/0",
+                "--today", "2026-09-03")
+    assert first.exit_code == 0, first.output
+    card = ["letter", "add", str(game_id), "--from", "black", "--moves", "f6-g5",
+            "--partner-sent", "01.09.26", "--received", "03.09.26", "--sent", "05.09.26",
+            "--postmark", "05.09.26", "--today", "2026-09-06"]
+    checked = run(*card, "--check")
+    assert checked.exit_code == 0, checked.output
+    for part in ("repeats (002 §4.2.9): 1. c3-d4", "moves as written: f6-g5",
+                 "dates (002 §4.3.1): 01.09.2026 / 03.09.2026 / 05.09.2026",
+                 "think time white/black: before", "002 §4.2.9:",
+                 "play stops: 6 penalty days to the sender (002 §4.2.11)"):
+        assert part in checked.output, (part, checked.output)
+    with database.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(Letter)) == 1
+    assert run(*card).exit_code == 0
+    again = run(*card)
+    assert again.exit_code == 1 and "002 §4.2.8" in again.output
+    wrong_dates = ["letter", "add", str(game_id), "--from", "black", "--partner-sent", "01.09.26",
+                   "--received", "28.08.26", "--sent", "05.09.26", "--postmark", "05.09.26",
+                   "--today", "2026-09-06", "--check"]
+    for moves in ("1. c3-d4 f6-g5", "h6-d2"):
+        refused = run(*wrong_dates, "--moves", moves)
+        assert refused.exit_code == 1 and "002 §4.3.1" in refused.output, refused.output
+    with database.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(Letter)) == 2
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

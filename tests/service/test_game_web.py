@@ -13,9 +13,10 @@ from sqlalchemy import func, select
 
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.models import Channel, Game, Letter, Role, TournamentOfficial, User
+from corrmail.models import Channel, Game, Letter, Role
 
 from .conftest import first_game
+from .postcard_steps import appoint_steward, store_card
 
 TODAY = dt.date(2026, 9, 20)
 SVG = "{http://www.w3.org/2000/svg}"
@@ -36,14 +37,7 @@ def game_id(paired: Callable[..., int], database: Database) -> int:
 
 @pytest.fixture
 def steward(login: Callable[..., FlaskClient], database: Database, game_id: int) -> FlaskClient:
-    client = login(Role.STEWARD, login="steward1")
-    with database.transaction() as session:
-        user = session.scalar(select(User).where(User.login == "steward1"))
-        game = session.get(Game, game_id)
-        assert user is not None and game is not None
-        session.add(TournamentOfficial(tournament_id=game.tournament_id, user_id=user.id,
-                                       role=Role.STEWARD))
-    return client
+    return appoint_steward(login(Role.STEWARD, login="steward1"), database, game_id)
 
 
 def _form(database: Database, game_id: int, sender: str, **fields: str) -> dict[str, str]:
@@ -72,13 +66,13 @@ def test_check_shows_short_notation_and_stores_nothing(steward: FlaskClient, dat
 def test_enter_stores_and_the_page_shows_board_chart_and_plot(
         steward: FlaskClient, database: Database, game_id: int) -> None:
     data = _form(database, game_id, "white", moves_text="1. c3-d4", sent="01.09.26",
-                 postmark="01.09.26", action="enter")
-    response = steward.post(f"/games/{game_id}/postcards/new", data=data)
+                 postmark="01.09.26")
+    response = store_card(steward, game_id, data)
     assert response.status_code == 302
     data = _form(database, game_id, "black", moves_text="1. c3-d4 f6-g5", partner_sent="01.09",
                  received="05.09", sent="08.09", postmark="08.09", declared_white_days="0",
-                 declared_black_days="3", action="enter")
-    assert steward.post(f"/games/{game_id}/postcards/new", data=data).status_code == 302
+                 declared_black_days="3")
+    assert store_card(steward, game_id, data).status_code == 302
     page = steward.get(f"/games/{game_id}").get_data(as_text=True)
     assert 'class="chart-plot"' in page and 'class="time-chart"' in page
     plot = page[page.index('<svg xmlns="http://www.w3.org/2000/svg" class="chart-plot"'):]

@@ -18,6 +18,7 @@ from corrmail.db import Database
 from corrmail.models import Game, Letter, Role, TournamentOfficial, User
 
 from .conftest import first_game
+from .postcard_steps import check_card, fingerprint_of
 
 TODAY = dt.date(2026, 9, 20)
 SUBMISSIONS = 8
@@ -46,8 +47,11 @@ def test_eight_parallel_submissions_of_one_card_store_it_once(
             session.add(TournamentOfficial(tournament_id=tournament_id, user_id=user.id,
                                            role=Role.STEWARD))
     card = {"sender": str(white_id), "corrects": "0", "declaration": "none",
-            "moves_text": "1. c3-d4", "sent": "01.09.26", "postmark": "01.09.26",
-            "action": "enter"}
+            "moves_text": "1. c3-d4", "sent": "01.09.26", "postmark": "01.09.26"}
+    # Every steward checked the same card on the same ledger: the same fingerprint.
+    stamp = fingerprint_of(check_card(stewards[0], game_id, card).get_data(as_text=True))
+    assert stamp
+    card = {**card, "fingerprint": stamp, "action": "enter"}
     start = threading.Barrier(SUBMISSIONS)
     answers: list[tuple[int, str]] = []
     lock = threading.Lock()
