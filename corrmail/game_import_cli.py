@@ -16,16 +16,14 @@ from corrmail.game_import import (
     decode_archive,
     import_archive,
 )
+from corrmail.games.cli import games
 from corrmail.models import Tournament, User
 
 
 def register(group: click.Group) -> None:
-    group.add_command(games)
-
-
-@click.group()
-def games() -> None:
-    """Games: import finished games from a PDN archive."""
+    """Add ``games import-pdn`` to the ``corrmail games`` group (one group for games)."""
+    if "games" not in group.commands:
+        group.add_command(games)
 
 
 @games.command("import-pdn")

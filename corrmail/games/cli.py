@@ -19,7 +19,8 @@ def register(group: click.Group) -> None:
 
 @click.group()
 def games() -> None:
-    """The state kept with each game's ledger (position, totals, clock, flags)."""
+    """Games: the state kept with each ledger (position, totals, clock, flags), and finished
+    games imported from a PDN archive."""
 
 
 @games.command("verify")
