@@ -40,6 +40,7 @@ __all__ = [
 class DashboardFilter(enum.StrEnum):
     ALL = "all"
     OPEN = "open"
+    OVERSTEPPED = "overstepped"
     NEAR_OVERSTEP = "near_overstep"
     REPEAT_OVERDUE = "repeat_overdue"
     RECORD_MISSING = "record_missing"
@@ -56,7 +57,7 @@ class DashboardSort(enum.StrEnum):
 
 #: The filters of games that need a director's attention, counted above the table so that what
 #: is not on the current page is not missed.
-ATTENTION = (DashboardFilter.NEAR_OVERSTEP, DashboardFilter.REPEAT_OVERDUE,
+ATTENTION = (DashboardFilter.OVERSTEPPED, DashboardFilter.NEAR_OVERSTEP, DashboardFilter.REPEAT_OVERDUE,
              DashboardFilter.RECORD_MISSING, DashboardFilter.CASES)
 
 #: Rows a page may hold; ``None`` is every game on one page. The first is the default: the
@@ -133,6 +134,7 @@ class DashboardRow:
         return {
             DashboardFilter.ALL: True,
             DashboardFilter.OPEN: self.game.state is not GameState.FINISHED,
+            DashboardFilter.OVERSTEPPED: bool(clock and clock.overstepped),
             DashboardFilter.NEAR_OVERSTEP: bool(clock and clock.near_overstep),
             DashboardFilter.REPEAT_OVERDUE: bool(clock and clock.repeat_overdue),
             DashboardFilter.RECORD_MISSING: self.record_missing,

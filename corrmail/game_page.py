@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from corrmail.clock import NEAR_OVERSTEP_DAYS, is_near_overstep
 from corrmail.chart_notes import chart_side
 from corrmail.mail.game_view import GameView
 from corrmail.models import Break, Game, GameState
@@ -38,7 +39,6 @@ __all__ = [
 ]
 
 #: A player with this many days left or fewer is shown as near an overstep (002 §4.3.5).
-NEAR_OVERSTEP_DAYS = 5
 
 _OPEN = (GameState.NOT_STARTED, GameState.IN_PLAY)
 
@@ -75,7 +75,7 @@ class GameClock:
 
     @property
     def near_overstep(self) -> bool:
-        return self.days_left is not None and self.days_left <= NEAR_OVERSTEP_DAYS
+        return is_near_overstep(self.days_left)
 
     @property
     def overstepped(self) -> bool:

@@ -58,6 +58,7 @@ from corrmail.models.enums import GameState
 from corrmail.models.games import Game, Letter, Penalty
 from corrmail.models.rounds import PairedRound
 from corrmail.models.tournaments import Break, Participant, Tournament
+from corrmail.clock import NEAR_OVERSTEP_DAYS, is_near_overstep
 from timekeeping import ReplyClock, Side
 from timekeeping.daycount import NO_BREAKS, BreakCalendar
 
@@ -77,7 +78,6 @@ __all__ = [
 ]
 
 #: A player with this many days left or fewer is near an overstep (002 §4.3.5).
-NEAR_OVERSTEP_DAYS = 5
 
 _OPEN = (GameState.NOT_STARTED, GameState.IN_PLAY)
 
@@ -251,7 +251,7 @@ class StoredClock:
 
     @property
     def near_overstep(self) -> bool:
-        return self.days_left is not None and self.days_left <= NEAR_OVERSTEP_DAYS
+        return is_near_overstep(self.days_left)
 
     @property
     def overstepped(self) -> bool:

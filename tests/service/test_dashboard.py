@@ -3,11 +3,14 @@ whatever the number of games."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, select
 
@@ -265,3 +268,35 @@ def test_page_of_rows() -> None:
         DashboardPage.of(rows, 4, 3)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="at least one row"):
         DashboardPage.of(rows, 1, 0)  # type: ignore[arg-type]
+
+
+def test_an_overstep_reads_as_an_overstep_on_every_page(
+        paired: Callable[..., int], database: Database, login: Callable[..., FlaskClient],
+        card: Callable[..., PostcardCheck], app: Flask) -> None:
+    """Negative days left are an overstep (002 §4.3.5), not "near" one: the dashboard counts
+    and words them as such («просрочка N дн.»), and the game's page says the same figure."""
+    tournament_id = paired(players=6)
+    _play_openings(database, tournament_id, card)
+    late = dt.date(2027, 1, 20)
+    with database.session() as session:
+        tournament = session.get(Tournament, tournament_id)
+        assert tournament is not None
+        code = tournament.code
+        rows = dashboard_rows(session, tournament, late)
+        over = [row for row in rows if row.days_left is not None and row.days_left < 0]
+        assert over
+        assert all(row.clock is not None and row.clock.overstepped
+                   and not row.clock.near_overstep for row in over)
+        listed = dashboard_rows(session, tournament, late, wanted=DashboardFilter.OVERSTEPPED)
+        assert {row.game.id for row in listed} == {row.game.id for row in over}
+        near = dashboard_rows(session, tournament, late, wanted=DashboardFilter.NEAR_OVERSTEP)
+        assert not {row.game.id for row in near} & {row.game.id for row in over}
+        first = over[0]
+    app.config["CORRMAIL_SETTINGS"] = dataclasses.replace(app.config["CORRMAIL_SETTINGS"],
+                                                          today=late)
+    organizer = login(Role.ORGANIZER)
+    page = organizer.get(f"/dashboard/{code}").get_data(as_text=True)
+    assert f"просрочка {-first.days_left} дн." in page
+    assert re.search(r"-\d+\s*⚠", page) is None
+    game_page = organizer.get(f"/games/{first.game.id}").get_data(as_text=True)
+    assert f"просрочка {-first.days_left} дн." in game_page
