@@ -13,9 +13,9 @@ from corrmail.bulletins.cli import register as register_bulletin_commands
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.demo import DEMO_CODE, demo_logins, load_demo
-from corrmail.life_cli import register as register_life_commands
 from corrmail.game_import_cli import register as register_game_import_commands
 from corrmail.games.cli import register as register_game_commands
+from corrmail.life_cli import register as register_life_commands
 from corrmail.mail.cli import register as register_mail_commands
 from corrmail.mail.service import MailerThread
 from corrmail.mail.settings import MailSettings

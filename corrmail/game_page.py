@@ -10,8 +10,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from corrmail.clock import NEAR_OVERSTEP_DAYS, is_near_overstep
 from corrmail.chart_notes import chart_side
+from corrmail.clock import NEAR_OVERSTEP_DAYS, is_near_overstep
 from corrmail.mail.game_view import GameView
 from corrmail.models import Break, Game, GameState
 from notation.full import format_full

@@ -53,12 +53,12 @@ from sqlalchemy.orm.attributes import get_history
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 from sqlalchemy.orm.util import identity_key
 
+from corrmail.clock import NEAR_OVERSTEP_DAYS, is_near_overstep
 from corrmail.models.base import Base
 from corrmail.models.enums import GameState
 from corrmail.models.games import Game, Letter, Penalty
 from corrmail.models.rounds import PairedRound
 from corrmail.models.tournaments import Break, Participant, Tournament
-from corrmail.clock import NEAR_OVERSTEP_DAYS, is_near_overstep
 from timekeeping import ReplyClock, Side
 from timekeeping.daycount import NO_BREAKS, BreakCalendar
 
