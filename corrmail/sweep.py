@@ -88,8 +88,9 @@ def sweep(
         rows = dashboard_rows(session, tournament, on, wanted=DashboardFilter.OPEN)
         report.clocks += len(rows)
         for row in rows:
-            if row.clock is not None and row.clock.near_overstep and row.to_move is not None:
-                assert row.days_left is not None
+            # Near the limit, or past it (an overstep is no longer "near": 002 §4.3.5).
+            if (row.clock is not None and row.to_move is not None and row.days_left is not None
+                    and (row.clock.near_overstep or row.days_left < 0)):
                 report.flags.append(ClockFlag(tournament.code, row.game.id,
                                               row.to_move.player.name, row.days_left))
     report.cases = {
