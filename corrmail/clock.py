@@ -29,3 +29,30 @@ def today(override: dt.date | None, time_zone: str = "UTC") -> dt.date:
     if override is not None:
         return override
     return dt.datetime.now(ZoneInfo(time_zone)).date()
+
+
+class ClockReading:
+    """What a clock's figures mean, worded once for every page: the game page's clock (from the
+    chart) and the dashboard's (from the stored state) both read through these."""
+
+    days_left: int | None
+    repeat_due: dt.date | None
+    today: dt.date
+
+    @property
+    def chart_shows_overstep(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def repeat_overdue(self) -> bool:
+        """The last move letter waits past its repeat date (002 §4.3.4)."""
+        return self.repeat_due is not None and self.today >= self.repeat_due
+
+    @property
+    def near_overstep(self) -> bool:
+        return is_near_overstep(self.days_left)
+
+    @property
+    def overstepped(self) -> bool:
+        """An overstep on the chart, or the player to move past his limit (002 §4.3.5)."""
+        return self.chart_shows_overstep or days_over(self.days_left) is not None

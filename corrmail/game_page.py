@@ -11,7 +11,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from corrmail.chart_notes import chart_side
-from corrmail.clock import NEAR_OVERSTEP_DAYS, is_near_overstep
+from corrmail.clock import NEAR_OVERSTEP_DAYS, ClockReading
 from corrmail.mail.game_view import GameView
 from corrmail.models import Break, Game, GameState
 from notation.full import format_full
@@ -44,7 +44,7 @@ _OPEN = (GameState.NOT_STARTED, GameState.IN_PLAY)
 
 
 @dataclass(frozen=True)
-class GameClock:
+class GameClock(ClockReading):
     """The clock of a game as of ``today``.
 
     ``days_left`` and ``last_safe_date`` are the player to move's (002 §4.3.5);
@@ -70,16 +70,8 @@ class GameClock:
         return self.limit - self.days_left
 
     @property
-    def repeat_overdue(self) -> bool:
-        return self.repeat_due is not None and self.today >= self.repeat_due
-
-    @property
-    def near_overstep(self) -> bool:
-        return is_near_overstep(self.days_left)
-
-    @property
-    def overstepped(self) -> bool:
-        return self.chart.overstep is not None or (self.days_left is not None and self.days_left < 0)
+    def chart_shows_overstep(self) -> bool:
+        return self.chart.overstep is not None
 
 
 def game_clock(view: GameView, today: dt.date) -> GameClock:

@@ -53,7 +53,7 @@ from sqlalchemy.orm.attributes import get_history
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 from sqlalchemy.orm.util import identity_key
 
-from corrmail.clock import NEAR_OVERSTEP_DAYS, is_near_overstep
+from corrmail.clock import NEAR_OVERSTEP_DAYS, ClockReading
 from corrmail.models.base import Base
 from corrmail.models.enums import GameState
 from corrmail.models.games import Game, Letter, Penalty
@@ -232,7 +232,7 @@ def _values_of(row: StoredGameState) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class StoredClock:
+class StoredClock(ClockReading):
     """A game's clock on ``today`` read off its stored state: the figures of
     :class:`corrmail.game_page.GameClock` without its chart (which only the game page draws)."""
 
@@ -246,17 +246,8 @@ class StoredClock:
     chart_overstep: Side | None
 
     @property
-    def repeat_overdue(self) -> bool:
-        return self.repeat_due is not None and self.today >= self.repeat_due
-
-    @property
-    def near_overstep(self) -> bool:
-        return is_near_overstep(self.days_left)
-
-    @property
-    def overstepped(self) -> bool:
-        return self.chart_overstep is not None or (
-            self.days_left is not None and self.days_left < 0)
+    def chart_shows_overstep(self) -> bool:
+        return self.chart_overstep is not None
 
     @classmethod
     def of(cls, state: StoredGameState | Row[Any], today: dt.date) -> StoredClock | None:
