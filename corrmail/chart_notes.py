@@ -3,7 +3,7 @@
 ``timekeeping`` stays free of translations: each :class:`~timekeeping.RuleNote` and
 :class:`~timekeeping.RuleViolation` carries a code and its values besides its English message.
 Here each code has its msgid (marked with :func:`N_`, translated by Flask-Babel when shown; the
-Russian is in ``corrmail/timechart_catalog``), the side is named in the reader's words and dates
+Russian is in ``corrmail/translations``), the side is named in the reader's words and dates
 are written ``dd.mm.yyyy`` like every date of the pages. A code these tables do not know (a note
 or an error a newer ``timekeeping`` added) is shown in its English message rather than hidden.
 """

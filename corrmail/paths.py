@@ -54,18 +54,5 @@ def var_dir() -> Path:
 
 
 MIGRATIONS_DIR = PACKAGE_DIR / "migrations"
+# The one catalog of every text a person reads (pages, letters, papers, refusals).
 TRANSLATIONS_DIR = PACKAGE_DIR / "translations"
-
-
-def translation_dirs(package_dir: Path = PACKAGE_DIR) -> list[Path]:
-    """Every area's own `corrmail/<area>/translations`, then the main catalog.
-
-    Flask-Babel merges them in this order and a later catalog wins a shared text, so the main
-    catalog's wording stands wherever an area translated the same English text differently.
-    """
-    extra = sorted(
-        path.parent.parent
-        for path in package_dir.glob("*/translations/*/LC_MESSAGES")
-        if path.parent.parent != package_dir / "translations"
-    )
-    return [*extra, package_dir / "translations"]

@@ -6,7 +6,7 @@ rendered (``_(label.short)`` in a template: Flask-Babel in the web app, the merg
 :mod:`corrmail.bulletins.render`), so one table serves both. ``scoring`` keeps the code names
 (``sonneborn_berger``): they stay the identifiers of the CSV, JSON and TRF exports, the API and
 the regulations form; only tables meant for people show these labels. Their Russian is in
-``corrmail/tiebreak_catalog`` (the rulebook's words: 000 and 001 are Russian, 003's Ukrainian
+``corrmail/translations`` (the rulebook's words: 000 and 001 are Russian, 003's Ukrainian
 names are given in Russian).
 
 No text here may contain a percent sign: Jinja's gettext formats every translation with ``%``.

@@ -16,7 +16,7 @@ from babel.support import NullTranslations, Translations
 from markupsafe import Markup
 
 from corrmail.exports import reader_points
-from corrmail.paths import templates_dir, translation_dirs
+from corrmail.paths import TRANSLATIONS_DIR, templates_dir
 from corrmail.tiebreak_labels import tiebreak_label
 from corrmail.web.choice_labels import label_text
 
@@ -40,15 +40,8 @@ def _points(value: float | int | None) -> str:
 
 @cache
 def _translations(language: str) -> NullTranslations:
-    merged: NullTranslations = NullTranslations()
-    for directory in translation_dirs():
-        loaded = Translations.load(str(directory), [language])
-        if isinstance(loaded, Translations):
-            if isinstance(merged, Translations):
-                merged.merge(loaded)
-            else:
-                merged = loaded
-    return merged
+    """The one catalog, for a paper rendered outside a request (no Flask-Babel here)."""
+    return Translations.load(str(TRANSLATIONS_DIR), [language])
 
 
 @cache

@@ -80,7 +80,7 @@ def label(code: str | StrEnum) -> str:
 
 def label_text(code: str) -> str:
     """The English name of ``code`` (its catalog message id), for renderers without a Flask
-    request (the printable bulletins translate it with their own catalogs)."""
+    request (the printable bulletins translate it with the same catalog, loaded outside Flask)."""
     found = LABELS.get(code)
     # A lazy string keeps its message id as its first argument.
     return str(found._args[0]) if found is not None and found._args else code

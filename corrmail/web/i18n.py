@@ -7,7 +7,7 @@ from flask_babel import Babel, get_locale
 from flask_login import current_user
 from werkzeug.wrappers.response import Response
 
-from corrmail.paths import translation_dirs
+from corrmail.paths import TRANSLATIONS_DIR
 from corrmail.web.forms import LocaleForm
 
 LOCALES = ("ru", "en")
@@ -30,7 +30,7 @@ def init_babel(app: Flask, default_locale: str) -> None:
             f"CORRMAIL_LOCALE={default_locale!r}: expected one of {', '.join(LOCALES)}"
         )
     app.config["BABEL_DEFAULT_LOCALE"] = default_locale
-    app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(map(str, translation_dirs()))
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(TRANSLATIONS_DIR)
     Babel(app, locale_selector=select_locale)
     app.register_blueprint(blueprint)
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from babel.messages.pofile import read_po
 
-from corrmail.paths import translation_dirs
+from corrmail.paths import TRANSLATIONS_DIR
 from tests.cases.test_case_timing import confirmed_claim
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ def _english_texts() -> set[str]:
     """The catalogs' English texts a page could show untranslated: whole phrases (a space,
     ten letters or more) whose Russian differs."""
     texts: set[str] = set()
-    for directory in translation_dirs():
+    for directory in (TRANSLATIONS_DIR,):
         with (directory / "ru" / "LC_MESSAGES" / "messages.po").open("rb") as handle:
             for message in read_po(handle):
                 if not isinstance(message.id, str) or not message.string or message.fuzzy:

@@ -10,7 +10,7 @@ import pytest
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from corrmail.paths import CHECKOUT_DIR, translation_dirs
+from corrmail.paths import CHECKOUT_DIR, PACKAGE_DIR, TRANSLATIONS_DIR
 
 # Everything a user can read: all Python of corrmail and every template.
 EVERYTHING = """
@@ -20,7 +20,7 @@ EVERYTHING = """
 
 
 def _ru_catalogs() -> list[Path]:
-    return [d / "ru" / "LC_MESSAGES" / "messages.po" for d in translation_dirs()]
+    return [TRANSLATIONS_DIR / "ru" / "LC_MESSAGES" / "messages.po"]
 
 
 def test_every_message_in_the_code_has_a_russian_translation(tmp_path: Path) -> None:
@@ -54,13 +54,8 @@ def test_compiled_catalog_matches_the_po_file(po: Path) -> None:
     assert compiled == source, f"run: pybabel compile -d {po.parent.parent.parent}"
 
 
-def test_area_catalogs_come_before_the_main_one(tmp_path: Path) -> None:
-    """Flask-Babel lets the last catalog win a shared text: the main wording must stand."""
-    for area in ("referee", "mail"):
-        (tmp_path / area / "translations" / "ru" / "LC_MESSAGES").mkdir(parents=True)
-    (tmp_path / "translations" / "ru" / "LC_MESSAGES").mkdir(parents=True)
-    assert translation_dirs(tmp_path) == [
-        tmp_path / "mail" / "translations",
-        tmp_path / "referee" / "translations",
-        tmp_path / "translations",
-    ]
+def test_there_is_one_catalog() -> None:
+    """One text, one translation: a second catalog would let two wordings of one English text
+    compete, and which one a reader sees would depend on the order the catalogs are merged."""
+    catalogs = sorted(p.relative_to(PACKAGE_DIR) for p in PACKAGE_DIR.rglob("*.po"))
+    assert catalogs == [Path("translations/ru/LC_MESSAGES/messages.po")]
