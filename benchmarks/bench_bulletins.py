@@ -28,9 +28,9 @@ from corrmail.bulletins import (
     to_json,
 )
 from corrmail.db import Database
-from corrmail.demo_moves import DEMO_MOVES
-from corrmail.ledger import LetterInput, append_letter
-from corrmail.mail.game_view import GameView
+from corrmail.demo.moves import DEMO_MOVES
+from corrmail.games.ledger import LetterInput, append_letter
+from corrmail.games.view import GameView
 from corrmail.migrate import upgrade
 from corrmail.models import (
     Channel,
@@ -46,7 +46,7 @@ from corrmail.models import (
     TournamentStatus,
     TournamentSystem,
 )
-from corrmail.referee.standings import scoring_tournament
+from corrmail.referee.tournament_view import scoring_tournament
 from scoring.crosstable import crosstable
 from scoring.roundrobin import round_robin_games
 from scoring.standings import standings

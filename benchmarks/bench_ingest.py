@@ -51,7 +51,10 @@ def worker(url: str, letter_count: int) -> dict[str, Any]:
     from corrmail.db import Database
     from corrmail.mail.correspondence import numbered
     from corrmail.mail.inbox import Inbox
-    from corrmail.mail.letters import LetterWriter
+    try:
+        from corrmail.letters.write import LetterWriter
+    except ImportError:  # a baseline from before the service's folders were regrouped
+        from corrmail.mail.letters import LetterWriter  # type: ignore[no-redef]
     from corrmail.mail.settings import MailSettings
     from corrmail.migrate import upgrade
     from corrmail.models import (

@@ -1,6 +1,6 @@
 """Load: gunicorn + PostgreSQL holding a generated federation, on loopback, bounded.
 
-0. **Federation** — ``corrmail.ops.federation`` (default 1,000 players, 200 tournaments,
+0. **Federation** — ``corrmail.demo.federation`` (default 1,000 players, 200 tournaments,
    101,200 games, ≈2 million letters, every letter a legal move) generated once into a template
    database named after its size and labelled with its spec; ``--reuse`` keeps a template of
    the same spec. Each run works on a fresh copy of it (``CREATE DATABASE … TEMPLATE``, seconds).
@@ -52,9 +52,9 @@ from sqlalchemy.engine import Engine, make_url
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from corrmail.api_tokens import issue_token  # noqa: E402
 from corrmail.db import Database  # noqa: E402
-from corrmail.demo import load_demo  # noqa: E402
+from corrmail.demo.federation import CODE_PREFIX, FederationSpec, game_pool, generate_federation  # noqa: E402
+from corrmail.demo.tournament import load_demo  # noqa: E402
 from corrmail.migrate import upgrade  # noqa: E402
 from corrmail.models import (  # noqa: E402
     Game,
@@ -67,7 +67,7 @@ from corrmail.models import (  # noqa: E402
     Tournament,
     User,
 )
-from corrmail.ops.federation import CODE_PREFIX, FederationSpec, game_pool, generate_federation  # noqa: E402
+from corrmail.people.api_tokens import issue_token  # noqa: E402
 
 POSTGRES = os.environ.get("CORRMAIL_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 DATABASE = "corrmail_bench_load"

@@ -34,12 +34,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from corrmail.db import Database  # noqa: E402
+from corrmail.letters.outbox import enqueue  # noqa: E402
+from corrmail.letters.write import LetterWriter  # noqa: E402
 from corrmail.mail.compose import OutgoingLetter, build_message  # noqa: E402
 from corrmail.mail.content import read_letter  # noqa: E402
 from corrmail.mail.correspondence import numbered  # noqa: E402
 from corrmail.mail.inbound import parse_inbound  # noqa: E402
 from corrmail.mail.inbox import Inbox  # noqa: E402
-from corrmail.mail.letters import LetterWriter  # noqa: E402
 from corrmail.mail.settings import MailSettings  # noqa: E402
 from corrmail.migrate import upgrade  # noqa: E402
 from corrmail.models import (  # noqa: E402
@@ -54,7 +55,6 @@ from corrmail.models import (  # noqa: E402
     TournamentStatus,
     TournamentSystem,
 )
-from corrmail.outbox import enqueue  # noqa: E402
 from notation.playouts import random_game  # noqa: E402
 from notation.position import Position  # noqa: E402
 from notation.rules import GameType as BoardType  # noqa: E402

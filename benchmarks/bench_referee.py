@@ -46,8 +46,8 @@ from corrmail.models import (
     TournamentStatus,
     TournamentSystem,
 )
+from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.desk import Actor, Desk
-from corrmail.referee.letters import case_letter_writer
 
 END = dt.date(2027, 8, 31)
 QUEUE_CASES = 20_000

@@ -1,4 +1,4 @@
-"""The service on a federation's database: 1,000 players, 100,000 games (`corrmail.devdata`).
+"""The service on a federation's database: 1,000 players, 100,000 games (`corrmail.demo.devdata`).
 
 198 double round robins of 23 players (506 games each); the newest 20 are running, with letters
 (legal moves, one ply per letter) in 60 % of their games. Measured on SQLite, through the Flask
@@ -31,15 +31,15 @@ from pathlib import Path
 from click.testing import CliRunner
 from flask.testing import FlaskClient
 
-from corrmail.api_tokens import issue_token
 from corrmail.app import create_app
 from corrmail.cli import main as cli
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.devdata import Federation, FederationSpec, generate_federation
+from corrmail.demo.devdata import Federation, FederationSpec, generate_federation
 from corrmail.migrate import upgrade
 from corrmail.models import Role, User
-from corrmail.standings import load_tournament, scoring_tournament
+from corrmail.people.api_tokens import issue_token
+from corrmail.standings.results import load_tournament, scoring_tournament
 from scoring.crosstable import crosstable
 from scoring.standings import standings
 

@@ -8,24 +8,24 @@ import threading
 
 import click
 
-from corrmail.api_cli import register as register_api_commands
 from corrmail.bulletins.cli import register as register_bulletin_commands
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.demo import DEMO_CODE, demo_logins, load_demo
-from corrmail.game_import_cli import register as register_game_import_commands
+from corrmail.demo.tournament import DEMO_CODE, demo_logins, load_demo
 from corrmail.games.cli import register as register_game_commands
-from corrmail.life_cli import register as register_life_commands
+from corrmail.games.pdn_import_cli import register as register_game_import_commands
 from corrmail.mail.cli import register as register_mail_commands
 from corrmail.mail.service import MailerThread
 from corrmail.mail.settings import MailSettings
 from corrmail.migrate import alembic_config, head_revision, is_up_to_date, upgrade
 from corrmail.ops.cli import register as register_ops_commands
 from corrmail.ops.logging import configure_logging
+from corrmail.people.api_cli import register as register_api_commands
 from corrmail.referee.cli import register as register_case_commands
 from corrmail.rounds.cli import register as register_round_commands
-from corrmail.service_cli import register as register_service_commands
-from corrmail.standings_cli import register as register_standings_commands
+from corrmail.standings.cli import register as register_standings_commands
+from corrmail.tournaments.cli import register as register_service_commands
+from corrmail.tournaments.life_cli import register as register_life_commands
 
 
 @click.group()

@@ -3,13 +3,13 @@
 One pass over every running tournament, each part done by the code that owns it:
 
 * the clocks are recomputed by :mod:`timekeeping` for every open game
-  (:func:`corrmail.dashboard.dashboard_rows`): postal games near or past an overstep are
+  (:func:`corrmail.tournaments.dashboard.dashboard_rows`): postal games near or past an overstep are
   reported for the steward, who forwards the partner's claim (002 §4.3.6);
 * oversteps the server sees in e-mail games open their claims, adjudications open at the
   end-of-play date (002 §4.5.2), game records of finished games are asked for (002 §4.5.1) and
   settled decisions made final — the referee's sweep (:func:`corrmail.referee.sweep.daily_sweep`);
 * repeats of moves unanswered for 30 days (002 §4.3.4), first-move queries and the end-of-play
-  letters go out by e-mail — the mail layer's calendar (:class:`corrmail.mail.schedule.Schedule`).
+  letters go out by e-mail — the mail layer's calendar (:class:`corrmail.letters.scheduled.Schedule`).
 
 Every part is idempotent (a case is opened once per game, a letter is sent once per subject),
 so the sweep may run any number of times a day; running it twice changes nothing the second
@@ -25,11 +25,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail.clock import today as service_today
-from corrmail.dashboard import DashboardFilter, dashboard_rows
-from corrmail.mail.letters import LetterWriter
-from corrmail.mail.schedule import Schedule, ScheduleReport
+from corrmail.letters.scheduled import Schedule, ScheduleReport
+from corrmail.letters.write import LetterWriter
 from corrmail.models import Tournament, TournamentStatus
 from corrmail.referee.sweep import daily_sweep
+from corrmail.tournaments.dashboard import DashboardFilter, dashboard_rows
 
 __all__ = ["ClockFlag", "SweepReport", "sweep"]
 

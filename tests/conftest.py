@@ -340,7 +340,7 @@ def make_tournament(database: Database) -> Callable[..., Tournament]:
 @pytest.fixture
 def demo_tournament(database: Database) -> Tournament:
     """The `corrmail demo` tournament (6 players, 15 games, letters), loaded into this database."""
-    from corrmail.demo import load_demo
+    from corrmail.demo.tournament import load_demo
 
     with database.transaction() as db_session:
         return load_demo(db_session)

@@ -102,7 +102,7 @@ class LedgerFormatError(TimekeepingError):
 
 #: The English text of every rule violation, by code; like :data:`NOTE_TEXTS`, ``message`` is
 #: this text filled in and a reader in another language words ``code`` and ``params`` himself
-#: (``corrmail/chart_notes.py``), so a new violation needs its code here and there.
+#: (``corrmail/games/chart_notes.py``), so a new violation needs its code here and there.
 VIOLATION_TEXTS: dict[str, str] = {
     # 002 §4.3.1
     "letters_in_a_row": "two letters in a row from {side}: each letter answers the partner's",
@@ -198,7 +198,7 @@ def rule_violation(rule: str, code: str, value: object = None, letter: int | Non
 
 #: The English text of every note, by code. ``message`` is this text filled in; a reader in
 #: another language gets ``code`` and ``params`` and words them himself (the service translates
-#: them, see ``corrmail/chart_notes.py``), so a new note needs its code here and there.
+#: them, see ``corrmail/games/chart_notes.py``), so a new note needs its code here and there.
 NOTE_TEXTS: dict[str, str] = {
     # 002 §4.3.1
     "postmark_matches": "nothing to correct: the postmark is missing or matches the declared "

@@ -7,7 +7,7 @@
 * :mod:`~corrmail.bulletins.archive` — numbered, versioned issues;
 * :mod:`~corrmail.bulletins.sending` — the letters and the log of who was skipped and why
   (002 §4.1.9);
-* :mod:`~corrmail.bulletins.schedule` — the steward's schedule;
+* :mod:`~corrmail.bulletins.timetable` — the steward's schedule;
 * :mod:`~corrmail.bulletins.sheet` — the one-word e-mail command for a player's own sheet.
 """
 
@@ -16,9 +16,9 @@ from corrmail.bulletins.asof import Snapshot, TournamentNotFound, load_tournamen
 from corrmail.bulletins.build import build_bulletin, build_final_report, build_player_sheet
 from corrmail.bulletins.content import Bulletin, FinalReport, PlayerSheet, to_json
 from corrmail.bulletins.render import render_printable
-from corrmail.bulletins.schedule import ScheduleError, run_due, set_schedule
 from corrmail.bulletins.sending import send_issue
 from corrmail.bulletins.sheet import is_sheet_request, mail_player_sheet
+from corrmail.bulletins.timetable import ScheduleError, run_due, set_schedule
 
 __all__ = [
     "Bulletin",

@@ -30,12 +30,11 @@ from adjudication import Case as PureCase
 from adjudication import Decision, Sanction, case_from_dict
 from adjudication.case import CaseState
 from adjudication.sanction import SanctionKind, SanctionRuling
-from corrmail.ledger import effective_letters, letter_date
-from corrmail.mail.game_view import GameView
+from corrmail.games.ledger import effective_letters, letter_date
+from corrmail.games.view import GameView
 from corrmail.models import Case, Game, Letter, Participant, Tournament
 from corrmail.models import Penalty as PenaltyRow
-from corrmail.referee.store import LETTER_TYPES
-from corrmail.standings import result_on_record, scoring_tournament
+from corrmail.standings.results import result_on_record, scoring_tournament
 from scoring.model import Tournament as ScoringTournament
 from timekeeping import Ledger
 
@@ -151,7 +150,7 @@ class Snapshot:
     @cached_property
     def scoring(self) -> ScoringTournament:
         """The tournament for `scoring` as the record stood on the date: the one adapter's
-        (`corrmail.standings.scoring_tournament`) results, games in progress and decided
+        (`corrmail.standings.results.scoring_tournament`) results, games in progress and decided
         withdrawals on record then."""
         return scoring_tournament(self.tournament, as_of=self.as_of)
 
@@ -164,8 +163,6 @@ class Snapshot:
         ).all()
         on_record = []
         for row in rows:
-            if row.case_type in LETTER_TYPES:
-                continue
             case = case_from_dict(row.payload)
             if case.opened_on > self.as_of:
                 continue

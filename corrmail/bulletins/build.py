@@ -42,7 +42,7 @@ from corrmail.bulletins.content import (
     WithdrawalLine,
 )
 from corrmail.bulletins.sending import WITHHELD_BY
-from corrmail.mail.game_view import UnsupportedGameType
+from corrmail.games.view import UnsupportedGameType
 from corrmail.models import (
     AuditEntry,
     Game,
@@ -55,7 +55,7 @@ from corrmail.models import (
 )
 from corrmail.models.bulletins import BulletinIssue, BulletinKind
 from corrmail.referee.results import outcome_of
-from corrmail.standings import team_rows
+from corrmail.standings.results import team_rows
 from notation.letters import LegalMove
 from notation.short import format_short
 from notation.svg import board_svg

@@ -13,12 +13,12 @@ from corrmail.bulletins.asof import TournamentNotFound, load_tournament
 from corrmail.bulletins.build import build_bulletin, build_final_report
 from corrmail.bulletins.content import to_json
 from corrmail.bulletins.render import render_printable
-from corrmail.bulletins.schedule import run_due
 from corrmail.bulletins.sending import send_issue
+from corrmail.bulletins.timetable import run_due
 from corrmail.clock import today
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.mail.letters import LetterWriter
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import utcnow
 from corrmail.models.bulletins import BulletinKind, DeliveryStatus

@@ -15,9 +15,9 @@ import jinja2
 from babel.support import NullTranslations, Translations
 from markupsafe import Markup
 
-from corrmail.exports import reader_points
 from corrmail.paths import TRANSLATIONS_DIR, templates_dir
-from corrmail.tiebreak_labels import tiebreak_label
+from corrmail.standings.exports import reader_points
+from corrmail.standings.tiebreak_labels import tiebreak_label
 from corrmail.web.choice_labels import label_text
 
 __all__ = ["PRINT_TEMPLATE", "render_printable", "iso_date"]
@@ -34,7 +34,7 @@ def iso_date(value: str | dt.date | None) -> str:
 
 
 def _points(value: float | int | None) -> str:
-    """Points as printed on every page and paper: 6½ (:func:`corrmail.exports.reader_points`)."""
+    """Points as printed on every page and paper: 6½ (:func:`corrmail.standings.exports.reader_points`)."""
     return reader_points(None if value is None else float(value))
 
 

@@ -19,8 +19,8 @@ from adjudication.sanction import SanctionKind
 from corrmail import audit
 from corrmail.bulletins.asof import Snapshot
 from corrmail.bulletins.render import render_printable
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.compose import Attachment
-from corrmail.mail.letters import LetterWriter
 from corrmail.models import Participant, Role, TournamentOfficial, User, UserRole
 from corrmail.models.bulletins import BulletinDelivery, BulletinIssue, BulletinKind, DeliveryStatus
 

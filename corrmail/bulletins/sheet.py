@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail.bulletins.build import build_player_sheet
-from corrmail.mail.letters import LetterWriter
+from corrmail.letters.write import LetterWriter
 from corrmail.models import OutboxMessage, Participant, User
 
 __all__ = ["SHEET_COMMANDS", "is_sheet_request", "mail_player_sheet"]

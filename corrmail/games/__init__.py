@@ -1,6 +1,6 @@
 """The game core: the only code that changes a game.
 
-Every channel — a postcard a steward enters (:mod:`corrmail.postal`), an e-mail the server reads
+Every channel — a postcard a steward enters (:mod:`corrmail.play.postcards`), an e-mail the server reads
 (:mod:`corrmail.mail.correspondence`), a letter an official enters on the web, the referee's desk
 and its effects (:mod:`corrmail.referee`), the daily sweep and the demo — calls these functions;
 none of them inserts or updates letters, results, penalties, breaks, cases or a game's state

@@ -86,7 +86,7 @@ class LetterInput:
 
 
 #: ``session.info`` key: (the transaction, ids of the games :func:`load_locked_game` locked in it).
-_LOCKED_GAMES = "corrmail.ledger.locked_games"
+_LOCKED_GAMES = "corrmail.games.ledger.locked_games"
 
 
 def lock_game(session: Session, game_id: int) -> None:

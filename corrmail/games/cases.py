@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from adjudication import Case as PureCase
 from adjudication import CaseConflict, Transition
-from corrmail.models import Case, CaseType, utcnow
+from corrmail.models import Case, CaseType, ProtestLetter, utcnow
 
 __all__ = ["StoredCase", "attach_case_text", "file_protest_letter_row", "insert_case", "receive_protest_letter",
            "store_transition"]
@@ -108,20 +108,19 @@ def attach_case_text(row: Case, text: str) -> None:
 def receive_protest_letter(
     session: Session, *, tournament_id: int, game_id: int, participant_id: int, text: str,
     protest: str, received: dt.date,
-) -> Case:
-    """A protest that came by e-mail, kept as a letter for the referee to file into the case it
-    contests (002 §4.1.12); its ten days count from the day it arrived."""
-    row = Case(case_type=CaseType.PROTEST, tournament_id=tournament_id, game_id=game_id,
-               participant_id=participant_id, state="received",
-               deadline=received + dt.timedelta(days=30),
-               payload={"text": text, "protest": protest, "received": received.isoformat()})
+) -> ProtestLetter:
+    """A protest that came by e-mail and contests no case its sender may protest now, kept as a
+    letter for the referee to file into the case it contests (002 §4.1.12); its days count from
+    the day it arrived."""
+    row = ProtestLetter(tournament_id=tournament_id, game_id=game_id,
+                        participant_id=participant_id, text=text, protest=protest,
+                        received=received)
     session.add(row)
     session.flush()
     return row
 
 
-def file_protest_letter_row(letter: Case, case_row: Case) -> None:
-    """The protest letter is filed into ``case_row``: it is closed and points at the case."""
-    letter.parent_case_id = case_row.id
-    letter.closed_at = utcnow()
-    letter.state = "filed"
+def file_protest_letter_row(letter: ProtestLetter, case_row: Case) -> None:
+    """The protest letter is filed into ``case_row``."""
+    letter.filed_case_id = case_row.id
+    letter.filed_at = utcnow()

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from corrmail import audit
 from corrmail.games.append import LedgerError, LetterInput, append_letter
 from corrmail.games.moves import MoveCheck, board_result
-from corrmail.mail.game_view import GameView, UnsupportedGameType, break_span
+from corrmail.games.view import GameView, UnsupportedGameType, break_span
 from corrmail.models import (
     Break,
     BreakKind,

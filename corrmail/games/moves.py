@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from corrmail.games.move_walk import RuleNotice, Walk, check_repetition, color_of, walk_own_moves
+from corrmail.games.view import GameView, side_of
 from corrmail.mail.content import MoveMention, read_letter
-from corrmail.mail.game_view import GameView, side_of
 from corrmail.models import GameResult
-from corrmail.move_walk import RuleNotice, Walk, check_repetition, color_of, walk_own_moves
 from notation.full import format_full
 from notation.game_position import GamePosition
 from notation.move import Move

@@ -11,7 +11,7 @@ the last letter's dates. Flags that depend on today are stored as the day they t
 page compares dates (and SQL can count them) without the ledger.
 
 It is derived data, and :func:`replay_values` is the one definition of it: the same
-:class:`corrmail.mail.game_view.GameView` replay (``notation`` for the board, ``timekeeping``
+:class:`corrmail.games.view.GameView` replay (``notation`` for the board, ``timekeeping``
 for the chart and clock) that the game page's chart, a case's evidence and bulletins use.
 ``corrmail games verify`` replays every ledger and compares; ``corrmail games rebuild``
 recomputes every row.
@@ -155,9 +155,9 @@ def replay_values(game: Game) -> dict[str, Any]:
     """The state of ``game`` replayed from its whole ledger: a value for each of :data:`FIELDS`.
 
     ``game`` must carry its current letters, players and their breaks
-    (:func:`corrmail.mail.game_view.load_mail_game` loads them).
+    (:func:`corrmail.games.view.load_mail_game` loads them).
     """
-    from corrmail.mail.game_view import GameView
+    from corrmail.games.view import GameView
     from notation.game_position import position_fen
     from timekeeping import NotToMoveError, compute_chart, repeat_due, reply_clock
 
@@ -234,7 +234,7 @@ def _values_of(row: StoredGameState) -> dict[str, Any]:
 @dataclass(frozen=True)
 class StoredClock(ClockReading):
     """A game's clock on ``today`` read off its stored state: the figures of
-    :class:`corrmail.game_page.GameClock` without its chart (which only the game page draws)."""
+    :class:`corrmail.games.page.GameClock` without its chart (which only the game page draws)."""
 
     to_move: Side | None
     white_used: int
@@ -270,10 +270,10 @@ class StoredClock(ClockReading):
 
 
 def letter_owed_by(game: Game, state: StoredGameState | None) -> Participant | None:
-    """Who owes the next letter (:func:`corrmail.ledger.to_move`) read off the stored state:
+    """Who owes the next letter (:func:`corrmail.games.ledger.to_move`) read off the stored state:
     the partner of whoever sent the last move, White before any, nobody in a closed game."""
     if state is None:
-        from corrmail.ledger import to_move
+        from corrmail.games.ledger import to_move
 
         return to_move(game)
     if game.state in (GameState.FINISHED, GameState.ADJUDICATION):
@@ -444,7 +444,7 @@ def settle(session: Session) -> None:
 
 def _trusted(session: Session, pending: _Pending) -> dict[int, Game]:
     """The games whose copy in the session is current: locked in this transaction by the
-    ledger (:func:`corrmail.ledger.load_locked_game`), every letter of theirs flushed through
+    ledger (:func:`corrmail.games.ledger.load_locked_game`), every letter of theirs flushed through
     their ``letters``, their players' breaks and start sheets and their tournament unchanged.
     Their replay needs no second read of the game."""
     # The ledger's lock is the core's; imported here, as the models load this module.

@@ -10,10 +10,10 @@ Modules, one concept each (see ``docs/mail.md``):
 * :mod:`~corrmail.mail.inbound`, :mod:`~corrmail.mail.body`, :mod:`~corrmail.mail.automated` —
   raw bytes → typed message, new text, machine-mail classification;
 * :mod:`~corrmail.mail.content` — what a player's letter says (moves, variants, offers …);
-* :mod:`~corrmail.mail.game_view`, :mod:`~corrmail.mail.correspondence` — a letter applied to its
+* :mod:`~corrmail.games.view`, :mod:`~corrmail.mail.correspondence` — a letter applied to its
   game through ``notation``, ``timekeeping`` and ``adjudication``;
 * :mod:`~corrmail.mail.inbox` — the idempotent entry point (store raw, then process);
-* :mod:`~corrmail.mail.letters`, :mod:`~corrmail.mail.calendar`, :mod:`~corrmail.mail.schedule` —
+* :mod:`~corrmail.letters.write`, :mod:`~corrmail.mail.calendar`, :mod:`~corrmail.letters.scheduled` —
   Jinja2 letters, ``.ics`` attachments, letters the calendar sends;
 * :mod:`~corrmail.mail.listener`, :mod:`~corrmail.mail.imap`, :mod:`~corrmail.mail.service`,
   :mod:`~corrmail.mail.cli` — the SMTP/LMTP listener, IMAP polling, wiring, commands.

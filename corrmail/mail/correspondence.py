@@ -42,15 +42,15 @@ from adjudication import IllegalTransition, OverstepClaim
 from adjudication import Side as CaseSide
 from corrmail import audit, games
 from corrmail.games import LetterInput, MoveCheck
+from corrmail.games.move_walk import RuleNotice
+from corrmail.games.view import GameView, HeldMoveRefused, UnsupportedGameType, side_of
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.calendar import CalendarDate, calendar_attachment
 from corrmail.mail.compose import Attachment
 from corrmail.mail.content import LetterContent, read_letter
-from corrmail.mail.game_view import GameView, HeldMoveRefused, UnsupportedGameType, side_of
 from corrmail.mail.inbound import InboundMessage
-from corrmail.mail.letters import LetterWriter
 from corrmail.models import (
     Case,
-    CaseType,
     Channel,
     Game,
     GameResult,
@@ -62,9 +62,8 @@ from corrmail.models import (
     TournamentOfficial,
     User,
 )
-from corrmail.move_walk import RuleNotice
+from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.desk import ActionRefused, Actor, Desk, NotEntitled
-from corrmail.referee.letters import case_letter_writer
 from corrmail.referee.store import load_case
 from notation.full import format_full
 from notation.game_position import GamePosition
@@ -578,8 +577,7 @@ class _Context:
         desk = Desk(self.session, case_letter_writer(self.writer.settings), on=self.today)
         protester = Actor(None, frozenset(), frozenset({self.me.id}))
         open_cases = self.session.scalars(
-            select(Case.id).where(Case.game_id == self.game.id, Case.closed_at.is_(None),
-                                  Case.case_type != CaseType.PROTEST)
+            select(Case.id).where(Case.game_id == self.game.id, Case.closed_at.is_(None))
             .order_by(Case.id.desc())
         ).all()
         for case_id in open_cases:

@@ -41,13 +41,13 @@ from sqlalchemy.orm import Session
 from corrmail import audit
 from corrmail.bulletins.sheet import is_sheet_request, mail_player_sheet
 from corrmail.db import Database
+from corrmail.games.view import load_mail_game
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.automated import Automation
 from corrmail.mail.correspondence import Correspondence, Outcome
 from corrmail.mail.envelope import judge_envelope, topmost_authentication_results
 from corrmail.mail.errors import MailError, MalformedMessage, OversizeMessage
-from corrmail.mail.game_view import load_mail_game
 from corrmail.mail.inbound import InboundMessage, parse_inbound, raw_digest
-from corrmail.mail.letters import LetterWriter
 from corrmail.mail.notice_limit import hold_back, notices_exhausted
 from corrmail.models import Game, InboundStatus, OutboxMessage, OutboxStatus, Participant, utcnow
 from corrmail.models import InboundMessage as InboundRow

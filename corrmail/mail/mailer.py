@@ -1,6 +1,6 @@
 """The mailer: drains the outbox through SMTP, exactly once per letter.
 
-Letters enter the outbox (:mod:`corrmail.outbox`) in the same transaction as the state change
+Letters enter the outbox (:mod:`corrmail.letters.outbox`) in the same transaction as the state change
 that causes them, complete with their final bytes and fixed ``Message-ID``. The mailer then:
 
 1. **claims** a batch with one statement —
@@ -41,10 +41,10 @@ from sqlalchemy import or_, select, update
 
 from corrmail import audit
 from corrmail.db import Database
+from corrmail.letters.outbox import capture_pending
 from corrmail.mail.errors import DeliveryError, NotDeliverable
 from corrmail.mail.transport import Envelope, Transport
 from corrmail.models import OutboxMessage, OutboxStatus, utcnow
-from corrmail.outbox import capture_pending
 
 __all__ = ["RetryPolicy", "MailerReport", "Mailer", "ClaimedLetter"]
 

@@ -10,13 +10,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from corrmail.bulletins.schedule import run_due
+from corrmail.bulletins.timetable import run_due
 from corrmail.config import Settings
 from corrmail.db import Database
+from corrmail.letters.scheduled import Schedule, ScheduleReport
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.inbox import Inbox
-from corrmail.mail.letters import LetterWriter
 from corrmail.mail.mailer import Mailer, RetryPolicy
-from corrmail.mail.schedule import Schedule, ScheduleReport
 from corrmail.mail.settings import MailSettings
 from corrmail.mail.transport import SmtpTransport, Transport
 from corrmail.models import utcnow

@@ -3,7 +3,7 @@
 from corrmail.models import ledger_guard as _ledger_guard  # noqa: F401  (installs the guard)
 from corrmail.models.base import NAMING_CONVENTION, Base, UTCDateTime, utcnow
 from corrmail.models.bulletins import BulletinDelivery, BulletinIssue, BulletinSchedule
-from corrmail.models.cases import AuditEntry, Case
+from corrmail.models.cases import AuditEntry, Case, ProtestLetter
 from corrmail.models.enums import (
     BreakKind,
     CaseType,
@@ -42,6 +42,7 @@ __all__ = [
     "GameImport",
     "AppendOnlyViolation",
     "AuditEntry",
+    "ProtestLetter",
     "Base",
     "Break",
     "BreakKind",

@@ -56,6 +56,33 @@ class Case(Base):
     parent: Mapped[Case | None] = relationship(remote_side=[id])
 
 
+class ProtestLetter(Base):
+    """A protest that came by e-mail and contests no case its sender may protest yet: a letter
+    for the referee to file into the case it contests (002 §4.1.12, §4.3.8). Not a case: it has
+    no state of its own, only whether and where it was filed."""
+
+    __tablename__ = "protest_letters"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    participant_id: Mapped[int] = mapped_column(ForeignKey("participants.id"))
+    #: The whole letter as it arrived, and the protest read out of it.
+    text: Mapped[str] = mapped_column(Text, default="")
+    protest: Mapped[str] = mapped_column(Text, default="")
+    #: The protest's days count from the day it arrived, whenever it is filed.
+    received: Mapped[dt.date]
+    filed_case_id: Mapped[int | None] = mapped_column(ForeignKey("cases.id"))
+    filed_at: Mapped[dt.datetime | None]
+
+    tournament: Mapped[Tournament] = relationship()
+    game: Mapped[Game] = relationship()
+    participant: Mapped[Participant] = relationship()
+    filed_case: Mapped[Case | None] = relationship()
+
+
 class AuditEntry(Base):
     """Who changed what, when, under which rule. Append-only."""
 

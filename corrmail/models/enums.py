@@ -114,7 +114,6 @@ class CaseType(enum.StrEnum):
     ADJUDICATION = "adjudication"
     GAME_RECORD = "game_record"
     WITHDRAWAL = "withdrawal"
-    PROTEST = "protest"
     SANCTION = "sanction"
     SPECIAL_BREAK = "special_break"
     DISPUTE = "dispute"

@@ -53,7 +53,7 @@ class Tournament(Base):
     points_loss: Mapped[Decimal] = mapped_column(POINTS, default=Decimal(0))
     # Tiebreak names as in the glossary (`buchholz`, `sonneborn_berger`, ...), in order of use.
     tiebreak_order: Mapped[list[str]] = mapped_column(default=list)
-    # A recorded play-off, groups in finishing order (000 §3.16.2, §3.17.6; corrmail.playoff).
+    # A recorded play-off, groups in finishing order (000 §3.16.2, §3.17.6; corrmail.standings.playoff).
     playoff: Mapped[list[list[int]] | None] = mapped_column(JSON)
     team_playoff: Mapped[list[list[str]] | None] = mapped_column(JSON)
     # 002 §4.4.1: one break of at most 30 days per calendar year, unless the regulations differ.

@@ -40,11 +40,11 @@ from wtforms import PasswordField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length
 
 from corrmail import audit
+from corrmail.letters.outbox import enqueue
 from corrmail.mail.compose import new_message_id
 from corrmail.models import AuditEntry, OutboxMessage, User, utcnow
 from corrmail.ops.login_throttle import AddressRate
 from corrmail.ops.origin import client_address, external_url
-from corrmail.outbox import enqueue
 from corrmail.web.database import db_session, mail_settings
 
 __all__ = ["blueprint", "TOKEN_HOURS", "INVITATION_DAYS", "MIN_PASSWORD_LENGTH", "reset_token",
@@ -184,7 +184,7 @@ def claim() -> Response:
 
 @blueprint.get("/welcome")
 def welcome() -> str:
-    """An invitation's link (corrmail.accounts): the token in its fragment, as a reset's."""
+    """An invitation's link (corrmail.people.accounts): the token in its fragment, as a reset's."""
     return render_template("auth/password_claim.html", form=ClaimForm(),
                            action=url_for("password_reset.welcome_claim"))
 

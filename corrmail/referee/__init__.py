@@ -20,7 +20,7 @@ from corrmail.referee.desk import (
     deciding_instance,
 )
 from corrmail.referee.results import columns_for, outcome_of
-from corrmail.referee.store import CaseNotFound, NotACaseFile, StoredCase, load_case
+from corrmail.referee.store import CaseNotFound, StoredCase, load_case
 
 __all__ = [
     "ActionRefused",
@@ -28,7 +28,6 @@ __all__ = [
     "CaseNotFound",
     "Desk",
     "Done",
-    "NotACaseFile",
     "NotEntitled",
     "StoredCase",
     "actor_for",

@@ -8,7 +8,7 @@ entered in a tournament that starts on this date?
 
 Reading (docs/rules/referee.md): a ban bars every tournament that starts on or before the ban's
 last day — taking part in a tournament is the right withdrawn, and it begins at the start.
-A person is the same person as registration itself decides (`corrmail.registration`): by e-mail
+A person is the same person as registration itself decides (`corrmail.tournaments.registration`): by e-mail
 address, case ignored; a player without an e-mail (by post only) by his name, spaces and case
 ignored, among banned players without an e-mail.
 """

@@ -11,10 +11,10 @@ from sqlalchemy.orm import Session
 
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.mail.letters import LetterWriter
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
+from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.endgame import batch_listing
-from corrmail.referee.letters import case_letter_writer
 from corrmail.referee.sweep import daily_sweep, open_due_adjudications, open_due_game_records
 
 __all__ = ["register", "cases"]

@@ -45,14 +45,15 @@ from adjudication import (
 )
 from adjudication import Case as PureCase
 from corrmail import audit, games
-from corrmail.mail.game_view import GameView, HeldMoveRefused, UnsupportedGameType, side_of
-from corrmail.mail.letters import LetterWriter
+from corrmail.games.view import GameView, HeldMoveRefused, UnsupportedGameType, side_of
+from corrmail.letters.write import LetterWriter
 from corrmail.models import (
     Case,
     CaseType,
     Game,
     GameState,
     Participant,
+    ProtestLetter,
     ResultKind,
     Role,
     Tournament,
@@ -676,18 +677,17 @@ class Desk:
     def file_protest_letter(
         self, actor: Actor, letter_id: int, *, case_id: int, revision: int, party: str
     ) -> Done:
-        """File a protest that came by e-mail (a `protest` row the mail layer opened) into the
-        case it contests, dated the day it arrived."""
-        letter = self.session.get(Case, letter_id)
-        if letter is None or letter.case_type is not CaseType.PROTEST:
+        """File a protest that came by e-mail (a letter the mail layer kept) into the case it
+        contests, dated the day it arrived."""
+        letter = self.session.get(ProtestLetter, letter_id)
+        if letter is None:
             raise ActionRefused("file a protest letter", f"{letter_id} is no protest letter",
                                 "002 §4.1.12")
         self._require_instance(actor, Instance.REFEREE, "file a protest letter")
-        if letter.closed_at is not None:
+        if letter.filed_at is not None:
             raise ActionRefused("file a protest letter", "it was filed already", "002 §4.1.12")
-        received = dt.date.fromisoformat(str(letter.payload.get("received", self.on.isoformat())))
         done = self.protest(actor, case_id, revision=revision, party=party,
-                            grounds=str(letter.payload.get("protest", "")), filed_on=received)
+                            grounds=letter.protest, filed_on=letter.received)
         games.file_protest_letter_row(letter, done.stored.row)
         return done
 

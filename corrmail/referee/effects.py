@@ -43,9 +43,9 @@ from adjudication.effects import (
 )
 from corrmail import audit, games
 from corrmail.games import LetterInput
+from corrmail.games.view import UnsupportedGameType
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.compose import Attachment
-from corrmail.mail.game_view import UnsupportedGameType
-from corrmail.mail.letters import LetterWriter
 from corrmail.models import (
     Case,
     Channel,
@@ -53,9 +53,9 @@ from corrmail.models import (
     TournamentChannel,
     User,
 )
+from corrmail.referee.case_letters import CaseLetters
 from corrmail.referee.endgame import endgame_verdict
 from corrmail.referee.evidence import board_diagram, game_record_text
-from corrmail.referee.letters import CaseLetters
 from corrmail.referee.results import columns_for
 
 __all__ = ["EffectRunner", "Carried"]

@@ -18,7 +18,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from corrmail.mail.game_view import GameView, UnsupportedGameType
+from corrmail.games.view import GameView, UnsupportedGameType
 from corrmail.models import Case, CaseType, Game
 from corrmail.paths import var_dir
 from notation.endgame.probe import Endgames, OutsideDatabaseError

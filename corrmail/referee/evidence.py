@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 from flask_babel import gettext as _
 
 from adjudication import Adjudication, Side, Submission
-from corrmail.mail.game_view import GameView, UnsupportedGameType
+from corrmail.games.view import GameView, UnsupportedGameType
 from corrmail.models import Game
 from corrmail.referee.results import outcome_of
 from notation.letters import LegalMove, read_move

@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 
 from adjudication import case_from_dict
 from corrmail.games.cases import StoredCase, insert_case, store_transition
-from corrmail.models import Case, CaseType
+from corrmail.models import Case
 
-__all__ = ["CaseNotFound", "NotACaseFile", "StoredCase", "load_case", "insert_case",
+__all__ = ["CaseNotFound", "StoredCase", "load_case", "insert_case",
            "store_transition"]
 
 
@@ -24,23 +24,8 @@ class CaseNotFound(LookupError):
         self.case_id = case_id
 
 
-class NotACaseFile(ValueError):
-    """A row the `adjudication` package does not own: a protest letter waiting to be filed."""
-
-    def __init__(self, case_id: int, case_type: str) -> None:
-        super().__init__(f"case {case_id} is a {case_type} letter, not a case file")
-        self.case_id = case_id
-        self.case_type = case_type
-
-
-LETTER_TYPES = frozenset({CaseType.PROTEST})
-"""Rows the mail layer opens for a letter a referee must file into a case (002 §4.1.12)."""
-
-
 def load_case(session: Session, case_id: int) -> StoredCase:
     row = session.get(Case, case_id)
     if row is None:
         raise CaseNotFound(case_id)
-    if row.case_type in LETTER_TYPES:
-        raise NotACaseFile(case_id, str(row.case_type))
     return StoredCase(row, case_from_dict(row.payload))

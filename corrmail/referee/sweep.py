@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail.clock import today as service_today
-from corrmail.mail.letters import LetterWriter
+from corrmail.letters.write import LetterWriter
 from corrmail.models import Tournament, TournamentStatus
 from corrmail.referee.desk import Desk, Done
 

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from corrmail.clock import today as service_today
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.mail.letters import LetterWriter
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import PairedRound, TeamPairing, Tournament, TournamentSystem, User
 from corrmail.rounds.redraw import RedrawPlan, apply_redraw, plan_redraw

@@ -30,7 +30,7 @@ from sqlalchemy import exists, select, update
 from sqlalchemy.orm import Session
 
 from corrmail.audit import record
-from corrmail.mail.letters import LetterWriter
+from corrmail.letters.write import LetterWriter
 from corrmail.models import (
     Case,
     Game,

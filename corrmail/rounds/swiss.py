@@ -31,8 +31,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from corrmail.audit import record
-from corrmail.mail.game_view import game_start_date
-from corrmail.mail.letters import LetterWriter, letters_env
+from corrmail.games.view import game_start_date
+from corrmail.letters.write import LetterWriter, letters_env
 from corrmail.models import (
     Game,
     GameState,
@@ -49,7 +49,7 @@ from corrmail.models import (
     User,
 )
 from corrmail.paths import templates_dir
-from corrmail.standings import scoring_tournament, unpaired_entries
+from corrmail.standings.results import scoring_tournament, unpaired_entries
 from scoring.model import Team as ScoringTeam
 from scoring.model import Tournament as ScoringTournament
 from scoring.model import TournamentSystem as ScoringSystem
@@ -206,7 +206,7 @@ def scoring_view(
 
     Results, byes and known absences of published rounds, and every withdrawn player, decided or
     not (so he is not paired again, 000 §3.18.2), come from the one adapter,
-    `corrmail.standings.scoring_tournament`; this adds the teams in board order (000 §3.17.2).
+    `corrmail.standings.results.scoring_tournament`; this adds the teams in board order (000 §3.17.2).
     ``results``: the adapter's reading to add the teams to instead (a bulletin's as of a date).
     """
     number_of = {p.id: p.start_number for p in tournament.participants}

@@ -276,5 +276,5 @@ def team_table(
         return team_standings(view, tiebreaks=chosen)
     except PlayoffError:
         # A result corrected after the play-off was recorded: the table stays readable without
-        # it; corrmail.playoff.playoff_problems tells the referee why.
+        # it; corrmail.standings.playoff.playoff_problems tells the referee why.
         return team_standings(dataclasses.replace(view, team_playoff=()), tiebreaks=chosen)

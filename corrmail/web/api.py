@@ -1,4 +1,4 @@
-"""JSON API under /api/v1, authenticated by bearer tokens (`corrmail.api_tokens`).
+"""JSON API under /api/v1, authenticated by bearer tokens (`corrmail.people.api_tokens`).
 
 Read-only, for a federation website's live tables and the officials' own tools (docs/api.md,
 docs/openapi.yaml). A token acts as its user, with the user's roles and tournaments:
@@ -21,11 +21,11 @@ from sqlalchemy.orm import selectinload
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers.response import Response
 
-from corrmail.api_tokens import authenticate
+from corrmail.games.ledger import effective_letters, to_move
 from corrmail.games.state import StoredGameState, letter_owed_by, stored_states
-from corrmail.ledger import effective_letters, to_move
 from corrmail.models import Game, Letter, Participant, Role, Tournament, TournamentOfficial, User
-from corrmail.standings import TournamentNotFound, load_tournament, tournament_table
+from corrmail.people.api_tokens import authenticate
+from corrmail.standings.results import TournamentNotFound, load_tournament, tournament_table
 from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
 from corrmail.web.database import db_session
 

@@ -1,7 +1,7 @@
 """The players' part of the API: their games, the legal moves, and a move sent as a letter.
 
 Bearer tokens as the rest of ``/api/v1`` (:mod:`corrmail.web.api`). A move goes through
-:func:`corrmail.web_play.submit_web_letter`, the same intake as a move made on the board or
+:func:`corrmail.play.web_moves.submit_web_letter`, the same intake as a move made on the board or
 written in an e-mail; what the server refuses is answered with the rule and nothing is stored.
 """
 
@@ -12,12 +12,12 @@ from typing import Any
 from flask import abort, jsonify, request
 from werkzeug.wrappers.response import Response
 
-from corrmail.ledger import LedgerConflict, LedgerError
-from corrmail.player_home import MyGame, player_home
+from corrmail.games.ledger import LedgerConflict, LedgerError
+from corrmail.people.player_home import MyGame, player_home
+from corrmail.play.web_moves import WebLetter, WebLetterRefused, submit_web_letter
 from corrmail.web.api import _user, _visible_game, blueprint, token_required
 from corrmail.web.database import db_session
 from corrmail.web.play import legal_moves_of, letter_writer, own_participant, tournament_today
-from corrmail.web_play import WebLetter, WebLetterRefused, submit_web_letter
 
 
 def _iso(value: Any) -> str | None:

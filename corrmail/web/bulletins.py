@@ -36,7 +36,7 @@ from corrmail.bulletins import (
 from corrmail.bulletins.archive import next_bulletin
 from corrmail.bulletins.sending import WITHHELD_BY
 from corrmail.clock import today
-from corrmail.mail.letters import LetterWriter
+from corrmail.letters.write import LetterWriter
 from corrmail.models import Participant, Tournament
 from corrmail.models.bulletins import BulletinIssue, BulletinKind, BulletinSchedule, ScheduleUnit
 from corrmail.web.access import is_official_of

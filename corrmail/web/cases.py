@@ -46,10 +46,12 @@ from corrmail.models import (
     GameState,
     OutboxMessage,
     Participant,
+    ProtestLetter,
     Role,
     Tournament,
     TournamentOfficial,
 )
+from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.desk import (
     ActionRefused,
     Actor,
@@ -61,8 +63,7 @@ from corrmail.referee.desk import (
 )
 from corrmail.referee.endgame import endgame_verdict, settled_cases
 from corrmail.referee.evidence import analyses_side_by_side, game_evidence
-from corrmail.referee.letters import case_letter_writer
-from corrmail.referee.store import LETTER_TYPES, StoredCase, load_case
+from corrmail.referee.store import StoredCase, load_case
 from corrmail.referee.timing import close_waits, decided_and_final, rulings_today
 from corrmail.referee.wording import refusal_reason
 from corrmail.web.access import letters_kept_from, tournament_or_404
@@ -154,12 +155,8 @@ def queue() -> str:
             )
             if _sees(actor, row)
         ]
-        row_of = {}  # by the case object: ids the service and the mail layer chose may repeat
-        letters = []
+        row_of = {}
         for row in rows:
-            if row.case_type in LETTER_TYPES:
-                letters.append(row)
-                continue
             case = case_from_dict(row.payload)
             row_of[id(case)] = (case, row)
         on = _today(tournament)
@@ -177,7 +174,8 @@ def queue() -> str:
                 "today": on,
                 "entries": entries,
                 "final": final,
-                "letters": letters if actor.instances else [],
+                "letters": _protest_letters(ProtestLetter.tournament_id == tournament.id)
+                if actor.instances else [],
                 "settled": settled_cases([row for _entry, row in entries]) if actor.instances else [],
                 "actor": actor,
                 "can_open_adjudications": _is_referee(actor)
@@ -194,6 +192,14 @@ def queue() -> str:
     )
 
 
+def _protest_letters(where: Any) -> list[ProtestLetter]:
+    """Protests by e-mail not filed yet into the case they contest (002 §4.1.12)."""
+    return list(db_session().scalars(
+        select(ProtestLetter).where(where, ProtestLetter.filed_at.is_(None))
+        .order_by(ProtestLetter.id)
+    ))
+
+
 def _is_referee(actor: Actor) -> bool:
     return actor.acts_as(Instance.REFEREE)
 
@@ -203,7 +209,7 @@ def _is_referee(actor: Actor) -> bool:
 
 def _stored_or_404(case_id: int) -> StoredCase:
     row = db_session().get(Case, case_id)
-    if row is None or row.case_type in LETTER_TYPES:
+    if row is None:
         abort(404)
     return load_case(db_session(), case_id)
 
@@ -310,15 +316,7 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         "receipt_form": _receipt_form(stored, revision),
         "revision_form": RevisionForm(data=revision),
         "evidence_items": [e.value for e in Evidence],
-        "pending_letters": db_session()
-        .scalars(
-            select(Case).where(
-                Case.case_type.in_(LETTER_TYPES),
-                Case.game_id == row.game_id,
-                Case.closed_at.is_(None),
-            )
-        )
-        .all()
+        "pending_letters": _protest_letters(ProtestLetter.game_id == row.game_id)
         if row.game_id is not None
         else [],
         "may_file": _is_referee(actor),

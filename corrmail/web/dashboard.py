@@ -14,7 +14,8 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from corrmail.clock import today
-from corrmail.dashboard import (
+from corrmail.models import Role, Tournament, TournamentOfficial
+from corrmail.tournaments.dashboard import (
     ATTENTION,
     PAGE_SIZES,
     DashboardFilter,
@@ -23,7 +24,6 @@ from corrmail.dashboard import (
     PageOutOfRange,
     dashboard_rows,
 )
-from corrmail.models import Role, Tournament, TournamentOfficial
 from corrmail.web.access import official_tournament
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, settings

@@ -7,9 +7,9 @@ import datetime as dt
 from flask import Flask
 from flask_babel import format_date
 
-from corrmail.chart_notes import chart_error, chart_note, chart_side
-from corrmail.exports import reader_points
+from corrmail.games.chart_notes import chart_error, chart_note, chart_side
 from corrmail.models import GameResult, ResultKind
+from corrmail.standings.exports import reader_points
 
 _PLAYED = {
     GameResult.WHITE_WIN: "1–0",

@@ -1,4 +1,4 @@
-"""The organizer's page for importing finished games from a PDN archive (corrmail.game_import)."""
+"""The organizer's page for importing finished games from a PDN archive (corrmail.games.pdn_import)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers.response import Response
 from wtforms import BooleanField
 
-from corrmail.game_import import (
+from corrmail.games.pdn_import import (
     ArchiveCheck,
     ArchiveError,
     check_archive,

@@ -12,7 +12,9 @@ from sqlalchemy import select
 from werkzeug.wrappers.response import Response
 
 from corrmail.clock import today
-from corrmail.game_page import (
+from corrmail.games import LedgerError, enter_letter_as_written
+from corrmail.games.ledger import effective_letters, to_move
+from corrmail.games.page import (
     board_at,
     breaks_in_force,
     chart_plot,
@@ -20,11 +22,9 @@ from corrmail.game_page import (
     game_pdn,
     move_rows,
 )
-from corrmail.games import LedgerError, enter_letter_as_written
-from corrmail.ledger import effective_letters, to_move
-from corrmail.mail.game_view import GameView, UnsupportedGameType
+from corrmail.games.view import GameView, UnsupportedGameType
 from corrmail.models import Case, Game, Role
-from corrmail.postal import (
+from corrmail.play.postcards import (
     Finding,
     PostcardCheck,
     PostcardRejected,

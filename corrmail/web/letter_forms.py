@@ -18,6 +18,21 @@ CHANNELS = [
 ]
 
 
+def offer_senders_and_corrections(
+    sender: SelectField, corrects: SelectField, game: Game, letters: list[Letter]
+) -> None:
+    """A letter form's choices for this game: its two players, and the letters a correction may
+    refer to (002 §4.2.5). The postcard form and the official's letter form offer the same."""
+    sender.choices = [
+        SelectChoice(str(game.white_id), f"{_l('White')}: {game.white.player.name}"),
+        SelectChoice(str(game.black_id), f"{_l('Black')}: {game.black.player.name}"),
+    ]
+    corrects.choices = [SelectChoice("0", "—")] + [
+        SelectChoice(str(letter.id), f"{letter.sequence}: {letter.moves_text or '…'}")
+        for letter in letters
+    ]
+
+
 class LetterForm(FlaskForm):
     sender = SelectField(_l("From"), coerce=int, validators=[DataRequired()])
     channel = SelectField(_l("Channel"), choices=CHANNELS)
@@ -41,15 +56,7 @@ class LetterForm(FlaskForm):
     raw_text = TextAreaField(_l("Text of the letter"), validators=[Length(max=20_000)])
 
     def offer(self, game: Game, letters: list[Letter]) -> None:
-        """Choices for this game: its two players, and the letters a correction may refer to."""
-        self.sender.choices = [
-            SelectChoice(str(game.white_id), f"{_l('White')}: {game.white.player.name}"),
-            SelectChoice(str(game.black_id), f"{_l('Black')}: {game.black.player.name}"),
-        ]
-        self.corrects.choices = [SelectChoice("0", "—")] + [
-            SelectChoice(str(letter.id), f"{letter.sequence}: {letter.moves_text or '…'}")
-            for letter in letters
-        ]
+        offer_senders_and_corrections(self.sender, self.corrects, game, letters)
 
     def letter(self) -> LetterInput:
         return LetterInput(

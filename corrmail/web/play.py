@@ -1,7 +1,7 @@
 """Players on the web: their home page (``/me``) and moves made on the game's board.
 
 A move is previewed as the letter that will go (002 §4.2.3) and stored only when the player
-confirms exactly that letter; it enters the ledger through :mod:`corrmail.web_play`, the same
+confirms exactly that letter; it enters the ledger through :mod:`corrmail.play.web_moves`, the same
 intake as e-mail letters. The board's legal moves come from :mod:`notation` through the server
 (``legal-moves.json``); the browser decides nothing about legality.
 """
@@ -22,16 +22,13 @@ from wtforms import BooleanField, DateField, HiddenField, StringField, TextAreaF
 from wtforms.validators import Length, Optional
 
 from corrmail.clock import today as service_today
-from corrmail.ledger import LedgerError
+from corrmail.games.ledger import LedgerError
+from corrmail.games.view import GameView, UnsupportedGameType, side_of
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.content import read_letter
-from corrmail.mail.game_view import GameView, UnsupportedGameType, side_of
-from corrmail.mail.letters import LetterWriter
-from corrmail.mail.settings import MailSettings
 from corrmail.models import Game, GameState, Participant, Role, Tournament, User
-from corrmail.player_home import player_home
-from corrmail.web.access import can_view_game
-from corrmail.web.database import db_session, settings
-from corrmail.web_play import (
+from corrmail.people.player_home import player_home
+from corrmail.play.web_moves import (
     WebLetter,
     WebLetterRefused,
     confirm_web_letter,
@@ -39,6 +36,8 @@ from corrmail.web_play import (
     preview_web_letter,
     square_centres,
 )
+from corrmail.web.access import can_view_game
+from corrmail.web.database import db_session, mail_settings, settings
 from notation.full import format_full
 from notation.letters import LegalMove, read_move
 from notation.svg import board_svg
@@ -49,7 +48,7 @@ _OPEN = (GameState.NOT_STARTED, GameState.IN_PLAY)
 
 
 def letter_writer() -> LetterWriter:
-    return LetterWriter(MailSettings.from_env(secret_fallback=settings().secret_key))
+    return LetterWriter(mail_settings())
 
 
 def tournament_today(tournament: Tournament) -> dt.date:

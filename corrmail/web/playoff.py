@@ -1,6 +1,6 @@
 """The play-off page: the referee or director records the outcome of a play-off (000 §3.16.2)
 or of the extra match for first place of a team event (000 §3.17.6), and sees which
-participants are level on points. ``corrmail.playoff`` validates and stores it."""
+participants are level on points. ``corrmail.standings.playoff`` validates and stores it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from wtforms import HiddenField, StringField
 from wtforms.validators import Length
 
 from corrmail.models import Role, Team, Tournament
-from corrmail.playoff import (
+from corrmail.rounds.teams import team_table
+from corrmail.standings.playoff import (
     PlayoffRefused,
     PlayoffSyntaxError,
     clear_playoff,
@@ -23,8 +24,7 @@ from corrmail.playoff import (
     playoff_problems,
     record_playoff,
 )
-from corrmail.rounds.teams import team_table
-from corrmail.standings import load_tournament, tournament_table
+from corrmail.standings.results import load_tournament, tournament_table
 from corrmail.web.access import official_tournament
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session

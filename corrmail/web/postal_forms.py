@@ -19,10 +19,11 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from corrmail.ledger import to_move
+from corrmail.games.ledger import to_move
 from corrmail.models import Channel, Game, Letter
-from corrmail.phone import telephone_entry
-from corrmail.postal import Declaration, PostcardEntry
+from corrmail.play.phone import telephone_entry
+from corrmail.play.postcards import Declaration, PostcardEntry
+from corrmail.web.letter_forms import offer_senders_and_corrections
 
 
 class PostcardForm(FlaskForm):
@@ -57,14 +58,7 @@ class PostcardForm(FlaskForm):
     confirm_stop = BooleanField(_l("I confirm: play stops and the sender is charged the penalty days"))
 
     def offer(self, game: Game, letters: list[Letter]) -> None:
-        self.sender.choices = [
-            SelectChoice(str(game.white_id), f"{_l('White')}: {game.white.player.name}"),
-            SelectChoice(str(game.black_id), f"{_l('Black')}: {game.black.player.name}"),
-        ]
-        self.corrects.choices = [SelectChoice("0", "—")] + [
-            SelectChoice(str(letter.id), f"{letter.sequence}: {letter.moves_text or '…'}")
-            for letter in letters
-        ]
+        offer_senders_and_corrections(self.sender, self.corrects, game, letters)
         if not self.is_submitted():
             # The card usually comes from the player whose move it is.
             mover = to_move(game)

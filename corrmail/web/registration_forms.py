@@ -22,9 +22,9 @@ from wtforms.validators import (
 )
 
 from corrmail.models import GameType, TournamentChannel, TournamentStatus, TournamentSystem
-from corrmail.registration import TournamentSpec
-from corrmail.rule_options import QUIET_LIMITS, canonical_options, is_column
-from corrmail.tiebreak_labels import tiebreak_label
+from corrmail.standings.tiebreak_labels import tiebreak_label
+from corrmail.tournaments.registration import TournamentSpec
+from corrmail.tournaments.rule_options import QUIET_LIMITS, canonical_options, is_column
 from scoring.pairing.model import PairingSystem
 from scoring.standings import PRESETS
 from scoring.tiebreaks import TIEBREAKS
@@ -182,7 +182,7 @@ class TournamentForm(FlaskForm):
     status = SelectField(_l("Status"), choices=STATUSES)
     # Column draughts' rule options (002 §4.1.4, docs/rules/columns.md): "" keeps the digest's
     # recommended reading. Choices are not checked by WTForms: a forged value gets
-    # `corrmail.rule_options`' message citing the rule instead of "Not a valid choice".
+    # `corrmail.tournaments.rule_options`' message citing the rule instead of "Not a valid choice".
     rule_moves = _rule_option("moves", _l("Movement"), [
         ("bashni", _l("bashni: men capture backwards, flying kings")),
         ("lasker", _l("lasker: forward only, kings step one square")),

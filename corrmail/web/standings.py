@@ -9,10 +9,16 @@ from flask import Blueprint, Response, abort, render_template
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
-from corrmail.exports import file_stem, games_pdn, reader_points, standings_csv, standings_json
 from corrmail.models import Role
-from corrmail.playoff import format_playoff
-from corrmail.standings import (
+from corrmail.standings.exports import (
+    file_stem,
+    games_pdn,
+    reader_points,
+    standings_csv,
+    standings_json,
+)
+from corrmail.standings.playoff import format_playoff
+from corrmail.standings.results import (
     ADJUDICATED_MARK,
     DECIDED_MARK,
     OVERSTEP_MARK,
@@ -21,7 +27,7 @@ from corrmail.standings import (
     load_tournament,
     tournament_table,
 )
-from corrmail.tiebreak_labels import TiebreakLabel, tiebreak_label
+from corrmail.standings.tiebreak_labels import TiebreakLabel, tiebreak_label
 from corrmail.web.access import can_view_game, is_official_of
 from corrmail.web.database import db_session
 from corrmail.web.downloads import attachment

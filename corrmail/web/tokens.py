@@ -17,7 +17,7 @@ from wtforms import StringField
 from wtforms.validators import DataRequired, Length
 
 from corrmail import audit
-from corrmail.api_tokens import issue_token, revoke_token, user_tokens
+from corrmail.people.api_tokens import issue_token, revoke_token, user_tokens
 from corrmail.web.database import db_session
 
 blueprint = Blueprint("tokens", __name__, url_prefix="/account/tokens")

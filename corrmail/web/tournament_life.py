@@ -1,8 +1,8 @@
 """A tournament's life on the web: officials, publishing with start sheets, the steward's list of
 sheets to post (with the printable A4 sheet), and closing with the final report.
 
-Thin views over :mod:`corrmail.officials`, :mod:`corrmail.publishing` and
-:mod:`corrmail.closing`, the same functions the ``corrmail tournament`` commands call.
+Thin views over :mod:`corrmail.tournaments.officials`, :mod:`corrmail.tournaments.publishing` and
+:mod:`corrmail.tournaments.closing`, the same functions the ``corrmail tournament`` commands call.
 """
 
 from __future__ import annotations
@@ -21,15 +21,19 @@ from wtforms import DateField, SelectField, SelectMultipleField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired
 
-from corrmail.accounts import AccountRefused, player_account
 from corrmail.clock import today as service_today
-from corrmail.closing import CloseRefused, blockers, close
-from corrmail.mail.letters import LetterWriter
-from corrmail.mail.settings import MailSettings
+from corrmail.letters.write import LetterWriter
 from corrmail.models import Channel, Participant, Role, Tournament, User
-from corrmail.officials import OfficialRefused, OfficialsChange, change_officials, officials_of
-from corrmail.player_import import PlayerRow
-from corrmail.publishing import (
+from corrmail.people.accounts import AccountRefused, player_account
+from corrmail.tournaments.closing import CloseRefused, blockers, close
+from corrmail.tournaments.officials import (
+    OfficialRefused,
+    OfficialsChange,
+    change_officials,
+    officials_of,
+)
+from corrmail.tournaments.player_import import PlayerRow
+from corrmail.tournaments.publishing import (
     PublishRefused,
     channel_of,
     missing_for_publication,
@@ -38,11 +42,11 @@ from corrmail.publishing import (
     resend,
     sheets_for_steward,
 )
-from corrmail.registration import FieldError, RegistrationError, add_participant
-from corrmail.schedule import start_sheets
+from corrmail.tournaments.registration import FieldError, RegistrationError, add_participant
+from corrmail.tournaments.start_sheets import start_sheets
 from corrmail.web.access import official_tournament, tournament_or_404
 from corrmail.web.auth import roles_required
-from corrmail.web.database import db_session, settings
+from corrmail.web.database import db_session, mail_settings, settings
 
 blueprint = Blueprint("tournament_life", __name__, url_prefix="/tournaments")
 
@@ -65,7 +69,7 @@ class PostedForm(FlaskForm):
 
 
 def _writer() -> LetterWriter:
-    return LetterWriter(MailSettings.from_env(secret_fallback=settings().secret_key))
+    return LetterWriter(mail_settings())
 
 
 def _today(tournament: Tournament) -> dt.date:

@@ -15,7 +15,7 @@ from werkzeug.wrappers.response import Response
 
 from corrmail.clock import today as service_today
 from corrmail.games.state import letter_owed_by, stored_states
-from corrmail.mail.letters import LetterWriter
+from corrmail.letters.write import LetterWriter
 from corrmail.models import (
     Game,
     GameType,
@@ -26,15 +26,6 @@ from corrmail.models import (
     TeamSchedule,
     Tournament,
     TournamentOfficial,
-)
-from corrmail.player_import import COLUMNS, PlayerImportError, PlayerRow, RowError, read_player_csv
-from corrmail.registration import (
-    FieldError,
-    RegistrationError,
-    create_tournament,
-    import_participants,
-    spec_of,
-    update_tournament,
 )
 from corrmail.rounds.redraw import apply_redraw, plan_redraw
 from corrmail.rounds.swiss import (
@@ -53,9 +44,24 @@ from corrmail.rounds.teams import (
     set_teams,
     team_table,
 )
-from corrmail.rule_options import FIXED_RULE, is_column, play_has_begun
-from corrmail.schedule import PairingRefused, pair_round_robin, start_sheets
-from corrmail.tiebreak_labels import tiebreak_label
+from corrmail.standings.tiebreak_labels import tiebreak_label
+from corrmail.tournaments.player_import import (
+    COLUMNS,
+    PlayerImportError,
+    PlayerRow,
+    RowError,
+    read_player_csv,
+)
+from corrmail.tournaments.registration import (
+    FieldError,
+    RegistrationError,
+    create_tournament,
+    import_participants,
+    spec_of,
+    update_tournament,
+)
+from corrmail.tournaments.rule_options import FIXED_RULE, is_column, play_has_begun
+from corrmail.tournaments.start_sheets import PairingRefused, pair_round_robin, start_sheets
 from corrmail.web.access import (
     is_official_of,
     may_see_tournament,

@@ -1,5 +1,5 @@
 """The organizer's users page: create accounts (with a password or an invitation), invite
-again, change roles, deactivate. Thin views over :mod:`corrmail.accounts`, which the
+again, change roles, deactivate. Thin views over :mod:`corrmail.people.accounts`, which the
 ``corrmail user`` commands call too."""
 
 from __future__ import annotations
@@ -15,7 +15,10 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from corrmail.accounts import (
+from corrmail.letters.write import LetterWriter
+from corrmail.models import Role
+from corrmail.ops.password_reset import MIN_PASSWORD_LENGTH
+from corrmail.people.accounts import (
     AccountRefused,
     NewAccount,
     add_user,
@@ -27,12 +30,8 @@ from corrmail.accounts import (
     set_roles,
     user_by_login,
 )
-from corrmail.mail.letters import LetterWriter
-from corrmail.mail.settings import MailSettings
-from corrmail.models import Role
-from corrmail.ops.password_reset import MIN_PASSWORD_LENGTH
 from corrmail.web.auth import roles_required
-from corrmail.web.database import db_session, settings
+from corrmail.web.database import db_session, mail_settings
 
 blueprint = Blueprint("users", __name__, url_prefix="/admin/users")
 
@@ -69,7 +68,7 @@ class ActionForm(FlaskForm):
 
 
 def _writer() -> LetterWriter:
-    return LetterWriter(MailSettings.from_env(secret_fallback=settings().secret_key))
+    return LetterWriter(mail_settings())
 
 
 def _refusal(error: AccountRefused) -> str:

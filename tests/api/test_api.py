@@ -14,12 +14,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from corrmail.api_tokens import issue_token
 from corrmail.db import Database
-from corrmail.demo import DEMO_CODE
+from corrmail.demo.tournament import DEMO_CODE
 from corrmail.models import Game, Letter, Role, Tournament, TournamentOfficial, User
 from corrmail.paths import CHECKOUT_DIR
-from corrmail.standings import load_tournament, tournament_table
+from corrmail.people.api_tokens import issue_token
+from corrmail.standings.results import load_tournament, tournament_table
 
 SPEC = CHECKOUT_DIR / "docs" / "openapi.yaml"
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from flask.testing import FlaskClient
 
 from corrmail.cli import main
-from corrmail.demo import DEMO_CODE
+from corrmail.demo.tournament import DEMO_CODE
 from corrmail.models import Tournament
 
 

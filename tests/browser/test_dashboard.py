@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import select
 
 from corrmail.db import Database
-from corrmail.demo import DEMO_PASSWORD
+from corrmail.demo.federation import FederationSpec, generate_federation
+from corrmail.demo.tournament import DEMO_PASSWORD
 from corrmail.models import Tournament
-from corrmail.ops.federation import FederationSpec, generate_federation
 
 pytestmark = pytest.mark.browser
 

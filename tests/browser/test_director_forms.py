@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import select
 
 from corrmail.db import Database
-from corrmail.demo import DEMO_PASSWORD
+from corrmail.demo.tournament import DEMO_PASSWORD
 from corrmail.models import Game, Participant, Tournament, TournamentSystem
 from corrmail.rounds.swiss import pair_next_round, publish_round
 

@@ -14,12 +14,12 @@ from sqlalchemy import func, select
 
 from corrmail.clock import today
 from corrmail.db import Database
-from corrmail.demo import DEMO_CODE, DEMO_PASSWORD
-from corrmail.ledger import to_move
-from corrmail.mail.game_view import GameView
+from corrmail.demo.tournament import DEMO_CODE, DEMO_PASSWORD
+from corrmail.games.ledger import to_move
+from corrmail.games.view import GameView
 from corrmail.models import Game, GameState, Letter, Penalty, Tournament
-from corrmail.postal import moves_to_repeat
-from corrmail.web_play import legal_choices
+from corrmail.play.postcards import moves_to_repeat
+from corrmail.play.web_moves import legal_choices
 
 pytestmark = pytest.mark.browser
 

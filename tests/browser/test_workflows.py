@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy import select
 
 from corrmail.db import Database
-from corrmail.demo import DEMO_CODE, DEMO_PASSWORD
-from corrmail.ledger import to_move
+from corrmail.demo.tournament import DEMO_CODE, DEMO_PASSWORD
+from corrmail.games.ledger import to_move
 from corrmail.models import Game, GameState, Tournament
 
 pytestmark = pytest.mark.browser

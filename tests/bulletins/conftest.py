@@ -19,9 +19,9 @@ from flask.testing import FlaskClient
 from adjudication.sanction import SanctionKind
 from adjudication.special_break import BreakKind as SpecialBreakKind
 from corrmail.db import Database
-from corrmail.demo_moves import DEMO_MOVES
-from corrmail.ledger import LetterInput, append_letter
-from corrmail.mail.letters import LetterWriter
+from corrmail.demo.moves import DEMO_MOVES
+from corrmail.games.ledger import LetterInput, append_letter
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import (
     Channel,
@@ -36,8 +36,8 @@ from corrmail.models import (
     TournamentOfficial,
     User,
 )
+from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.desk import Desk, actor_for
-from corrmail.referee.letters import case_letter_writer
 from scoring.roundrobin import round_robin_games
 
 TEST_PASSWORD = "correct horse battery"  # as in tests/conftest.py

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from corrmail.db import Database
-from corrmail.demo import DEMO_CODE, DEMO_PASSWORD
+from corrmail.demo.tournament import DEMO_CODE, DEMO_PASSWORD
 from corrmail.models import Tournament
 from corrmail.models.bulletins import BulletinSchedule
 from corrmail.paths import CHECKOUT_DIR

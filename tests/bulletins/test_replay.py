@@ -23,10 +23,10 @@ from corrmail.bulletins import (
 )
 from corrmail.bulletins.build import records_decision
 from corrmail.cli import main
-from corrmail.mail.game_view import GameView
+from corrmail.games.view import GameView
 from corrmail.models import AuditEntry, GameResult
 from corrmail.models.bulletins import BulletinIssue, BulletinKind, DeliveryStatus
-from corrmail.referee.standings import scoring_tournament
+from corrmail.referee.tournament_view import scoring_tournament
 from scoring.standings import standings
 from timekeeping import NotToMoveError, reply_clock
 

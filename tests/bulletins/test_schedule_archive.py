@@ -18,7 +18,7 @@ from corrmail.bulletins import (
     run_due,
     set_schedule,
 )
-from corrmail.bulletins.schedule import following
+from corrmail.bulletins.timetable import following
 from corrmail.cli import main
 from corrmail.models import GameResult, OutboxMessage, Tournament
 from corrmail.models.bulletins import BulletinIssue, BulletinSchedule, ScheduleUnit

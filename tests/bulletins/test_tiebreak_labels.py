@@ -8,7 +8,7 @@ from typing import Any
 
 from corrmail.bulletins import build_bulletin, build_final_report, load_tournament, render_printable
 from corrmail.bulletins.content import to_json
-from corrmail.tiebreak_labels import tiebreak_label
+from corrmail.standings.tiebreak_labels import tiebreak_label
 
 AS_OF = dt.date(2026, 11, 1)
 

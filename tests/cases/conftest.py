@@ -19,7 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail.db import Database
-from corrmail.ledger import LetterInput, append_letter
+from corrmail.games.ledger import LetterInput, append_letter
 from corrmail.models import (
     AuditEntry,
     Case,

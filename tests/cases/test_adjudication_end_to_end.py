@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from corrmail.models import Case, CaseType, GameResult, GameState, ResultKind, Tournament
-from corrmail.referee.standings import scoring_tournament
+from corrmail.referee.tournament_view import scoring_tournament
 from scoring.crosstable import crosstable
 
 if TYPE_CHECKING:

@@ -18,8 +18,8 @@ from corrmail.models import (
     TournamentSystem,
 )
 from corrmail.models import GameType as StoredGameType
-from corrmail.player_import import PlayerRow, read_player_csv
-from corrmail.registration import (
+from corrmail.tournaments.player_import import PlayerRow, read_player_csv
+from corrmail.tournaments.registration import (
     RegistrationError,
     TournamentSpec,
     add_participant,

@@ -17,7 +17,7 @@ from flask import Flask
 from sqlalchemy import select
 
 from corrmail.db import Database
-from corrmail.demo import DEMO_CODE, DEMO_PASSWORD
+from corrmail.demo.tournament import DEMO_CODE, DEMO_PASSWORD
 from corrmail.models import Case, GameResult, ResultKind, Tournament
 
 _SPEC = importlib.util.spec_from_file_location(

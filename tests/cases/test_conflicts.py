@@ -12,8 +12,8 @@ from sqlalchemy import func, select
 from adjudication import CaseConflict, Instance
 from corrmail.mail.settings import MailSettings
 from corrmail.models import AuditEntry, Case, GameResult, OutboxMessage
+from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.desk import Actor, Desk
-from corrmail.referee.letters import case_letter_writer
 
 if TYPE_CHECKING:
     from tests.cases.conftest import Cup

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from corrmail.models import Game, GameResult, GameState, Participant, ResultKind, Tournament
-from corrmail.referee.standings import scoring_tournament
+from corrmail.referee.tournament_view import scoring_tournament
 from scoring.result import GameResult as ScoringResult
 
 if TYPE_CHECKING:

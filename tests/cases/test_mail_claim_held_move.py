@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from corrmail.mail.game_view import GameView
+from corrmail.games.view import GameView
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.inbox import Inbox
-from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import Case, Game, GameState, Tournament, TournamentChannel
 from tests.cases.test_mail_claims import send

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.inbox import Inbox, Source
-from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import Case, GameState, Penalty, Tournament, TournamentChannel
 

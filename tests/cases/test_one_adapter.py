@@ -1,4 +1,4 @@
-"""One adapter for every reader (`corrmail.standings`): the standings pages, the referee's desk
+"""One adapter for every reader (`corrmail.standings.results`): the standings pages, the referee's desk
 and the bulletins give the same points for a withdrawn player with a game in progress
 (000 §3.14.3–3.14.4, 002 §4.5.3), and read the tournament in a fixed number of queries."""
 
@@ -12,8 +12,8 @@ from sqlalchemy import event, select
 
 from corrmail.bulletins.asof import Snapshot
 from corrmail.models import GameResult, Participant, Tournament
-from corrmail.referee.standings import scoring_tournament as desk_tournament
-from corrmail.standings import load_tournament, scoring_tournament, tournament_table
+from corrmail.referee.tournament_view import scoring_tournament as desk_tournament
+from corrmail.standings.results import load_tournament, scoring_tournament, tournament_table
 from scoring.model import WithdrawalDecision
 from scoring.result import GameResult as ScoringResult
 from scoring.standings import standings

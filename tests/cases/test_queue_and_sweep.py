@@ -11,8 +11,9 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
+from corrmail import games
 from corrmail.cli import main
-from corrmail.models import Case, CaseType, GameResult, Participant
+from corrmail.models import Case, CaseType, GameResult, Participant, ProtestLetter
 
 if TYPE_CHECKING:
     from tests.cases.conftest import Cup
@@ -92,16 +93,13 @@ def test_a_protest_letter_is_filed_into_the_case_it_contests(cup: Cup, set_today
             analysis="a fortress")
     set_today(END + dt.timedelta(days=11))
     cup.act("referee", case_id, "decide", ruling="white_wins")
-    # The mail layer stores a protest e-mail as a letter for the referee to file.
+    # The mail layer keeps a protest e-mail as a letter for the referee to file.
     with cup.database.transaction() as session:
         game = cup.game(session, white, black)
-        letter = Case(case_type=CaseType.PROTEST, tournament_id=cup.tournament_id,
-                      game_id=game.id, participant_id=game.black_id, state="received",
-                      deadline=END + dt.timedelta(days=43),
-                      payload={"protest": "ПРОТЕСТ: позиция ничейная",
-                               "received": (END + dt.timedelta(days=14)).isoformat()})
-        session.add(letter)
-        session.flush()
+        letter = games.receive_protest_letter(
+            session, tournament_id=cup.tournament_id, game_id=game.id,
+            participant_id=game.black_id, text="ПРОТЕСТ: позиция ничейная",
+            protest="ПРОТЕСТ: позиция ничейная", received=END + dt.timedelta(days=14))
         letter_id = letter.id
     queue = cup.client("referee").get("/cases/").data.decode()
     assert "ПРОТЕСТ: позиция ничейная" in queue
@@ -115,8 +113,11 @@ def test_a_protest_letter_is_filed_into_the_case_it_contests(cup: Cup, set_today
         row = cup.case_row(session, case_id)
         assert row.state == "under_protest"
         assert row.payload["protests"][0]["filed_on"] == "2027-09-14"
-        filed = cup.case_row(session, letter_id)
-        assert (filed.parent_case_id, filed.state) == (case_id, "filed")
+        filed = session.get(ProtestLetter, letter_id)
+        assert filed is not None and filed.filed_case_id == case_id
+        assert filed.filed_at is not None
+        # A letter, not a case: the case table holds the one case it was filed into.
+        assert session.scalars(select(Case.id)).all() == [case_id]
 
 
 def test_postal_receipt_moves_the_protest_window_and_the_sweep_closes_after_it(

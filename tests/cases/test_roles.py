@@ -141,7 +141,7 @@ def test_special_break_requested_by_the_player_granted_by_the_referee(cup: Cup, 
 def test_the_referees_grant_reaches_the_time_chart_as_late_notice_or_extra(cup: Cup, set_today) -> None:
     # 002 §4.4.5: a late-announced break counted stays the player's break of the year (§4.4.1);
     # an extra break does not. The break row says which, and the game's ledger reads it.
-    from corrmail.mail.game_view import GameView
+    from corrmail.games.view import GameView
     from timekeeping import RefereeGrant
 
     set_today(dt.date(2026, 11, 20))

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from corrmail.models import GameResult, Participant, Tournament
-from corrmail.referee.standings import scoring_tournament
-from corrmail.standings import scoring_tournament as results_tournament
+from corrmail.referee.tournament_view import scoring_tournament
+from corrmail.standings.results import scoring_tournament as results_tournament
 from scoring.model import WithdrawalDecision
 from scoring.result import GameResult as ScoringResult
 from scoring.standings import standings

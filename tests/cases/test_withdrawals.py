@@ -16,7 +16,7 @@ from corrmail.models import (
     ResultKind,
     Tournament,
 )
-from corrmail.referee.standings import scoring_tournament
+from corrmail.referee.tournament_view import scoring_tournament
 from scoring.standings import standings
 
 if TYPE_CHECKING:

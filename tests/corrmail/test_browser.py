@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from corrmail.demo import DEMO_CODE, DEMO_PASSWORD
+from corrmail.demo.tournament import DEMO_CODE, DEMO_PASSWORD
 from tests.browser.fixtures import browser_page, chromium, db_url, live_server
 
 __all__ = ["browser_page", "chromium", "db_url", "live_server"]

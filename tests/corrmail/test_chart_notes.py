@@ -9,7 +9,7 @@ import re
 import pytest
 
 from corrmail.bulletins.render import _translations
-from corrmail.chart_notes import (
+from corrmail.games.chart_notes import (
     DATE_ERROR_MESSAGES,
     NOTE_MESSAGES,
     VIOLATION_MESSAGES,

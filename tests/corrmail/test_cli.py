@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session
 from adjudication import case_from_dict
 from corrmail.cli import main
 from corrmail.db import Database
-from corrmail.demo import DEMO_CODE, DEMO_PASSWORD
+from corrmail.demo.tournament import DEMO_CODE, DEMO_PASSWORD
+from corrmail.letters.outbox import IncompleteMessage, capture_pending, enqueue
 from corrmail.models import (
     Case,
     Game,
@@ -27,7 +28,6 @@ from corrmail.models import (
     User,
     utcnow,
 )
-from corrmail.outbox import IncompleteMessage, capture_pending, enqueue
 
 
 def test_upgrade_then_demo_twice_loads_one_demo(empty_db_url: str) -> None:

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from werkzeug.routing import Rule
 
 from corrmail.db import Database
-from corrmail.demo import DEMO_CODE, DEMO_PASSWORD
+from corrmail.demo.tournament import DEMO_CODE, DEMO_PASSWORD
 from corrmail.models import (
     AuditEntry,
     Case,

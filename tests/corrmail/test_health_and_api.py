@@ -6,13 +6,13 @@ from pathlib import Path
 
 from flask.testing import FlaskClient
 
-from corrmail.api_tokens import issue_token
 from corrmail.app import create_app
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.demo import DEMO_CODE
+from corrmail.demo.tournament import DEMO_CODE
 from corrmail.migrate import head_revision
 from corrmail.models import ApiToken, Role, Tournament, User
+from corrmail.people.api_tokens import issue_token
 
 
 def test_liveness(client: FlaskClient) -> None:

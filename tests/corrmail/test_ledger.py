@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail.db import Database
-from corrmail.ledger import (
+from corrmail.games.ledger import (
     CorrectionSenderError,
     CorrectionTargetError,
     LedgerConflict,

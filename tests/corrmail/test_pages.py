@@ -9,8 +9,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from corrmail.db import Database
-from corrmail.demo import DEMO_CODE
-from corrmail.ledger import LetterInput, append_letter
+from corrmail.demo.tournament import DEMO_CODE
+from corrmail.games.ledger import LetterInput, append_letter
 from corrmail.models import (
     AuditEntry,
     Channel,

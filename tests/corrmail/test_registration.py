@@ -20,7 +20,7 @@ from corrmail.models import (
     TournamentChannel,
     TournamentSystem,
 )
-from corrmail.player_import import PlayerImportError, read_player_csv
+from corrmail.tournaments.player_import import PlayerImportError, read_player_csv
 
 FORM = {
     "code": "ЧР-2027",

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from corrmail.db import Database
-from corrmail.mail.game_view import GameView
+from corrmail.games.view import GameView
 from corrmail.models import (
     AuditEntry,
     Game,

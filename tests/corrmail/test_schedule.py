@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from corrmail.db import Database
 from corrmail.models import Game, Role, Tournament, TournamentSystem
-from corrmail.schedule import PairingRefused, pair_round_robin, start_sheets
+from corrmail.tournaments.start_sheets import PairingRefused, pair_round_robin, start_sheets
 from scoring.roundrobin import berger_table
 
 

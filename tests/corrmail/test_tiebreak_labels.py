@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from corrmail.bulletins.render import _translations
-from corrmail.tiebreak_labels import TEAM_TIEBREAK_LABELS, TIEBREAK_LABELS, TiebreakLabel
+from corrmail.standings.tiebreak_labels import TEAM_TIEBREAK_LABELS, TIEBREAK_LABELS, TiebreakLabel
 from scoring.teams import TEAM_TIEBREAKS
 from scoring.tiebreaks import TIEBREAKS
 

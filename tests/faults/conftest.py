@@ -32,9 +32,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from corrmail.db import Database
+from corrmail.letters.outbox import enqueue
 from corrmail.mail.compose import OutgoingLetter, build_message
 from corrmail.migrate import upgrade
-from corrmail.outbox import enqueue
 
 T0 = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.UTC)
 

@@ -21,8 +21,8 @@ from sqlalchemy import create_engine, event, select, text
 from sqlalchemy.engine import Engine, make_url
 
 from corrmail.db import Database
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.inbox import Inbox, Source, TemporaryFailure
-from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import InboundMessage, InboundStatus, OutboxMessage, Role, Tournament
 

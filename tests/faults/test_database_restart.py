@@ -44,8 +44,9 @@ from sqlalchemy import func, select
 
 from corrmail.cli import main
 from corrmail.db import Database
+from corrmail.demo.federation import FederationSpec, generate_federation
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.inbox import EX_TEMPFAIL, Inbox, Source, TemporaryFailure
-from corrmail.mail.letters import LetterWriter
 from corrmail.mail.mailer import Mailer
 from corrmail.mail.settings import MailSettings, Security, SmtpSettings
 from corrmail.mail.transport import SmtpTransport
@@ -63,7 +64,6 @@ from corrmail.models import (
     Role,
     Tournament,
 )
-from corrmail.ops.federation import FederationSpec, generate_federation
 
 from .conftest import T0, TEMPLATE, PrivatePostgres, free_port, put_letters
 
@@ -474,7 +474,7 @@ STRANGER = (b"From: stranger@example.org\r\nTo: turnir@turnir.example\r\nSubject
 def test_gunicorn_and_ingest_ride_out_a_crash_without_being_restarted(
     db_url: str, private_postgres: PrivatePostgres, tmp_path: Path,
 ) -> None:
-    from corrmail.demo import DEMO_PASSWORD, load_demo
+    from corrmail.demo.tournament import DEMO_PASSWORD, load_demo
 
     database = Database(db_url)
     with database.transaction() as session:

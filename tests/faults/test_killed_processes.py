@@ -20,8 +20,8 @@ from pathlib import Path
 from sqlalchemy import select
 
 from corrmail.db import Database
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.inbox import Inbox, Source
-from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import InboundMessage, InboundStatus, OutboxMessage
 
@@ -43,7 +43,7 @@ import sys, time
 from pathlib import Path
 from corrmail.db import Database
 from corrmail.mail.inbox import Inbox, Source
-from corrmail.mail.letters import LetterWriter
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
 
 url, marker, first = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3])

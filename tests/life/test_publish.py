@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from corrmail.db import Database
-from corrmail.mail.game_view import GameView
+from corrmail.games.view import GameView
 from corrmail.models import (
     Game,
     GameState,

@@ -82,8 +82,8 @@ from sqlalchemy import select  # noqa: E402
 
 from corrmail.db import Database  # noqa: E402
 from corrmail.games.state import verify  # noqa: E402
+from corrmail.letters.write import LetterWriter  # noqa: E402
 from corrmail.mail.inbox import Inbox, Receipt, Source  # noqa: E402
-from corrmail.mail.letters import LetterWriter  # noqa: E402
 from corrmail.mail.settings import MailSettings  # noqa: E402
 from corrmail.models import (  # noqa: E402
     Game,

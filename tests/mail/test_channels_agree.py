@@ -2,10 +2,11 @@
 
 Two games of one tournament between the same players: one played by e-mail through the server's
 inbox, the other by postcards a steward enters (the web's postcard form calls the same
-:func:`corrmail.postal.enter_postcard`). Each letter goes through both with the same content and
+:func:`corrmail.play.postcards.enter_postcard`). Each letter goes through both with the same content and
 the same dates; the stored letters, penalties, audit entries of the game core and the game's
 state and result must agree after every letter. An overstep claimed by e-mail and one filed at
-the referee's desk (as the web's claim form does) open the same case with the same letters.
+the referee's desk (as the web's claim form does) open the same case with the same letters. A
+move sent through the API (or the game page) is stored and relayed as the same e-mail would be.
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from corrmail.models import (
     GameState,
     Letter,
     OutboxMessage,
+    Participant,
     Penalty,
 )
-from corrmail.postal import Declaration, PostcardEntry, enter_postcard
+from corrmail.play.postcards import Declaration, PostcardEntry, enter_postcard
+from corrmail.play.web_moves import WebLetter, submit_web_letter
+from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.desk import Actor, Desk
-from corrmail.referee.letters import case_letter_writer
 
 from .conftest import EmailGame
 
@@ -205,3 +208,45 @@ def test_a_protest_that_contests_no_case_is_kept_for_the_referee(email_game: Ema
             "protest", "received", (D + dt.timedelta(days=1)).isoformat())
     assert email_game.outbox(to=email_game.referee_email, kind="protest")
     assert email_game.outbox(to=email_game.black_email, kind="notice")
+
+
+def _web(email_game: EmailGame, game_id: int, side: str, day: dt.date, letter: WebLetter) -> None:
+    """What ``POST /api/v1/games/<id>/moves`` and the game page's form call, on ``day``."""
+    with email_game.database.transaction() as session:
+        game = session.get(Game, game_id)
+        participant = session.get(Participant, email_game.participant(side))
+        assert game is not None and participant is not None
+        submit_web_letter(session, game, participant, letter, today=day, writer=email_game.writer)
+
+
+def test_a_move_sent_through_the_api_has_the_outcome_of_the_same_e_mail(
+    email_game: EmailGame,
+) -> None:
+    """The API and the game page write the letter an e-mail player would (the partner's moves
+    repeated, 002 §4.2.9) and hand it to the same intake: the stored letters, the game and the
+    letters relayed to the partner agree with the e-mail game's after every move."""
+    web_id = _second_game(email_game)
+    steps: list[tuple[str, dt.date, str, WebLetter]] = [
+        ("white", D, "1. c3-d4", WebLetter(move="c3-d4")),
+        ("black", D + dt.timedelta(days=1), "1. c3-d4 f6-g5", WebLetter(move="f6-g5")),
+        ("white", D + dt.timedelta(days=2), "1... f6-g5 2. g3-f4", WebLetter(move="g3-f4")),
+        ("black", D + dt.timedelta(days=3), "2. g3-f4 g5-h4\nПредлагаю ничью.",
+         WebLetter(move="g5-h4", draw_offer=True)),
+        ("white", D + dt.timedelta(days=4), "Сдаюсь.", WebLetter(resign=True)),
+    ]
+    for side, day, text, letter in steps:
+        email_game.send(side, text, day)
+        _web(email_game, web_id, side, day, letter)
+        by_mail, by_web = _state(email_game, email_game.game_id), _state(email_game, web_id)
+        assert by_mail == by_web, (text, by_mail, by_web)
+    final = _state(email_game, web_id)
+    assert [letter[1] for letter in final["letters"]] == ["c3-d4", "f6-g5", "g3-f4", "g5-h4", ""]
+    assert final["game"][0] is GameState.FINISHED and str(final["game"][1]) == "black_win"
+    with email_game.database.session() as session:
+        relayed = {
+            game_id: [message.kind for message in session.scalars(
+                select(OutboxMessage).where(OutboxMessage.game_id == game_id)
+                .order_by(OutboxMessage.id))]
+            for game_id in (email_game.game_id, web_id)
+        }
+    assert relayed[email_game.game_id] == relayed[web_id] != []

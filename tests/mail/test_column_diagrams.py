@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from corrmail.bulletins.asof import AsOfGameView
 from corrmail.bulletins.build import short_record
-from corrmail.mail.game_view import GameView
+from corrmail.games.view import GameView
 from corrmail.models import Game, GameType, Tournament
 from corrmail.referee.evidence import board_diagram, game_evidence
 from notation.columns import ColumnPosition, ColumnRules, RuleOptionError

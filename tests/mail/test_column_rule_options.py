@@ -10,7 +10,7 @@ import pytest
 
 from corrmail.db import Database
 from corrmail.models import GameType, TournamentChannel, TournamentSystem
-from corrmail.registration import (
+from corrmail.tournaments.registration import (
     RegistrationError,
     TournamentSpec,
     create_tournament,

@@ -116,8 +116,8 @@ def test_corpus_through_the_inbox(db_url: str) -> None:
     import datetime as dt
 
     from corrmail.db import Database
+    from corrmail.letters.write import LetterWriter
     from corrmail.mail.inbox import Inbox
-    from corrmail.mail.letters import LetterWriter
     from corrmail.mail.settings import MailSettings
     from corrmail.models import (
         Game,

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 
 from corrmail.db import Database
+from corrmail.demo.federation import FederationSpec, generate_federation
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.envelope import judge_envelope
 from corrmail.mail.inbox import Inbox, Source
-from corrmail.mail.letters import LetterWriter
 from corrmail.mail.notice_limit import PER_HOUR
 from corrmail.mail.settings import MailSettings
 from corrmail.models import Game, InboundStatus, Letter, OutboxMessage, OutboxStatus
 from corrmail.models import InboundMessage as InboundRow
-from corrmail.ops.federation import FederationSpec, generate_federation
 
 MAIL = MailSettings(domain="turnir.example", from_address="turnir@turnir.example", secret=b"s" * 32)
 ATTACKER = "mallory@attacker.example"

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from corrmail.games.state import StoredGameState, verify
+from corrmail.games.view import GameView, load_mail_game
 from corrmail.mail.correspondence import numbered
-from corrmail.mail.game_view import GameView, load_mail_game
 from corrmail.models import Game, GameState
 from notation.full import format_full
 

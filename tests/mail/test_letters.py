@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from corrmail.letters.write import LANGUAGES, LetterWriter, TemplateFormatError, letters_env
 from corrmail.mail.correspondence import RuleNotice
-from corrmail.mail.letters import LANGUAGES, LetterWriter, TemplateFormatError, letters_env
 from corrmail.mail.settings import MailSettings
 from corrmail.paths import templates_dir
 

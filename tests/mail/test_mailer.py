@@ -16,13 +16,13 @@ from pathlib import Path
 from sqlalchemy import select
 
 from corrmail.db import Database
+from corrmail.letters.outbox import enqueue
 from corrmail.mail.compose import OutgoingLetter, build_message
 from corrmail.mail.mailer import Mailer, MailerReport, RetryPolicy
 from corrmail.mail.settings import Security, SmtpSettings
 from corrmail.mail.tokens import TokenSigner
 from corrmail.mail.transport import SmtpTransport
 from corrmail.models import AuditEntry, OutboxMessage, OutboxStatus
-from corrmail.outbox import enqueue
 
 SIGNER = TokenSigner(b"test-secret", "turnir.example")
 T0 = dt.datetime(2026, 3, 12, 9, 0, tzinfo=dt.UTC)

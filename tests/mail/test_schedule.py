@@ -8,7 +8,7 @@ from email.parser import BytesParser
 
 from icalendar import Calendar
 
-from corrmail.mail.schedule import Schedule
+from corrmail.letters.scheduled import Schedule
 from corrmail.models import Game, Tournament
 
 D = dt.date(2026, 3, 2)

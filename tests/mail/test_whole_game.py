@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from corrmail.mail.cli import ingest
 from corrmail.models import Tournament
-from corrmail.referee.standings import scoring_tournament
+from corrmail.referee.tournament_view import scoring_tournament
 from scoring.standings import standings
 
 # (sender, arrival day in March 2026 at 10:00 Moscow, text, expected outcome, fraction after)

@@ -24,7 +24,8 @@ from corrmail.app import create_app
 from corrmail.cli import main
 from corrmail.config import ConfigError, Settings
 from corrmail.db import Database
-from corrmail.demo import DEMO_CODE
+from corrmail.demo.tournament import DEMO_CODE
+from corrmail.letters.outbox import enqueue
 from corrmail.mail.tokens import TokenSigner
 from corrmail.models import (
     Game,
@@ -39,7 +40,6 @@ from corrmail.models import (
 from corrmail.ops.origin import forwarded_client
 from corrmail.ops.production import EXAMPLE_SECRETS, MIN_SECRET_BYTES, check_production_settings
 from corrmail.ops.security import login_throttle
-from corrmail.outbox import enqueue
 from corrmail.paths import CHECKOUT_DIR
 
 PASSWORD = "correct horse battery"
@@ -372,7 +372,7 @@ def test_a_huge_player_import_is_refused_before_anything_is_written(
     login: Callable[..., FlaskClient], make_tournament: Callable[..., Tournament],
     database: Database, tmp_path: Path,
 ) -> None:
-    from corrmail.player_import import MAX_ROWS
+    from corrmail.tournaments.player_import import MAX_ROWS
 
     tournament = make_tournament(players=0)
     lines = ["name;email;address"] + [f"P{n};p{n}@example.org;{n} Street" for n in range(MAX_ROWS + 1)]
@@ -390,8 +390,8 @@ def test_a_player_import_goes_in_by_chunks_and_reports_progress(
     make_tournament: Callable[..., Tournament], database: Database, app: Flask,
 ) -> None:
     from corrmail.models import TournamentChannel
-    from corrmail.player_import import read_player_csv
-    from corrmail.registration import IMPORT_CHUNK, import_participants
+    from corrmail.tournaments.player_import import read_player_csv
+    from corrmail.tournaments.registration import IMPORT_CHUNK, import_participants
 
     tournament = make_tournament(players=0, channel=TournamentChannel.EMAIL)
     total = IMPORT_CHUNK * 2 + 7

@@ -13,10 +13,11 @@ from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
 
 from corrmail.db import Database
-from corrmail.demo import load_demo
-from corrmail.mail.game_view import GameView
+from corrmail.demo.federation import FederationSpec, generate_federation
+from corrmail.demo.tournament import load_demo
+from corrmail.games.view import GameView
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.inbox import Inbox, Source
-from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import Game, InboundMessage, Tournament
 from corrmail.ops import backup as backup_module
@@ -28,8 +29,7 @@ from corrmail.ops.backup import (
     read_manifest,
     restore,
 )
-from corrmail.ops.federation import FederationSpec, generate_federation
-from corrmail.referee.standings import scoring_tournament
+from corrmail.referee.tournament_view import scoring_tournament
 from scoring.standings import standings
 
 MAIL = MailSettings(domain="turnir.example", from_address="turnir@turnir.example", secret=b"k" * 16)

@@ -10,8 +10,8 @@ import statistics
 from sqlalchemy import func, select
 
 from corrmail.db import Database
+from corrmail.demo.federation import FederationSpec, game_pool, generate_federation
 from corrmail.models import Game, GameState, Letter, Player, Tournament
-from corrmail.ops.federation import FederationSpec, game_pool, generate_federation
 from notation.full import parse_full
 from notation.position import Position
 from notation.rules import GameType

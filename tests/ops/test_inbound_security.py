@@ -13,14 +13,14 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from corrmail.db import Database
+from corrmail.demo.federation import FederationSpec, generate_federation
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.errors import InboundError
 from corrmail.mail.inbound import InboundMessage, parse_inbound
 from corrmail.mail.inbox import Inbox, Source
-from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import Game, InboundStatus, Letter
 from corrmail.models import InboundMessage as InboundRow
-from corrmail.ops.federation import FederationSpec, generate_federation
 
 MAIL = MailSettings(domain="turnir.example", from_address="turnir@turnir.example", secret=b"s" * 16)
 

@@ -17,15 +17,15 @@ from adjudication import Side
 from corrmail.app import create_app
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.demo import DEMO_CODE
-from corrmail.ledger import LetterInput, append_letter
+from corrmail.demo.tournament import DEMO_CODE
+from corrmail.games.ledger import LetterInput, append_letter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import AuditEntry, Channel, Game, Player, Role, Tournament, User
 from corrmail.ops.headers import CONTENT_SECURITY_POLICY
 from corrmail.ops.login_throttle import FAILED
 from corrmail.ops.security import login_throttle
+from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.desk import Actor, Desk
-from corrmail.referee.letters import case_letter_writer
 
 PASSWORD = "correct horse battery"
 NASTY = "<script>alert('x')</script>'; DROP TABLE players; -- {{ 7*7 }} {% print 1 %} ${7*7}"

@@ -15,8 +15,8 @@ from sqlalchemy import select
 
 from corrmail.config import Settings
 from corrmail.db import Database
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.inbox import Inbox, Receipt, Source
-from corrmail.mail.letters import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import (
     Game,
@@ -28,7 +28,7 @@ from corrmail.models import (
     TournamentChannel,
     User,
 )
-from corrmail.web_play import WebLetter, submit_web_letter
+from corrmail.play.web_moves import WebLetter, submit_web_letter
 
 PASSWORD = "correct horse battery"
 START = dt.date(2026, 9, 1)

@@ -10,8 +10,8 @@ from collections.abc import Callable
 import pytest
 from flask.testing import FlaskClient
 
-from corrmail.api_tokens import issue_token
 from corrmail.models import Role, User
+from corrmail.people.api_tokens import issue_token
 from tests.play.conftest import START, WebGame
 
 D = START + dt.timedelta(days=2)

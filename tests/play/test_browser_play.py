@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
-from corrmail.web_play import square_centres
+from corrmail.play.web_moves import square_centres
 from notation.game_position import initial_position
 from notation.rules import GameType
 from tests.browser.fixtures import browser_page, chromium, db_url

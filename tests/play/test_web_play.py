@@ -128,9 +128,9 @@ def test_a_resignation_from_the_game_page_ends_the_game(web_game: WebGame) -> No
 
 
 def test_my_games_reads_the_same_clock_as_the_dashboard(web_game: WebGame) -> None:
-    from corrmail.dashboard import dashboard_rows
     from corrmail.models import Tournament
-    from corrmail.player_home import player_home
+    from corrmail.people.player_home import player_home
+    from corrmail.tournaments.dashboard import dashboard_rows
 
     web_game.play("white", "c3-d4", D)
     web_game.email("black", "1. c3-d4 f6-g5", D + dt.timedelta(days=3))
@@ -152,7 +152,7 @@ def test_my_games_reads_the_same_clock_as_the_dashboard(web_game: WebGame) -> No
 def test_scores_are_printed_with_halves() -> None:
     from decimal import Decimal
 
-    from corrmail.exports import format_points, reader_points
+    from corrmail.standings.exports import format_points, reader_points
 
     assert [reader_points(v) for v in (None, 0, 0.5, 6, 6.5, 12.25, Decimal("2.5"), 3.1)] == \
         ["", "0", "½", "6", "6½", "12¼", "2½", "3.1"]

@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy import select
 
 from corrmail.db import Database
-from corrmail.mail.game_view import GameView
-from corrmail.mail.letters import LetterWriter
+from corrmail.games.view import GameView
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import (
     AuditEntry,
@@ -34,7 +34,7 @@ from corrmail.rounds.swiss import (
     publish_round,
     scoring_view,
 )
-from corrmail.schedule import start_sheets
+from corrmail.tournaments.start_sheets import start_sheets
 from scoring.pairing import check_round, entrants_before, pair_round
 from scoring.result import Result
 
@@ -354,7 +354,7 @@ def test_the_standings_count_a_published_bye_as_a_plus(
 ) -> None:
     """002 note а: with an odd number the bye is a point (plus); the one adapter that feeds the
     standings pages reads it from the published round without being handed it."""
-    from corrmail.standings import scoring_tournament
+    from corrmail.standings.results import scoring_tournament
     from scoring.standings import standings
 
     tournament = swiss(players=5)

@@ -213,8 +213,8 @@ def test_a_team_events_table_exports_and_report_lead_with_the_teams(
     from corrmail.bulletins import build_final_report
     from corrmail.bulletins.content import to_json
     from corrmail.bulletins.render import render_printable
-    from corrmail.exports import standings_csv, standings_json, standings_text
-    from corrmail.standings import load_tournament, tournament_table
+    from corrmail.standings.exports import standings_csv, standings_json, standings_text
+    from corrmail.standings.results import load_tournament, tournament_table
 
     tournament = team_event()
     _teams(database, tournament.id, FOUR_TEAMS)

@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session
 
 from corrmail.db import Database
 from corrmail.models import Game, Tournament
-from corrmail.postal import PostcardCheck, PostcardEntry, enter_postcard
-from corrmail.schedule import pair_round_robin
+from corrmail.play.postcards import PostcardCheck, PostcardEntry, enter_postcard
+from corrmail.tournaments.start_sheets import pair_round_robin
 
 
 @pytest.fixture

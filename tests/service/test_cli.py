@@ -26,7 +26,7 @@ from corrmail.models import (
     Tournament,
     TournamentChannel,
 )
-from corrmail.postal import PostcardCheck
+from corrmail.play.postcards import PostcardCheck
 
 from .conftest import first_game
 

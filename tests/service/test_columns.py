@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.mail.game_view import GameView
+from corrmail.games.view import GameView
 from corrmail.models import (
     Game,
     GameResult,
@@ -24,10 +24,10 @@ from corrmail.models import (
     TournamentStatus,
     TournamentSystem,
 )
-from corrmail.player_import import PlayerRow
-from corrmail.postal import Declaration, PostcardEntry, PostcardRejected, enter_postcard
-from corrmail.registration import TournamentSpec, add_participant, create_tournament
-from corrmail.schedule import pair_round_robin
+from corrmail.play.postcards import Declaration, PostcardEntry, PostcardRejected, enter_postcard
+from corrmail.tournaments.player_import import PlayerRow
+from corrmail.tournaments.registration import TournamentSpec, add_participant, create_tournament
+from corrmail.tournaments.start_sheets import pair_round_robin
 from notation.full import format_full
 
 START = dt.date(2026, 9, 1)

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from corrmail.db import Database
 from corrmail.models import Game, Letter
-from corrmail.postal import PostcardEntry, PostcardRejected, enter_postcard
+from corrmail.play.postcards import PostcardEntry, PostcardRejected, enter_postcard
 
 from .conftest import first_game
 

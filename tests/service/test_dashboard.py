@@ -15,10 +15,10 @@ from flask.testing import FlaskClient
 from sqlalchemy import event, select
 
 from corrmail.config import Settings
-from corrmail.dashboard import DashboardFilter, DashboardSort, dashboard_rows
 from corrmail.db import Database
 from corrmail.models import Role, Tournament
-from corrmail.postal import PostcardCheck
+from corrmail.play.postcards import PostcardCheck
+from corrmail.tournaments.dashboard import DashboardFilter, DashboardSort, dashboard_rows
 
 TODAY = dt.date(2026, 10, 20)
 
@@ -118,11 +118,11 @@ def test_page_filters_and_access(paired: Callable[..., int], database: Database,
 def test_clocks_are_the_game_pages_clocks(database: Database) -> None:
     """The dashboard reads stored game states; every figure it shows must still be the one
     the game's own page computes from its ORM letters: corrections, penalties and breaks too."""
-    from corrmail.game_page import game_clock
+    from corrmail.demo.federation import FederationSpec, generate_federation
+    from corrmail.games.page import game_clock
     from corrmail.games.state import StoredGameState
-    from corrmail.mail.game_view import GameView
+    from corrmail.games.view import GameView
     from corrmail.models import Break, Game, Letter, Penalty
-    from corrmail.ops.federation import FederationSpec, generate_federation
 
     generate_federation(database, FederationSpec(players=6, tournaments=1, players_per_tournament=6,
                                                  start=dt.date(2026, 3, 2)))
@@ -257,7 +257,7 @@ def test_bad_paging_is_refused(paired: Callable[..., int], login: Callable[..., 
 
 
 def test_page_of_rows() -> None:
-    from corrmail.dashboard import DashboardPage, PageOutOfRange
+    from corrmail.tournaments.dashboard import DashboardPage, PageOutOfRange
 
     rows: list[object] = list(range(7))
     page = DashboardPage.of(rows, 3, 3)  # type: ignore[arg-type]

@@ -18,8 +18,8 @@ from sqlalchemy import func, select
 from adjudication import Evidence
 from adjudication.outcomes import Side as CaseSide
 from corrmail.db import Database
-from corrmail.mail.game_view import GameView
-from corrmail.mail.letters import LetterWriter
+from corrmail.games.view import GameView
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import (
     AuditEntry,
@@ -38,7 +38,7 @@ from corrmail.models import (
     TournamentSystem,
     User,
 )
-from corrmail.postal import (
+from corrmail.play.postcards import (
     Declaration,
     PostcardCheck,
     PostcardEntry,
@@ -46,11 +46,11 @@ from corrmail.postal import (
     record_break_notice,
     record_start_sheet_receipt,
 )
+from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.desk import Desk, actor_for
-from corrmail.referee.letters import case_letter_writer
-from corrmail.schedule import pair_round_robin
-from corrmail.standings import tournament_table
+from corrmail.standings.results import tournament_table
 from corrmail.sweep import sweep
+from corrmail.tournaments.start_sheets import pair_round_robin
 from timekeeping import ChartRow
 
 D = dt.date

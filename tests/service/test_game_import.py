@@ -1,4 +1,4 @@
-"""Importing finished games from a PDN archive (corrmail.game_import, ``corrmail games import-pdn``)."""
+"""Importing finished games from a PDN archive (corrmail.games.pdn_import, ``corrmail games import-pdn``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from corrmail.cli import main
 from corrmail.db import Database
-from corrmail.game_import import check_archive, import_archive
+from corrmail.games.pdn_import import check_archive, import_archive
 from corrmail.models import AuditEntry, Game, GameImport, GameResult, GameState, Role, Tournament
 
 

@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import func, select
 
 from corrmail.db import Database
-from corrmail.ledger import effective_letters
-from corrmail.mail.game_view import GameView
+from corrmail.games.ledger import effective_letters
+from corrmail.games.view import GameView
 from corrmail.models import AuditEntry, Game, GameResult, GameState, Letter, Penalty
-from corrmail.postal import Declaration, PostcardCheck, PostcardRejected
+from corrmail.play.postcards import Declaration, PostcardCheck, PostcardRejected
 
 from .conftest import first_game
 

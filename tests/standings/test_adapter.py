@@ -1,4 +1,4 @@
-"""Database rows → `scoring.model.Tournament` (the one adapter, `corrmail.standings`)."""
+"""Database rows → `scoring.model.Tournament` (the one adapter, `corrmail.standings.results`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from corrmail.db import Database
 from corrmail.models import GameResult, Participant, ResultKind, Tournament
-from corrmail.standings import (
+from corrmail.standings.results import (
     MissingStartNumber,
     TournamentNotFound,
     cell_text,

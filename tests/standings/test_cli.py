@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from corrmail.cli import main
-from corrmail.demo import DEMO_CODE
+from corrmail.demo.tournament import DEMO_CODE
 from corrmail.models import Tournament
 
 

@@ -6,10 +6,10 @@ import pytest
 from sqlalchemy import func, select
 
 from corrmail.db import Database
-from corrmail.devdata import FederationSpec, generate_federation
-from corrmail.mail.game_view import GameView
+from corrmail.demo.devdata import FederationSpec, generate_federation
+from corrmail.games.view import GameView
 from corrmail.models import Game, Letter, Player, Tournament
-from corrmail.standings import load_tournament, tournament_table
+from corrmail.standings.results import load_tournament, tournament_table
 
 
 @pytest.fixture

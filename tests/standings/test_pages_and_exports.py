@@ -12,10 +12,10 @@ import pytest
 from flask.testing import FlaskClient
 
 from corrmail.db import Database
-from corrmail.demo import DEMO_CODE
-from corrmail.exports import export_files, format_points, games_pdn, standings_text
+from corrmail.demo.tournament import DEMO_CODE
 from corrmail.models import GameResult, ResultKind, Tournament, TournamentSystem
-from corrmail.standings import load_tournament, tournament_table
+from corrmail.standings.exports import export_files, format_points, games_pdn, standings_text
+from corrmail.standings.results import load_tournament, tournament_table
 from notation.pdn import read_pdn
 from tests.standings.conftest import CYRILLIC_NAME, add_games
 

@@ -3,7 +3,7 @@ reading 7; 000 §3.16.11 "в момент прекращения игры", 000 
 
 from __future__ import annotations
 
-from corrmail.standings import withdrawal_after_round
+from corrmail.standings.results import withdrawal_after_round
 from scoring.model import Game, Unpaired
 from scoring.result import GameResult, Result
 

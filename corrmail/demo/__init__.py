@@ -1,0 +1,1 @@
+"""The demo tournament and the generated data sets of benchmarks and load tests."""

@@ -1,0 +1,408 @@
+"""A game as the mail layer needs to see it: the board, who moves, the partner's new moves and
+variants, and the time chart — all derived from the letters ledger.
+
+Nothing here decides a rule: the board comes from :mod:`notation` replaying the moves written in
+the ledger, the times from :func:`timekeeping.compute_chart` over the same letters.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from sqlalchemy import event, select
+from sqlalchemy.orm import ORMExecuteState, Session, joinedload, object_session
+from sqlalchemy.orm.attributes import set_committed_value
+
+from corrmail.games.ledger import effective_letters
+from corrmail.games.move_walk import color_of
+from corrmail.models import Break, Game, Letter, PairedRound, Participant, Tournament
+from corrmail.models import Penalty as PenaltyRow
+from corrmail.models.enums import ROUND_BY_ROUND_SYSTEMS
+from notation.full import format_full
+from notation.game_position import GamePosition, initial_position
+from notation.letters import LegalMove, PlayedGame, play_moves, read_move
+from notation.rules import Color
+from notation.rules import GameType as BoardType
+from notation.variants import VariantOffer, parse_variants
+from timekeeping import Break as BreakSpan
+from timekeeping import (
+    Ledger,
+    LetterEntry,
+    Penalty,
+    RefereeGrant,
+    Side,
+    TimeChart,
+    TimeControl,
+    compute_chart,
+)
+
+__all__ = [
+    "GameView", "break_span", "referee_grant", "HeldMoveRefused", "UnsupportedGameType", "side_of", "color_of", "load_mail_game",
+]
+
+
+class UnsupportedGameType(ValueError):
+    """The notation package has no rules engine for this game type yet."""
+
+    def __init__(self, game_type: str) -> None:
+        super().__init__(
+            f"moves of {game_type!r} games cannot be checked by e-mail yet; "
+            "the steward enters them by hand"
+        )
+        self.game_type = game_type
+
+
+class HeldMoveRefused(ValueError):
+    """The reply an overstep claimant holds for the referee (002 §4.3.6) cannot be held."""
+
+    def __init__(self, text: str, reason: str, rule: str) -> None:
+        super().__init__(f"{rule}: the reply cannot be held: {reason}")
+        self.text = text
+        self.reason = reason
+        self.rule = rule
+
+
+def side_of(game: Game, participant_id: int) -> Side:
+    if participant_id == game.white_id:
+        return Side.WHITE
+    if participant_id == game.black_id:
+        return Side.BLACK
+    raise ValueError(f"participant {participant_id} does not play game {game.id}")
+
+
+def load_mail_game(session: Session, game_id: int) -> Game | None:
+    """The game a letter is for, locked for the transaction, with everything a letter reads.
+
+    Three statements instead of one per relationship: the game locked with its tournament, both
+    participants and players and its stored state (one join), its letters (read after the lock,
+    see :func:`corrmail.games.append.load_locked_game`), and both participants' breaks.
+    """
+    # The game core judges letters through this view: import its ledger lock when called.
+    from corrmail.games.append import load_locked_game
+    from corrmail.games.state import with_stored_state
+
+    game = load_locked_game(
+        session, game_id,
+        joinedload(Game.tournament, innerjoin=True),
+        joinedload(Game.white, innerjoin=True).joinedload(Participant.player, innerjoin=True),
+        joinedload(Game.black, innerjoin=True).joinedload(Participant.player, innerjoin=True),
+        with_stored_state(),
+    )
+    if game is None:
+        return None
+    breaks: dict[int, list[Break]] = {game.white_id: [], game.black_id: []}
+    for item in session.scalars(
+        select(Break).where(Break.participant_id.in_(list(breaks))).order_by(Break.start_date)
+    ):
+        breaks[item.participant_id].append(item)
+    for participant in (game.white, game.black):
+        set_committed_value(participant, "breaks", breaks[participant.id])
+    return game
+
+
+#: Where :attr:`GameView.played` keeps a game object's last replay (not a mapped attribute).
+_REPLAY_MEMO = "_corrmail_replay_memo"
+
+
+#: Where :meth:`GameView.game_penalties` keeps a game object's penalties, and the count of
+#: penalty writes in a session that makes such a copy stale.
+_PENALTY_MEMO = "_corrmail_penalty_memo"
+_PENALTY_WRITES = "corrmail.game_view.penalty_writes"
+
+
+@event.listens_for(Session, "after_flush")
+def _count_penalty_writes(session: Session, flush_context: object) -> None:
+    if any(isinstance(item, PenaltyRow)
+           for item in (*session.new, *session.dirty, *session.deleted)):
+        session.info[_PENALTY_WRITES] = session.info.get(_PENALTY_WRITES, 0) + 1
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _count_penalty_statements(execute_state: ORMExecuteState) -> None:
+    if execute_state.is_select:
+        return
+    table = getattr(execute_state.statement, "table", None)
+    if getattr(table, "name", None) == PenaltyRow.__tablename__:
+        session = execute_state.session
+        session.info[_PENALTY_WRITES] = session.info.get(_PENALTY_WRITES, 0) + 1
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_penalty_reads(session: Session, previous_transaction: object) -> None:
+    session.info[_PENALTY_WRITES] = session.info.get(_PENALTY_WRITES, 0) + 1
+
+
+@dataclass
+class GameView:
+    game: Game
+
+    @cached_property
+    def board_type(self) -> BoardType:
+        # notation names its game types as corrmail's enum does; the values differ.
+        try:
+            return BoardType[self.game.tournament.game_type.name]
+        except KeyError:
+            raise UnsupportedGameType(str(self.game.tournament.game_type)) from None
+
+    @cached_property
+    def letters(self) -> list[Letter]:
+        return effective_letters(self.game.letters)
+
+    @cached_property
+    def plies(self) -> list[str]:
+        return [ply for letter in self.letters for ply in letter.moves_text.split()]
+
+    @cached_property
+    def start(self) -> GamePosition:
+        """The initial position under the tournament's rule options (column draughts); a bad
+        option raises `notation.columns.RuleOptionError` (a ``ValueError``)."""
+        return initial_position(self.board_type, self.game.tournament.rule_options or None)
+
+    @cached_property
+    def played(self) -> PlayedGame:
+        """The ledger's plies replayed from :attr:`start`, with each reading.
+
+        The last replay of the game object is kept on it: a view of the same game after a
+        letter was appended (the intake checks the letter, then writes the answer, then the
+        stored state is recomputed) plays only the new plies from where the last one ended.
+        """
+        plies = tuple(self.plies)
+        key = (self.board_type, repr(self.game.tournament.rule_options or None))
+        memo: tuple[object, tuple[str, ...], PlayedGame] | None = self.game.__dict__.get(
+            _REPLAY_MEMO)
+        if memo is not None and memo[0] == key and plies[:len(memo[1])] == memo[1]:
+            known = memo[2]
+            if len(plies) == len(memo[1]):
+                return known
+            if known.complete:
+                rest = play_moves(self.board_type, plies[len(memo[1]):], start=known.position)
+                played = PlayedGame(known.positions + rest.positions[1:],
+                                    known.readings + rest.readings)
+                self.game.__dict__[_REPLAY_MEMO] = (key, plies, played)
+                return played
+        played = play_moves(self.board_type, plies, start=self.start)
+        self.game.__dict__[_REPLAY_MEMO] = (key, plies, played)
+        return played
+
+    @cached_property
+    def positions(self) -> tuple[GamePosition, ...]:
+        played = self.played
+        if not played.complete:
+            raise ValueError(f"the ledger of game {self.game.id} holds an illegal move")
+        return played.positions
+
+    @property
+    def position(self) -> GamePosition:
+        return self.positions[-1]
+
+    @property
+    def side_to_move(self) -> Side:
+        return Side.WHITE if self.position.turn is Color.WHITE else Side.BLACK
+
+    def participant(self, side: Side) -> Participant:
+        return self.game.white if side is Side.WHITE else self.game.black
+
+    def letters_since_own(self, participant_id: int) -> list[Letter]:
+        """The partner's letters after ``participant_id``'s last letter that carried moves."""
+        result: list[Letter] = []
+        for letter in reversed(self.letters):
+            if letter.sender_id == participant_id and letter.moves_text.strip():
+                break
+            if letter.sender_id != participant_id:
+                result.append(letter)
+        return list(reversed(result))
+
+    def before(self, letter: Letter) -> GameView:
+        """The game as it stood before ``letter`` (a letter being replaced, 002 §4.2.5)."""
+        earlier = GameView(self.game)
+        earlier.__dict__["letters"] = self.letters[: self.letters.index(letter)]
+        return earlier
+
+    def partner_new_plies(self, participant_id: int) -> list[str]:
+        """What ``participant_id`` must repeat (002 §4.2.3, §4.2.9): plies since his last move."""
+        count = 0
+        for letter in reversed(self.letters):
+            if letter.sender_id == participant_id and letter.moves_text.strip():
+                break
+            count += len(letter.moves_text.split())
+        return self.plies[len(self.plies) - count :] if count else []
+
+    def position_before(self, ply_count_from_end: int) -> GamePosition:
+        return self.positions[len(self.positions) - 1 - ply_count_from_end]
+
+    def pending_variants(self, participant_id: int) -> VariantOffer | None:
+        """The variants of the partner's letter now being answered, read against the board."""
+        for letter in reversed(self.letters_since_own(participant_id)):
+            if letter.variants_text.strip():
+                return parse_variants(self.position, letter.variants_text)
+        return None
+
+    def held_reply(self, claimant: Side, text: str) -> str:
+        """The claimant's reply held until the referee decides (002 §4.3.6), in full notation,
+        checked as the partner would check it (002 §4.2.10); ``""`` when none is written.
+
+        Raises :class:`HeldMoveRefused` when the claimant is not to move or the move is not a
+        legal move of the position. A game type `notation` cannot replay keeps the text as
+        written, for the referee to read.
+        """
+        written = text.strip()
+        if not written:
+            return ""
+        try:
+            position = self.position
+        except UnsupportedGameType:
+            return written
+        if self.side_to_move is not claimant:
+            raise HeldMoveRefused(written, "the claimant is not to move", "002 §4.3.6")
+        reading = read_move(position, written)
+        if not isinstance(reading, LegalMove):
+            raise HeldMoveRefused(written, f"{written!r} is not a legal move here", "002 §4.2.10")
+        return format_full(position, reading.move)
+
+    # -- time -------------------------------------------------------------------------------
+
+    def ledger(self) -> Ledger:
+        """The timekeeping ledger of the game's move letters and charged penalties."""
+        tournament = self.game.tournament
+        entries: list[LetterEntry] = []
+        own_moves = {Side.WHITE: 0, Side.BLACK: 0}
+        last_sent: dict[Side, dt.date] = {}
+        board = 0
+        for letter in self.letters:
+            plies = letter.moves_text.split()
+            if not plies or letter.sender_id is None or letter.sent is None:
+                continue
+            sender = side_of(self.game, letter.sender_id)
+            for _ in plies:
+                mover = Side.WHITE if board % 2 == 0 else Side.BLACK
+                if mover is sender:
+                    own_moves[sender] += 1
+                board += 1
+            entries.append(
+                LetterEntry(
+                    sender=sender,
+                    move=max(own_moves[sender], 1),
+                    sent=letter.sent,
+                    received=letter.received,
+                    partner_sent_postmark=letter.partner_sent,
+                    # A first date differing from the partner's declared dispatch is the
+                    # postmark correction of 002 §4.3.1 (postal cards; e-mail dates agree).
+                    corrects_partner=(letter.partner_sent is not None
+                                      and last_sent.get(sender.partner) not in
+                                      (None, letter.partner_sent)),
+                    moves_text=" ".join(plies),
+                )
+            )
+            last_sent[sender] = letter.sent
+        spans = []
+        for side in (Side.WHITE, Side.BLACK):
+            for item in self.participant(side).breaks:
+                spans.append(break_span(side, item, notice_postmark=item.announced_on))
+        letter_index = {letter.id: index for index, letter in enumerate(self.letters)}
+        penalties = [
+            Penalty(
+                side_of(self.game, row.participant_id),
+                row.days,
+                # A penalty stands after the letter that caused it (0: before the first letter).
+                after_letter=_entries_through(self.letters, letter_index.get(row.letter_id or -1)),
+                rule=row.rule,
+                reason=row.reason,
+            )
+            for row in self.game_penalties()
+        ]
+        received_sheets: dict[Side, dt.date] = {}
+        for side in (Side.WHITE, Side.BLACK):
+            received = self.participant(side).start_sheet_received
+            if received is not None:
+                received_sheets[side] = received
+        return Ledger(
+            start_date=self.clock_start(),
+            end_date=tournament.end_date,
+            control=TimeControl(tournament.time_control_days, tournament.time_control_moves),
+            start_sheet_received=received_sheets,
+            breaks=tuple(spans),
+            letters=tuple(entries),
+            penalties=tuple(penalties),
+            players={Side.WHITE: self.game.white.player.name,
+                     Side.BLACK: self.game.black.player.name},
+        )
+
+    def clock_start(self) -> dt.date:
+        """The day this game's clock starts (002 §4.3.2): see :func:`game_start_date`."""
+        session = object_session(self.game)
+        if session is None:
+            raise RuntimeError(f"game {self.game.id} is not attached to a session")
+        return game_start_date(session, self.game)
+
+    def game_penalties(self) -> list[PenaltyRow]:
+        """The game's penalties; read once per transaction while no penalty is written (the
+        intake's chart and the stored state's replay of the same letter share one read)."""
+        session = object_session(self.game)
+        if session is None:
+            raise RuntimeError(f"game {self.game.id} is not attached to a session")
+        stamp = (session.get_transaction(), session.info.get(_PENALTY_WRITES, 0))
+        memo = self.game.__dict__.get(_PENALTY_MEMO)
+        unflushed = any(isinstance(item, PenaltyRow)
+                        for item in (*session.new, *session.dirty, *session.deleted))
+        if memo is not None and memo[0] == stamp and not unflushed:
+            return list(memo[1])
+        query = select(PenaltyRow).where(PenaltyRow.game_id == self.game.id).order_by(PenaltyRow.id)
+        rows = list(session.scalars(query))
+        stamp = (session.get_transaction(), session.info.get(_PENALTY_WRITES, 0))
+        self.game.__dict__[_PENALTY_MEMO] = (stamp, tuple(rows))
+        return rows
+
+    def chart(self) -> TimeChart:
+        return compute_chart(self.ledger())
+
+
+def game_start_date(session: Session, game: Game) -> dt.date:
+    """The date a game's clock starts: its round's start when the round was published on its
+    own (a Swiss round), else the tournament's start (002 §4.3.2)."""
+    starts = round_start_dates(session, game.tournament, rounds=(game.round,))
+    return starts.get(game.round, game.tournament.start_date)
+
+
+def round_start_dates(
+    session: Session, tournament: Tournament, *, rounds: Sequence[int] | None = None
+) -> dict[int, dt.date]:
+    """Round number → start date of each round published on its own, in one query; rounds
+    absent from the map start with the tournament (002 §4.3.2). Round robins are paired whole
+    and all their games start together, so they need no query."""
+    if tournament.system not in ROUND_BY_ROUND_SYSTEMS:
+        return {}
+    query = select(PairedRound.number, PairedRound.starts_on).where(
+        PairedRound.tournament_id == tournament.id,
+        PairedRound.published_at.is_not(None),
+        PairedRound.starts_on.is_not(None),
+    )
+    if rounds is not None:
+        query = query.where(PairedRound.number.in_(rounds))
+    return {number: starts_on for number, starts_on in session.execute(query)}
+
+
+def _entries_through(letters: list[Letter], index: int | None) -> int:
+    """How many move letters (timekeeping entries) stand up to and including ``letters[index]``."""
+    if index is None:
+        return sum(1 for letter in letters if letter.moves_text.strip() and letter.sent)
+    return sum(1 for letter in letters[: index + 1] if letter.moves_text.strip() and letter.sent)
+
+
+def break_span(side: Side, row: Break, notice_postmark: dt.date | None = None) -> BreakSpan:
+    """A stored break as timekeeping reads it, with what the referee granted (002 §4.4.5)."""
+    return BreakSpan(side, row.start_date, row.end_date, notice_postmark=notice_postmark,
+                     referee_grant=referee_grant(row.referee_grant))
+
+
+def referee_grant(stored: str | None) -> RefereeGrant | None:
+    """A break row's ``referee_grant`` for the time chart (002 §4.4.5); an unknown value reads as
+    ``late_notice``, the grant that keeps the one-break-a-year rule (002 §4.4.1)."""
+    if stored is None:
+        return None
+    try:
+        return RefereeGrant(stored)
+    except ValueError:
+        return RefereeGrant.LATE_NOTICE

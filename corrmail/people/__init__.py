@@ -1,0 +1,1 @@
+"""Accounts, API tokens and a player's own page."""

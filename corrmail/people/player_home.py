@@ -1,0 +1,133 @@
+"""A player's own page ("my games"): his games with their clocks, his breaks and open cases.
+
+Every figure is the one the directors' dashboard and the game page show: the clock is
+:func:`corrmail.games.page.game_clock` over the same ledger (:mod:`timekeeping`), read as of the
+tournament's own day. Only the player's own games, entries and cases are read.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session, selectinload
+
+from corrmail.games.page import GameClock, game_clock
+from corrmail.games.view import GameView, UnsupportedGameType, side_of
+from corrmail.models import Case, Game, GameState, Participant, Tournament
+from timekeeping import Side
+
+__all__ = ["BreakAllowance", "MyGame", "PlayerHome", "player_home"]
+
+
+@dataclass(frozen=True)
+class MyGame:
+    game: Game
+    side: Side
+    partner: Participant
+    clock: GameClock | None
+    #: The variants in play (002 §4.2.7): offered to him in the letter he is to answer, or his
+    #: own, waiting for the partner's move.
+    pending_variants: tuple[str, ...]
+    problem: str = ""
+
+    @property
+    def my_move(self) -> bool:
+        return self.clock is not None and self.clock.to_move is self.side
+
+    @property
+    def partners_move(self) -> bool:
+        return self.clock is not None and self.clock.to_move is self.side.partner
+
+    @property
+    def days_used(self) -> int | None:
+        """His total days on the time chart (002 §4.3.6)."""
+        if self.clock is None:
+            return None
+        return self.clock.white_used if self.side is Side.WHITE else self.clock.black_used
+
+    @property
+    def reply_by(self) -> dt.date | None:
+        """The last day his reply keeps him within the limit (002 §4.3.5)."""
+        return self.clock.last_safe_date if self.my_move and self.clock else None
+
+
+@dataclass(frozen=True)
+class BreakAllowance:
+    """His breaks in one tournament this calendar year (002 §4.4.1)."""
+
+    tournament: Tournament
+    year: int
+    taken: int
+    days_taken: int
+    allowed: int
+    max_days: int
+
+    @property
+    def left(self) -> int:
+        return max(self.allowed - self.taken, 0)
+
+
+@dataclass(frozen=True)
+class PlayerHome:
+    games: Sequence[MyGame]
+    breaks: Sequence[BreakAllowance]
+    cases: Sequence[Case]
+
+    @property
+    def my_move(self) -> list[MyGame]:
+        return [row for row in self.games if row.my_move]
+
+
+def player_home(session: Session, player_id: int,
+                today_in: Callable[[Tournament], dt.date]) -> PlayerHome:
+    """``today_in(tournament)`` is the service's day where the tournament is played."""
+    entries = session.scalars(
+        select(Participant).where(Participant.player_id == player_id)
+        .options(selectinload(Participant.breaks), selectinload(Participant.tournament))
+    ).all()
+    ids = [entry.id for entry in entries]
+    if not ids:
+        return PlayerHome([], [], [])
+    games = session.scalars(
+        select(Game).where(or_(Game.white_id.in_(ids), Game.black_id.in_(ids)))
+        .options(selectinload(Game.white).selectinload(Participant.player),
+                 selectinload(Game.black).selectinload(Participant.player),
+                 selectinload(Game.letters))
+        .order_by(Game.tournament_id, Game.round, Game.id)
+    ).all()
+    rows = [_my_game(game, game.white if game.white_id in ids else game.black,
+                     today_in(game.tournament)) for game in games]
+    rows.sort(key=lambda row: (not row.my_move, row.game.state is GameState.FINISHED,
+                               row.reply_by or dt.date.max, row.game.id))
+    allowances = []
+    for entry in entries:
+        year = today_in(entry.tournament).year
+        this_year = [item for item in entry.breaks if item.start_date.year == year]
+        allowances.append(BreakAllowance(
+            entry.tournament, year, len(this_year),
+            sum((item.end_date - item.start_date).days + 1 for item in this_year),
+            entry.tournament.breaks_per_year, entry.tournament.break_max_days))
+    game_ids = [game.id for game in games]
+    cases = session.scalars(
+        select(Case).where(Case.closed_at.is_(None),
+                           or_(Case.participant_id.in_(ids), Case.game_id.in_(game_ids)))
+        .order_by(Case.deadline, Case.id)
+    ).all()
+    return PlayerHome(rows, allowances, cases)
+
+
+def _my_game(game: Game, me: Participant, today: dt.date) -> MyGame:
+    side = side_of(game, me.id)
+    partner = game.partner_of(me.id)
+    view = GameView(game)
+    try:
+        clock = game_clock(view, today)
+        waiting_on = me.id if clock.to_move is side else partner.id
+        pending = view.pending_variants(waiting_on) if clock.to_move is not None else None
+    except (UnsupportedGameType, ValueError) as error:
+        return MyGame(game, side, partner, None, (), str(error))
+    variants = tuple(variant.text for variant in pending.variants) if pending else ()
+    return MyGame(game, side, partner, clock, variants)

@@ -1,0 +1,631 @@
+"""Postal entry: a postcard a steward or referee received, judged and entered into the ledger.
+
+The card is checked exactly as the server checks an e-mail (:mod:`corrmail.games.move_walk`): the
+partner's new moves repeated (002 §4.2.9), the sender's moves in full notation (002 §4.2.2) and
+legal (002 §4.2.10, with the recipient's single-move substitution), the three dates and the
+declared times present (002 §4.3.1, §4.3.3), and the chart :mod:`timekeeping` computes with the
+card added. :func:`check_postcard` writes nothing and says, per rule, what is wrong and what
+follows; :func:`enter_postcard` stores the card (or refuses it as a whole, storing nothing)
+with the outcome in the audit log.
+
+Two kinds of problems are told apart:
+
+* **entry errors** (:class:`PostcardRejected`): the card cannot be entered as typed — a date
+  that is not a date, a card from the player not to move, a game that is over, no dispatch date
+  at all, dates the chart refuses (a reply sent before it was received). Nothing is stored.
+* **findings**: what the card does under the rules. The card was posted and received, so it is
+  kept (002 §4.1.13) together with what follows: a stop of play with 6 penalty days
+  (002 §4.2.11) and the partner's 3-day notice (002 §4.2.9), a single-move substitution, a
+  first omission of a date.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from flask_babel import gettext as _
+from sqlalchemy.orm import Session
+
+from corrmail import audit, games
+from corrmail.games import BreakRefused, LetterInput, MoveCheck, record_start_sheet_receipt
+from corrmail.games.chart_notes import date_error, note_message, violation_message
+from corrmail.games.move_walk import RuleNotice
+from corrmail.games.view import GameView, UnsupportedGameType, side_of
+from corrmail.mail.content import MoveMention, normalize_move_text
+from corrmail.mail.correspondence import numbered
+from corrmail.models import (
+    Break,
+    Channel,
+    Game,
+    GameResult,
+    GameState,
+    Letter,
+    Participant,
+    ResultKind,
+    User,
+)
+from notation.letters import LegalMove, read_move
+from timekeeping import (
+    PENALTY_DAYS,
+    DateFormatError,
+    LetterEntry,
+    RuleViolation,
+    Side,
+    TimeChart,
+    compute_chart,
+    parse_player_date,
+    rule_violation,
+)
+
+__all__ = [
+    "NOTICE_DAYS",
+    "BreakRefused",
+    "Declaration",
+    "Finding",
+    "PostcardCheck",
+    "PostcardEntry",
+    "PostcardRejected",
+    "PostcardStale",
+    "card_text",
+    "check_postcard",
+    "enter_postcard",
+    "moves_to_repeat",
+    "postcard_fingerprint",
+    "written_moves",
+    "record_break_notice",
+    "record_start_sheet_receipt",
+]
+
+#: 002 §4.2.9: the recipient points out a faulty letter within 3 days (not his think time).
+NOTICE_DAYS = 3
+
+
+class Declaration(enum.StrEnum):
+    """What the card declares besides moves."""
+
+    NONE = "none"
+    RESIGNS = "resigns"
+    ACCEPTS_DRAW = "accepts_draw"
+
+
+@dataclass(frozen=True)
+class PostcardEntry:
+    """A postcard as written. Dates are the texts on the card (``10.10.26``, ``10.10``), read
+    with :func:`timekeeping.parse_player_date` against the postmark."""
+
+    sender_id: int
+    moves_text: str = ""
+    variants_text: str = ""
+    partner_sent: str = ""
+    received: str = ""
+    sent: str = ""
+    postmark: str = ""
+    registered: bool = False
+    declared_white_days: int | None = None
+    declared_black_days: int | None = None
+    raw_text: str = ""
+    declaration: Declaration = Declaration.NONE
+    #: The letter this card replaces (002 §4.2.5, §4.2.10): a sender's corrected card.
+    corrects_letter_id: int | None = None
+    #: How the move came: a postcard, or a telephone call the steward took down (002 §4.1.1 в);
+    #: a call's date stands for the postmark (docs/rules/timekeeping.md).
+    channel: Channel = Channel.POST
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One point of the check: the rule, what is wrong, what follows."""
+
+    rule: str
+    problem: str
+    consequence: str = ""
+    #: The rule package's code of the problem, when it has one (to tell a repeated one).
+    code: str = ""
+
+
+class PostcardRejected(ValueError):
+    """The card cannot be entered as typed; nothing was stored."""
+
+    def __init__(self, game_id: int, errors: Sequence[Finding]) -> None:
+        super().__init__(
+            f"game {game_id}: postcard not entered: "
+            + "; ".join(f"{e.rule}: {e.problem}" for e in errors)
+        )
+        self.game_id = game_id
+        self.errors = tuple(errors)
+
+
+class PostcardStale(PostcardRejected):
+    """The card to store is not the card that was checked, or the ledger moved on since."""
+
+
+#: The line of a stored card's text that keeps its moves line exactly as the steward typed it
+#: (the ledger's moves are those that reached the board; a faulty move does not).
+WRITTEN_MOVES_LINE = "Ходы (как написано): "
+WRITTEN_VARIANTS_LINE = "Варианты (как написано): "
+
+
+def card_text(entry: PostcardEntry) -> str:
+    """The text stored on the letter: the moves and variants lines as typed, then the card's
+    text, so what the player wrote is never lost to what the board accepted."""
+    lines = []
+    if entry.moves_text.strip():
+        lines.append(WRITTEN_MOVES_LINE + " ".join(entry.moves_text.split()))
+    if entry.variants_text.strip():
+        lines.append(WRITTEN_VARIANTS_LINE + " ".join(entry.variants_text.split()))
+    if entry.raw_text.strip():
+        lines.append(entry.raw_text.strip())
+    return "\n".join(lines)
+
+
+def written_moves(letter: Letter) -> str:
+    """The moves line of a stored card as typed (``""`` for a letter entered otherwise)."""
+    for line in letter.raw_text.splitlines():
+        if line.startswith(WRITTEN_MOVES_LINE):
+            return line[len(WRITTEN_MOVES_LINE):]
+    return ""
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Both players' think time, in days (002 §4.3.1)."""
+
+    white: int
+    black: int
+
+
+@dataclass
+class PostcardCheck:
+    """The verdict on a card, before anything is stored."""
+
+    entry: PostcardEntry
+    errors: list[Finding] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    #: The sender's moves that reach the board, in full notation (substitutions applied).
+    own_moves: str = ""
+    #: Partner's conditional replies applied from an accepted variant (002 §4.2.13).
+    variant_reply: str = ""
+    stops_play: bool = False
+    #: The fault that stops play (002 §4.2.9, §4.2.10), when there is one.
+    stop: Finding | None = None
+    penalty_days: int = 0
+    #: The last day the recipient may point out the fault (002 §4.2.9).
+    notice_due: dt.date | None = None
+    partner_sent: dt.date | None = None
+    received: dt.date | None = None
+    sent: dt.date | None = None
+    postmark: dt.date | None = None
+    chart: TimeChart | None = None
+    result: GameResult | None = None
+    #: The core's verdict on the card's moves (:func:`corrmail.games.check_moves`).
+    moves: MoveCheck | None = None
+    #: The partner's moves the card must repeat (002 §4.2.9), numbered, in full notation.
+    repeats: str = ""
+    #: Think time before the card and with it (002 §4.3.1).
+    time_before: Totals | None = None
+    time_after: Totals | None = None
+    #: Ties the store step to exactly this checked card on exactly this ledger.
+    fingerprint: str = ""
+
+    @property
+    def accepted(self) -> bool:
+        return not self.errors
+
+
+def check_postcard(game: Game, entry: PostcardEntry, *, today: dt.date) -> PostcardCheck:
+    """Judge ``entry`` against ``game`` as it stands; nothing is written.
+
+    Every check runs every time: a card with impossible dates is refused for them whether its
+    move is right or wrong, and its move is judged all the same, so the steward sees at once
+    everything that is wrong with it.
+    """
+    check = PostcardCheck(entry, fingerprint=postcard_fingerprint(game, entry))
+    if game.state in (GameState.FINISHED, GameState.ADJUDICATION):
+        check.errors.append(Finding("002 §4.5", _("the game is finished; no letter moves it")
+                                    if game.state is GameState.FINISHED else
+                                    _("the game is being adjudicated; no letter moves it")))
+        return check
+    if entry.sender_id not in (game.white_id, game.black_id):
+        check.errors.append(Finding("002 §4.1.13", _("participant %(id)s does not play this game", id=entry.sender_id)))
+        return check
+    view = GameView(game)
+    side = side_of(game, entry.sender_id)
+    _read_dates(check, today)
+    _check_date_order(check, view, side)
+    _check_duplicate(check, view)
+    correcting = entry.corrects_letter_id is not None
+    if game.state is GameState.SUSPENDED and not correcting:
+        check.errors.append(Finding("002 §4.3.6", _("play is suspended until the referee decides")))
+        return check
+    if entry.declaration is Declaration.RESIGNS:
+        check.result = games.resignation_result(side)
+        return check
+    if entry.declaration is Declaration.ACCEPTS_DRAW:
+        if not games.partner_offered_draw(view, entry.sender_id):
+            check.errors.append(Finding("002 §4.2.3", _("the partner offered no draw to accept")))
+        else:
+            check.result = GameResult.DRAW
+        return check
+    if not correcting and view.side_to_move is not side:
+        check.errors.append(Finding("002 §4.2.8", _("this player is not to move; the partner is")))
+        return check
+    check.repeats = moves_to_repeat(view, entry.sender_id)
+    _check_moves(check, view, side, today)
+    if check.sent is not None:
+        _check_time(check, view, side)
+    return check
+
+
+def postcard_fingerprint(game: Game, entry: PostcardEntry) -> str:
+    """The card as typed and the ledger's last letter: the store step stores exactly the card
+    that was checked, against exactly the ledger it was checked on."""
+    fields = {key: (value.value if isinstance(value, enum.Enum) else value)
+              for key, value in entry.__dict__.items()}
+    last = max((letter.id for letter in game.letters), default=0)
+    text = json.dumps([game.id, last, fields], sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def moves_to_repeat(view: GameView, participant_id: int) -> str:
+    """The partner's new moves, numbered in full notation, as the card must repeat them."""
+    try:
+        expected = view.partner_new_plies(participant_id)
+        position = view.position_before(len(expected))
+    except (UnsupportedGameType, ValueError):
+        return ""
+    plies = []
+    for text in expected:
+        reading = read_move(position, text)
+        if not isinstance(reading, LegalMove):
+            return " ".join(expected)
+        plies.append((position, reading.move))
+        position = position.play(reading.move)
+    return numbered(plies, len(view.plies) - len(expected))
+
+
+def _check_date_order(check: PostcardCheck, view: GameView, side: Side) -> None:
+    """The three dates in the order time runs (002 §4.3.1), whatever the card's moves: a letter
+    received before the partner sent it, or answered before it was received, cannot be."""
+    dispatch = check.partner_sent
+    if dispatch is None:
+        dispatch = next((letter.sent for letter in reversed(view.letters)
+                         if letter.sender_id is not None and letter.sender_id != check.entry.sender_id
+                         and letter.sent is not None), None)
+    if check.received is not None and dispatch is not None and check.received < dispatch:
+        check.errors.append(_violation(rule_violation(
+            "002 §4.3.1", "received_before_dispatch", check.received.isoformat(),
+            received=check.received, dispatch=dispatch)))
+    if check.sent is not None and check.received is not None and check.sent < check.received:
+        check.errors.append(_violation(rule_violation(
+            "002 §4.3.1", "sent_before_received", check.sent.isoformat(),
+            sent=check.sent, received=check.received)))
+
+
+def _violation(error: RuleViolation) -> Finding:
+    return Finding(error.rule, f"{violation_message(error)} ({error.value})", code=error.code)
+
+
+def _check_duplicate(check: PostcardCheck, view: GameView) -> None:
+    """A card already in the ledger is not entered twice (002 §4.2.8): same sender, same
+    dates, same moves as written."""
+    entry = check.entry
+    written = " ".join(entry.moves_text.split())
+    text = card_text(entry)
+    for letter in view.letters:
+        if letter.sender_id != entry.sender_id:
+            continue
+        if (letter.partner_sent, letter.received, letter.sent) != (
+                check.partner_sent, check.received, check.sent):
+            continue
+        same_text = bool(text) and letter.raw_text.strip() == text
+        same_moves = bool(written) and written in (written_moves(letter), letter.moves_text)
+        if same_text or same_moves:
+            check.errors.append(Finding("002 §4.2.8", _(
+                "this card is already stored as letter %(n)s; a card is entered once",
+                n=letter.sequence), code="duplicate"))
+            return
+
+
+def _read_dates(check: PostcardCheck, today: dt.date) -> None:
+    entry = check.entry
+
+    def read(text: str, what: str, reference: dt.date) -> dt.date | None:
+        if not text.strip():
+            return None
+        try:
+            day = parse_player_date(text, reference=reference)
+        except DateFormatError as error:
+            check.errors.append(Finding("002 §4.3.1", _("%(what)s: %(error)s", what=what, error=date_error(error))))
+            return None
+        if day > today:
+            check.errors.append(Finding("002 §4.3.1", _("%(what)s: %(day)s is after today", what=what, day=f"{day:%d.%m.%Y}")))
+        return day
+
+    check.postmark = read(entry.postmark, _("postmark"), today)
+    reference = check.postmark or today
+    check.sent = read(entry.sent, _("dispatch date"), reference)
+    check.received = read(entry.received, _("receipt date"), reference)
+    check.partner_sent = read(entry.partner_sent, _("partner's dispatch date"), reference)
+    if check.sent is None and not check.errors:
+        if check.postmark is None:
+            check.errors.append(Finding(
+                "002 §4.3.1", _("the card has neither a dispatch date nor a postmark to count from")))
+        else:
+            check.sent = check.postmark
+            check.findings.append(Finding(
+                "002 §4.3.3", _("no dispatch date written"),
+                _("the postmark %(day)s stands for it; the partner points the omission out",
+                  day=f"{check.postmark:%d.%m.%Y}")))
+
+
+_NUMBERED = re.compile(r"^(\d{1,4})\s*(\.\.\.|…|\.)\s*")
+
+
+def _mentions(text: str) -> list[MoveMention]:
+    """The moves of the card's moves line, as written: ``7. c3-d4 f6-g5 8... 11-15``.
+
+    The line holds moves only (the prose of the card is in its text), so every token is a move
+    whatever the board's notation — algebraic or the numeric squares of Lasca; :mod:`notation`
+    judges each one. A number with one dot starts White's move, with three dots Black's.
+    """
+    mentions: list[MoveMention] = []
+    number: int | None = None
+    side: Side | None = None
+    # Spaces around a separator belong to the move: «c3 - d4».
+    rest = re.sub(r"\s*([-:xх–—])\s*", r"\1", text.strip())
+    while rest:
+        numbered = _NUMBERED.match(rest)
+        if numbered:
+            number = int(numbered[1])
+            side = Side.WHITE if numbered[2] == "." else Side.BLACK
+            rest = rest[numbered.end():]
+            continue
+        token, _, rest = rest.partition(" ")
+        rest = rest.strip()
+        token = token.strip(",;!?()«»\"'")
+        if token.endswith(".") and not token[:-1].isdigit():
+            token = token[:-1]
+        if not token:
+            continue
+        mentions.append(MoveMention(normalize_move_text(token), number, side))
+        if side is Side.WHITE:
+            side = Side.BLACK
+        elif side is Side.BLACK:
+            side, number = None, None
+    return mentions
+
+
+def _check_moves(check: PostcardCheck, view: GameView, side: Side, today: dt.date) -> None:
+    entry = check.entry
+    replaced = _replaced_letter(view, entry.corrects_letter_id)
+    if entry.corrects_letter_id is not None and (replaced is None
+                                                 or replaced is not view.letters[-1]):
+        check.errors.append(Finding(
+            "002 §4.2.5", _("letter %(id)s is not the last letter of this game; only the card play waits for "
+              "can be replaced", id=entry.corrects_letter_id)))
+        return
+    mentions = _mentions(entry.moves_text)
+    if not mentions:
+        check.errors.append(Finding("002 §4.2.3", _("the card carries no move")))
+        return
+    judged = view if replaced is None else view.before(replaced)
+    moves = games.check_moves(judged, entry.sender_id, mentions, entry.variants_text)
+    check.moves = moves
+    check.own_moves = moves.own_moves
+    check.variant_reply = moves.variant_reply
+    for note in moves.notes:
+        check.findings.append(_finding_of(note, stops=False))
+    if moves.stop is not None:
+        stop = _finding_of(moves.stop, stops=moves.penalty)
+        check.findings.append(stop)
+        if moves.penalty:
+            check.stops_play = True
+            check.stop = stop
+            check.penalty_days = moves.penalty_days
+            # The card is read the day it is entered; the 3 days run from there.
+            check.notice_due = today + dt.timedelta(days=NOTICE_DAYS)
+    elif moves.refused:
+        check.errors.append(Finding("002 §4.2.3", _("the card carries no move of its sender")))
+
+
+def _replaced_letter(view: GameView, letter_id: int | None) -> Letter | None:
+    if letter_id is None:
+        return None
+    for letter in view.letters:
+        if letter.id == letter_id or _originally(letter, letter_id):
+            return letter
+    return None
+
+
+def _originally(letter: Letter, letter_id: int) -> bool:
+    corrected = letter.corrects
+    while corrected is not None:
+        if corrected.id == letter_id:
+            return True
+        corrected = corrected.corrects
+    return False
+
+
+def _finding_of(notice: RuleNotice, *, stops: bool) -> Finding:
+    problem = {
+        "repetition_missing": _("the partner's move is not repeated; expected %(move)s",
+                                move=notice.remedy),
+        "repetition_wrong": _("the partner's move is repeated wrongly: %(move)s",
+                              move=notice.remedy),
+        "substituted": _("impossible move; the piece has a single move: %(move)s",
+                         move=notice.remedy),
+        "numbering": _("wrong move number: %(move)s", move=notice.remedy),
+        "partner_move_not_forced": _("a partner's move written that is not forced: %(move)s",
+                                     move=notice.remedy),
+        "impossible:short_notation": _("%(move)s is written in short notation",
+                                       move=notice.remedy),
+        "impossible:illegal": _("%(move)s contradicts the rules of the game", move=notice.remedy),
+        "impossible:capture_omitted": _("%(move)s omits a capture, and a capture is compulsory",
+                                        move=notice.remedy),
+        "impossible:ambiguous": _("%(move)s fits several legal moves", move=notice.remedy),
+        "impossible:not_a_playing_square": _("%(move)s names a square that is not a playing "
+                                             "square", move=notice.remedy),
+        "illegible": _("%(move)s cannot be read", move=notice.remedy),
+        "variant_unreadable": _("variant unreadable: %(text)s", text=notice.remedy),
+        "variant_cut": _("variant cut at %(text)s", text=notice.remedy),
+    }.get(notice.problem) or _("%(move)s: impossible move", move=notice.remedy)
+    consequence = (
+        _("play stops until the sender corrects the card; %(days)s penalty days to the sender "
+          "(002 §4.2.11); the partner points the fault out within %(notice)s days (002 §4.2.9)",
+          days=PENALTY_DAYS, notice=NOTICE_DAYS)
+        if stops else _("play goes on"))
+    if notice.problem == "variant_unreadable":
+        consequence = _("the variant is not offered; play goes on")
+    elif notice.problem == "variant_cut":
+        consequence = _("offered up to that move; no penalty")
+    elif notice.problem == "substituted":
+        consequence = _("the recipient names the move and answers it; no penalty (002 §4.2.10)")
+    elif notice.problem.startswith("impossible") or notice.problem == "illegible":
+        consequence = _("the sender replaces the move; his days of thinking and correcting "
+                        "count. %(then)s", then=consequence)
+    return Finding(notice.rule, problem, consequence)
+
+
+def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
+    """The chart with this card added: dates missing (002 §4.3.3), refused dates, an overstep."""
+    entry = check.entry
+    assert check.sent is not None
+    opening = not any(letter.sent is not None and letter.moves_text.strip()
+                      for letter in view.letters)
+    if not opening:
+        missing = [name for name, day in ((_("partner's dispatch (postmark)"), check.partner_sent),
+                                          (_("receipt"), check.received)) if day is None]
+        if missing:
+            check.findings.append(Finding(
+                "002 §4.3.3", _("date(s) not written: %(dates)s", dates=", ".join(missing)),
+                _("the partner points this out; a receipt date is estimated from the average "
+                  "transit; the dates must follow in the next letter, a repeated omission "
+                  "costs %(days)s days", days=PENALTY_DAYS)))
+        if entry.declared_white_days is None or entry.declared_black_days is None:
+            check.findings.append(Finding(
+                "002 §4.3.3", _("the time used (white/black) is not written"),
+                _("the partner points this out")))
+    ledger = view.ledger()
+    if not check.own_moves:
+        # Nothing reaches the board: the card does not enter the chart; the time stands.
+        before = compute_chart(ledger)
+        check.time_before = check.time_after = Totals(before.totals.white, before.totals.black)
+        return
+    plies_before = len(view.plies)
+    own_after = sum(1 for index in range(plies_before + len(check.own_moves.split()))
+                    if (index % 2 == 0) == (side is Side.WHITE))
+    previous = [e for e in ledger.letters if e.sender is not side]
+    corrects = (check.partner_sent is not None and bool(previous)
+                and previous[-1].sent != check.partner_sent)
+    candidate = LetterEntry(
+        sender=side, move=max(own_after, 1), sent=check.sent, received=check.received,
+        partner_sent_postmark=check.partner_sent, corrects_partner=corrects,
+        moves_text=check.own_moves,
+    )
+    chart = compute_chart(replace(ledger, letters=(*ledger.letters, candidate)))
+    check.chart = chart
+    number = len(ledger.letters) + 1
+    # What the card adds to the chart: a note may concern the letter it answers (a postmark
+    # correction of 002 §4.3.1 is noted on the corrected letter).
+    before = compute_chart(ledger)
+    check.time_before = Totals(before.totals.white, before.totals.black)
+    row = chart.rows[-1]
+    check.time_after = Totals(row.white_total, row.black_total)
+    told = {(finding.rule, finding.code) for finding in check.errors}
+    for error in chart.errors:
+        if error not in before.errors and (error.rule, error.code) not in told:
+            check.errors.append(Finding(error.rule, f"{violation_message(error)} ({error.value})",
+                                        code=error.code))
+    for note in chart.notes:
+        if note not in before.notes:
+            check.findings.append(Finding(note.rule, note_message(note), _("noted in the time chart")))
+    if chart.overstep is not None and chart.overstep.letter == number:
+        check.findings.append(Finding(
+            "002 §4.3.5",
+            _("%(total)s days used at move %(move)s, more than the %(limit)s allowed",
+              total=chart.overstep.total, move=chart.overstep.move, limit=chart.overstep.limit),
+            _("the partner may claim the overstep (002 §4.3.6)")))
+    row = chart.rows[-1]
+    declared = (entry.declared_white_days, entry.declared_black_days)
+    counted = (row.white_total, row.black_total)
+    if None not in declared and declared != counted:
+        check.findings.append(Finding(
+            "002 §4.3.1",
+            _("time declared %(declared)s, the chart counts %(counted)s",
+              declared=f"{declared[0]}/{declared[1]}", counted=f"{counted[0]}/{counted[1]}"),
+            _("the chart's count stands; the partner points the difference out")))
+
+
+def enter_postcard(
+    session: Session, game: Game, entry: PostcardEntry, user: User | None, *, today: dt.date,
+    fingerprint: str | None = None,
+) -> tuple[PostcardCheck, Letter]:
+    """Check ``entry`` and store it with what follows, in the caller's transaction.
+
+    Raises :class:`PostcardRejected` (nothing stored) when the check has entry errors, and
+    :class:`PostcardStale` when ``fingerprint`` (the check's, shown to the steward) is not this
+    card's on this ledger: the card typed or the ledger changed since it was checked.
+
+    The game row is locked before the check and the ledger read again under the lock, so two
+    stewards entering the same card at once cannot both pass the check: the second sees the
+    first card and is refused (002 §4.2.8), the ledger never holds the card twice.
+    """
+    games.lock_game(session, game.id)
+    session.refresh(game)
+    session.expire(game, ["letters"])
+    check = check_postcard(game, entry, today=today)
+    if fingerprint is not None and fingerprint != check.fingerprint:
+        raise PostcardStale(game.id, [Finding("002 §4.2.8", _(
+            "the card or the game's letters changed since the check; check the card again"),
+            code="stale")])
+    if not check.accepted:
+        raise PostcardRejected(game.id, check.errors)
+    letter = games.enter_letter(session, game, LetterInput(
+        sender_id=entry.sender_id,
+        channel=entry.channel,
+        raw_text=card_text(entry),
+        partner_sent=check.partner_sent,
+        received=check.received,
+        sent=check.sent,
+        postmark_date=check.postmark,
+        registered=entry.registered,
+        declared_white_days=entry.declared_white_days,
+        declared_black_days=entry.declared_black_days,
+        corrects_letter_id=entry.corrects_letter_id,
+    ), check.moves, user, on=today)
+    if check.result is not None:
+        assert check.sent is not None
+        games.record_result(session, game, check.result, ResultKind.PLAYED, on=check.sent,
+                            user=user, summary=f"{entry.declaration}: {check.result}")
+    audit.record(
+        session, user=user, action="letter.postal", entity="letter", entity_id=letter.id,
+        tournament_id=game.tournament_id,
+        rule="002 §4.2.5" if entry.corrects_letter_id else "002 §4.1.13",
+        summary=f"game {game.id}, letter {letter.sequence}: {check.own_moves or entry.declaration}",
+        detail={"findings": [f.__dict__ for f in check.findings],
+                "stops_play": check.stops_play, "penalty_days": check.penalty_days,
+                "notice_due": check.notice_due.isoformat() if check.notice_due else None},
+    )
+    return check, letter
+
+
+# -- other things the post brings ----------------------------------------------------------------
+
+
+def record_break_notice(
+    session: Session, participant: Participant, first_day: dt.date, last_day: dt.date,
+    notice_postmark: dt.date, user: User | None,
+) -> Break:
+    """A registered notice «беру перерыв с … по …» received by post (002 §4.4.2, §4.4.3).
+
+    The limits of 002 §4.4.1 are :func:`timekeeping.check_break_limits`'s: a second break in a
+    year is refused; one over 30 days stands for its first 30 (timekeeping's reading).
+    """
+    return games.record_break(session, participant, first_day, last_day,
+                              announced_on=notice_postmark, user=user).row

@@ -1,0 +1,295 @@
+"""A tournament's table and games as files: CSV for Excel, JSON, a printable text crosstable and
+the PDN of every game.
+
+Everything here formats what `corrmail.standings.results` (the table, computed by `scoring`) and
+`notation` (the moves) already decided; no points are counted and no move is judged here.
+
+CSV is written for the federation's Excel, which runs in a Russian locale: UTF-8 with a byte
+order mark (so Cyrillic names open unmangled), ``;`` between fields and a decimal comma
+(``6,5``), which is what Excel expects there. Machines read the JSON instead.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+from corrmail.games.ledger import effective_letters
+from corrmail.models import Game, GameResult, ResultKind
+from corrmail.models import Tournament as TournamentRow
+from corrmail.standings.results import (
+    ADJUDICATED_MARK,
+    DECIDED_MARK,
+    OVERSTEP_MARK,
+    TournamentTable,
+    cell_text,
+    round_cell_text,
+)
+from corrmail.standings.tiebreak_labels import tiebreak_label
+from notation.game_position import initial_position
+from notation.letters import play_moves
+from notation.pdn import PdnGame, write_pdn
+from notation.rules import GameType as BoardType
+
+__all__ = [
+    "ExportedFiles",
+    "export_files",
+    "file_stem",
+    "format_points",
+    "games_pdn",
+    "spreadsheet_safe",
+    "standings_csv",
+    "standings_json",
+    "standings_text",
+]
+
+CSV_DELIMITER = ";"
+
+PDN_RESULTS = {
+    GameResult.WHITE_WIN: "1-0",
+    GameResult.BLACK_WIN: "0-1",
+    GameResult.DRAW: "1/2-1/2",
+    GameResult.DOUBLE_LOSS: "0-0",
+}
+
+
+def format_points(value: float | None, decimal: str = ".") -> str:
+    """``6``, ``6.5`` (or ``6,5``), ``12.25``; ``""`` for a criterion without a value."""
+    if value is None:
+        return ""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return text.replace(".", decimal)
+
+
+_FRACTIONS = {0.25: "¼", 0.5: "½", 0.75: "¾"}
+
+
+def reader_points(value: float | Decimal | None) -> str:
+    """Points as people read them on a page or a printed table: ``6``, ``6½``, ``½``, ``12¼``;
+    other fractions (a Riga coefficient's tenths) as :func:`format_points` writes them. Files
+    keep :func:`format_points` (``6.5``), which programs read."""
+    if value is None:
+        return ""
+    if not isinstance(value, int | float | Decimal):
+        return str(value)
+    number = float(value)
+    whole = int(number // 1)
+    fraction = _FRACTIONS.get(round(number - whole, 6))
+    if fraction is None or whole < 0:
+        return format_points(number)
+    return f"{whole or ''}{fraction}"
+
+
+def _result_columns(table: TournamentTable) -> list[str]:
+    if table.by_rounds:
+        return [f"round {number}" for number in range(1, table.round_count + 1)]
+    return [str(number) for number in table.crosstable.order]
+
+
+def _result_cells(table: TournamentTable, index: int) -> list[str]:
+    mark = table.marker(table.rows[index].start_no)
+    if table.by_rounds:
+        row = table.crosstable.rounds[index]
+        return [round_cell_text(row[r] if r < len(row) else None, mark)
+                for r in range(table.round_count)]
+    return [
+        "×" if index == column else cell_text(table.crosstable.matrix[index][column], mark)
+        for column in range(len(table.crosstable.order))
+    ]
+
+
+def _header(table: TournamentTable) -> list[str]:
+    return ["place", "start_no", "name", "club", "rating", *_result_columns(table), "points",
+            "games", *table.tiebreaks]
+
+
+def _lines(table: TournamentTable, decimal: str) -> list[list[str]]:
+    lines = []
+    for index, row in enumerate(table.rows):
+        cells = _result_cells(table, index)
+        lines.append([
+            row.place, str(row.start_no), row.name, row.club,
+            "" if row.rating is None else str(row.rating),
+            *cells,
+            format_points(row.points, decimal), str(row.games_played),
+            *(format_points(row.tiebreaks.get(name), decimal) for name in table.tiebreaks),
+        ])
+    return lines
+
+
+def standings_csv(table: TournamentTable) -> bytes:
+    """Standings with the crosstable, one row per player in standings order; columns: place,
+    start number, name, club, rating, the results against each start number (in the order of
+    the standings; a Swiss: each round's opponent, colour and result), points, games played
+    and the tiebreaks in the tournament's order."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=CSV_DELIMITER, lineterminator="\r\n")
+    if table.teams:
+        # A team event: the places are the teams' (000 §3.17.6), the players' rows follow
+        # after an empty line as the boards' results.
+        writer.writerow(spreadsheet_safe(_team_header(table)))
+        writer.writerows(spreadsheet_safe(line) for line in _team_lines(table, decimal=","))
+        writer.writerow([])
+    writer.writerow(spreadsheet_safe(_header(table)))
+    writer.writerows(spreadsheet_safe(line) for line in _lines(table, decimal=","))
+    return buffer.getvalue().encode("utf-8-sig")
+
+
+#: What makes a spreadsheet read a cell as a formula (or, for tab and CR, split it first).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cells: Iterable[object]) -> list[str]:
+    """The cells of one CSV row, each beginning with a formula character quoted by a leading
+    apostrophe (OWASP's advice against CSV injection): a player named ``=HYPERLINK(…)`` reaches
+    the spreadsheet as text. Negative numbers (``-1``, ``-0,5``) stay numbers, and a lone ``-``
+    (an empty crosstable cell) is no formula."""
+    safe = []
+    for cell in cells:
+        text = "" if cell is None else str(cell)
+        if len(text) > 1 and text.startswith(FORMULA_STARTS) and not _is_number(text):
+            text = "'" + text
+        safe.append(text)
+    return safe
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text.replace(",", ".").replace("\u2212", "-"))
+    except ValueError:
+        return False
+    return text.lstrip("+-").replace(",", "").replace(".", "").isdigit()
+
+
+def _team_header(table: TournamentTable) -> list[str]:
+    return ["place", "team", "match_points", "game_points", *table.team_tiebreaks]
+
+
+def _team_lines(table: TournamentTable, decimal: str) -> list[list[str]]:
+    return [
+        [row.place, row.team, format_points(row.match_points, decimal),
+         format_points(row.game_points, decimal),
+         *(format_points(row.tiebreaks.get(name), decimal) for name in table.team_tiebreaks)]
+        for row in table.teams
+    ]
+
+
+def _columns(rows: list[list[str]]) -> list[str]:
+    """Rows of cells as fixed-width lines."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+            for row in rows]
+
+
+def standings_json(table: TournamentTable) -> str:
+    return json.dumps(table.as_dict(), ensure_ascii=False, indent=1)
+
+
+def standings_text(table: TournamentTable) -> str:
+    """The crosstable as a fixed-width page for printing or e-mail."""
+    tournament = table.tournament
+    header = _header(table)
+    lines = _lines(table, decimal=".")
+    header[0:5] = ["", "№", "", "", ""]
+    # Read by people, not programs: the tiebreaks under their names, the CSV keeps the codes.
+    labels = [tiebreak_label(name) for name in table.tiebreaks]
+    if labels:
+        header[-len(labels):] = [label.short for label in labels]
+    # The club and rating columns make a printed crosstable too wide; the CSV keeps them.
+    rows = [[line[0], line[1], line[2], *line[5:]] for line in [header, *lines]]
+    text = [f"{tournament.code} — {tournament.title}", ""]
+    team_labels = [tiebreak_label(name, team=True) for name in table.team_tiebreaks]
+    if table.teams:
+        team_header = ["", "team", "match pts", "game pts", *(label.short for label in team_labels)]
+        text.extend(_columns([team_header, *_team_lines(table, decimal=".")]))
+        text.append("")
+        text.append("team tiebreaks in order: " + "; ".join(
+            f"{label.short} — {label.title} ({label.rule})" for label in team_labels))
+        text.append("")
+        text.append("boards:")
+    text.extend(_columns(rows))
+    text.append("")
+    text.append(f"{ADJUDICATED_MARK} adjudicated (000 §3.14.4), {OVERSTEP_MARK} overstep "
+                f"(002 §4.3.7), {DECIDED_MARK} referee's decision; + / − unplayed (002 §4.5.8); "
+                "tiebreaks in order: "
+                + "; ".join(f"{label.short} — {label.title} ({label.rule})" for label in labels))
+    return "\n".join(text) + "\n"
+
+
+def _pdn_game(tournament: TournamentRow, game: Game, board_type: BoardType | None) -> PdnGame:
+    headers = {
+        "Event": f"{tournament.code} {tournament.title}",
+        "Round": str(game.round),
+        "White": game.white.player.name,
+        "Black": game.black.player.name,
+    }
+    if game.result_kind is not None and game.result_kind is not ResultKind.PLAYED:
+        headers["Termination"] = game.result_kind.value + (
+            f" ({game.result_rule})" if game.result_rule else ""
+        )
+    pdn = PdnGame(headers=headers, result=PDN_RESULTS.get(game.result, "*")
+                  if game.result is not None else "*")
+    if board_type is None:
+        return pdn
+    pdn.game_type = board_type
+    pdn.start = initial_position(board_type)
+    plies = [ply for letter in effective_letters(game.letters) for ply in letter.moves_text.split()]
+    played = play_moves(board_type, plies)
+    pdn.moves = list(played.moves)
+    if not played.complete:
+        # The ledger is what was received; an unreadable move ends the record, said so.
+        pdn.comments[len(pdn.moves)] = f"unreadable move on record: {plies[len(pdn.moves)]}"
+    return pdn
+
+
+def games_pdn(tournament: TournamentRow, include: Callable[[Game], bool] | None = None) -> str:
+    """Every game of the tournament (those ``include`` lets through, when given), in round
+    order, as one PDN file (moves as corrected, 002 §4.2.5). Game types the notation package
+    cannot replay are written without moves."""
+    try:
+        board_type: BoardType | None = BoardType[tournament.game_type.name]
+    except KeyError:
+        board_type = None
+    return "\n".join(
+        write_pdn(_pdn_game(tournament, game, board_type)) for game in tournament.games
+        if include is None or include(game)
+    )
+
+
+@dataclass(frozen=True)
+class ExportedFiles:
+    csv: Path
+    json: Path
+    text: Path
+    pdn: Path
+
+    def __iter__(self) -> Iterator[Path]:
+        return iter((self.csv, self.json, self.text, self.pdn))
+
+
+def file_stem(code: str) -> str:
+    """The tournament code as a file name: Cyrillic kept, path separators replaced."""
+    return "".join("_" if char in '/\\:*?"<>|' else char for char in code).strip(". ") or "tournament"
+
+
+def export_files(table: TournamentTable, directory: Path) -> ExportedFiles:
+    """Write ``<code>-standings.csv``, ``<code>-standings.json``, ``<code>-crosstable.txt`` and
+    ``<code>.pdn`` into ``directory`` (created if missing)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    stem = file_stem(table.tournament.code)
+    files = ExportedFiles(
+        csv=directory / f"{stem}-standings.csv",
+        json=directory / f"{stem}-standings.json",
+        text=directory / f"{stem}-crosstable.txt",
+        pdn=directory / f"{stem}.pdn",
+    )
+    files.csv.write_bytes(standings_csv(table))
+    files.json.write_text(standings_json(table), encoding="utf-8")
+    files.text.write_text(standings_text(table), encoding="utf-8")
+    files.pdn.write_text(games_pdn(table.tournament), encoding="utf-8")
+    return files

@@ -1,0 +1,312 @@
+"""The service's commands of ``corrmail``: ``tournament create|import-players|pair``,
+``letter add`` (postal entry) and ``sweep`` (the daily job). ``--today`` (or ``CORRMAIL_TODAY``)
+replays any day of a tournament's life."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from corrmail.clock import today as service_today
+from corrmail.config import Settings
+from corrmail.db import Database
+from corrmail.games import LedgerError
+from corrmail.letters.write import LetterWriter
+from corrmail.mail.settings import MailSettings
+from corrmail.models import (
+    Game,
+    GameType,
+    Tournament,
+    TournamentChannel,
+    TournamentStatus,
+    TournamentSystem,
+    User,
+)
+from corrmail.play.phone import telephone_entry
+from corrmail.play.postcards import (
+    Declaration,
+    PostcardCheck,
+    PostcardEntry,
+    PostcardRejected,
+    check_postcard,
+    enter_postcard,
+)
+from corrmail.referee.case_letters import case_letter_writer
+from corrmail.sweep import sweep
+from corrmail.tournaments.player_import import read_player_csv
+from corrmail.tournaments.registration import (
+    RegistrationError,
+    TournamentSpec,
+    create_tournament,
+    import_participants,
+)
+from corrmail.tournaments.start_sheets import PairingRefused, pair_round_robin
+
+__all__ = ["register", "spec_from_json"]
+
+DATE = click.DateTime(formats=["%Y-%m-%d"])
+TODAY_HELP = "The date to act on (default: CORRMAIL_TODAY, else the tournament's date)."
+
+
+def register(group: click.Group) -> None:
+    group.add_command(tournament)
+    group.add_command(letter)
+    group.add_command(sweep_command)
+
+
+@contextmanager
+def _session() -> Iterator[tuple[Settings, Session]]:
+    settings = Settings.from_env()
+    database = Database(settings.database_url)
+    try:
+        with database.transaction() as session:
+            yield settings, session
+    finally:
+        database.dispose()
+
+
+def _user(session: Session, login: str | None) -> User | None:
+    if login is None:
+        return None
+    user = session.scalar(select(User).where(User.login == login))
+    if user is None:
+        raise click.BadParameter(f"no user {login!r}", param_hint="--by")
+    return user
+
+
+def _tournament(session: Session, code: str) -> Tournament:
+    found = session.scalar(select(Tournament).where(Tournament.code == code))
+    if found is None:
+        raise click.ClickException(f"no tournament {code!r}")
+    return found
+
+
+# -- tournament ------------------------------------------------------------------------------
+
+
+@click.group()
+def tournament() -> None:
+    """Tournaments: create from a JSON file, import players, pair a round robin."""
+
+
+_ENUMS: dict[str, type[Any]] = {"game_type": GameType, "system": TournamentSystem,
+                                "channel": TournamentChannel, "status": TournamentStatus}
+
+
+def spec_from_json(data: object) -> TournamentSpec:
+    """A :class:`TournamentSpec` from the JSON of ``tournament create --file``: the spec's
+    field names as keys, ISO dates, enum values as stored (``"round_robin_double"``)."""
+    if not isinstance(data, dict):
+        raise ValueError("the file must hold one JSON object")
+    known = {f.name for f in dataclasses.fields(TournamentSpec)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"unknown key(s): {', '.join(unknown)}")
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    for key, value in data.items():
+        try:
+            if key in _ENUMS:
+                values[key] = _ENUMS[key](value)
+            elif key in ("start_date", "end_date"):
+                values[key] = dt.date.fromisoformat(value)
+            elif key == "tiebreak_order":
+                values[key] = tuple(value)
+            else:
+                values[key] = value
+        except (ValueError, TypeError) as error:
+            problems.append(f"{key}: {error}")
+    missing = sorted(f.name for f in dataclasses.fields(TournamentSpec)
+                     if f.default is dataclasses.MISSING and f.name not in values)
+    problems += [f"{name}: required" for name in missing]
+    if problems:
+        raise ValueError("; ".join(problems))
+    return TournamentSpec(**values)
+
+
+@tournament.command("create")
+@click.option("--file", "path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              required=True, help="T.json: the regulations (TournamentSpec fields).")
+@click.option("--by", "login", default=None, help="The organizer's login, for the audit log.")
+def tournament_create(path: Path, login: str | None) -> None:
+    """Create a tournament from its regulations in a JSON file; nothing is stored on error."""
+    try:
+        spec = spec_from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (ValueError, json.JSONDecodeError) as error:
+        raise click.ClickException(f"{path}: {error}") from error
+    with _session() as (_settings, session):
+        try:
+            created = create_tournament(session, spec, _user(session, login))
+        except RegistrationError as error:
+            raise click.ClickException(
+                "; ".join(f"{getattr(e, 'field', '')}: {e.message}" for e in error.errors)
+            ) from error
+        click.echo(f"tournament {created.code} created")
+
+
+@tournament.command("import-players")
+@click.argument("code")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--by", "login", default=None, help="Who imports, for the audit log.")
+def tournament_import_players(code: str, path: Path, login: str | None) -> None:
+    """Import players from a CSV file (UTF-8 or Windows-1251): all rows, or none."""
+    with _session() as (_settings, session):
+        found = _tournament(session, code)
+        parsed = read_player_csv(path.read_bytes(), found.channel)
+        try:
+            entered = import_participants(
+                session, found, parsed, _user(session, login),
+                progress=lambda done, total: click.echo(f"{code}: {done}/{total} players", err=True),
+            )
+        except RegistrationError as error:
+            lines = [f"line {getattr(e, 'line', '?')}: {e.message}" for e in error.errors]
+            raise click.ClickException("nothing imported:\n" + "\n".join(lines)) from error
+        click.echo(f"{code}: {len(entered)} player(s) imported ({parsed.encoding})")
+
+
+@tournament.command("pair")
+@click.argument("code")
+@click.option("--by", "login", default=None, help="Who pairs, for the audit log.")
+def tournament_pair(code: str, login: str | None) -> None:
+    """Create every game of a round robin from the Berger table."""
+    with _session() as (_settings, session):
+        try:
+            games = pair_round_robin(session, _tournament(session, code), _user(session, login))
+        except PairingRefused as error:
+            raise click.ClickException(str(error)) from error
+        click.echo(f"{code}: {len(games)} game(s) paired")
+
+
+# -- letter ----------------------------------------------------------------------------------
+
+
+@click.group()
+def letter() -> None:
+    """Letters of a game's ledger."""
+
+
+@letter.command("add")
+@click.argument("game_id", type=int)
+@click.option("--from", "sender", type=click.Choice(["white", "black"]), required=True)
+@click.option("--moves", default="", help="Moves as written: '7. c3-d4 f6-g5 8. g3-h4'.")
+@click.option("--variants", default="", help="Conditional variants as written (002 §4.2.7).")
+@click.option("--partner-sent", default="", help="First date: the postmark on the letter answered.")
+@click.option("--received", default="", help="Second date: when it arrived.")
+@click.option("--sent", default="", help="Third date: this card's dispatch.")
+@click.option("--postmark", default="", help="The postmark on this card.")
+@click.option("--registered", is_flag=True, help="Sent by registered mail.")
+@click.option("--time", "declared", default=None, help="Time declared, white/black: '12/9'.")
+@click.option("--declares", type=click.Choice([d.value for d in Declaration]), default="none")
+@click.option("--text", "raw_text", default="", help="The text of the card.")
+@click.option("--corrects", type=int, default=None, help="The letter id this card replaces.")
+@click.option("--channel", type=click.Choice(["post", "phone"]), default="post", show_default=True,
+              help="phone: a move given by telephone; the call's date is --sent and --postmark.")
+@click.option("--check", "check_only", is_flag=True, help="Only show the verdict; store nothing.")
+@click.option("--today", "day", type=DATE, default=None, help=TODAY_HELP)
+@click.option("--by", "login", default=None, help="The steward's login, for the audit log.")
+def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sent: str,
+               received: str, sent: str, postmark: str, registered: bool, declared: str | None,
+               declares: str, raw_text: str, corrects: int | None, channel: str, check_only: bool,
+               day: dt.datetime | None, login: str | None) -> None:
+    """Postal entry: judge a received postcard and add it to GAME_ID's ledger.
+
+    Exits 1, storing nothing, when the card cannot be entered."""
+    white_days, black_days = _declared(declared)
+    with _session() as (settings, session):
+        game = session.get(Game, game_id)
+        if game is None:
+            raise click.ClickException(f"no game {game_id}")
+        entry = PostcardEntry(
+            sender_id=game.white_id if sender == "white" else game.black_id,
+            moves_text=moves, variants_text=variants, partner_sent=partner_sent,
+            received=received, sent=sent, postmark=postmark, registered=registered,
+            declared_white_days=white_days, declared_black_days=black_days, raw_text=raw_text,
+            declaration=Declaration(declares), corrects_letter_id=corrects,
+        )
+        if channel == "phone":
+            entry = telephone_entry(entry)
+        on = day.date() if day is not None else service_today(settings.today,
+                                                              game.tournament.time_zone)
+        if check_only:
+            checked = check_postcard(game, entry, today=on)
+            _echo_check(checked)
+            if not checked.accepted:
+                raise click.ClickException("postcard would not be entered")
+            return
+        try:
+            check, stored = enter_postcard(session, game, entry, _user(session, login), today=on)
+        except PostcardRejected as error:
+            _echo_check(PostcardCheck(entry, errors=list(error.errors)))
+            raise click.ClickException("postcard not entered; nothing stored") from error
+        except LedgerError as error:
+            raise click.ClickException(str(error)) from error
+        _echo_check(check)
+        click.echo(f"game {game_id}: letter {stored.sequence} entered")
+
+
+def _declared(text: str | None) -> tuple[int | None, int | None]:
+    if text is None:
+        return None, None
+    try:
+        white, black = (int(part) for part in text.split("/"))
+    except ValueError as error:
+        raise click.BadParameter("write white/black days, e.g. 12/9", param_hint="--time") from error
+    return white, black
+
+
+def _echo_check(check: PostcardCheck) -> None:
+    """The card as it will be stored: what it repeats, its moves in full notation, the three
+    dates, think time before and with it, every finding with its rule, penalties, a stop."""
+    for error in check.errors:
+        click.echo(f"error {error.rule}: {error.problem}", err=True)
+    if check.repeats:
+        click.echo(f"repeats (002 §4.2.9): {check.repeats}")
+    if check.entry.moves_text.strip():
+        click.echo(f"moves as written: {check.entry.moves_text.strip()}")
+    if check.own_moves:
+        click.echo(f"moves that stand: {check.own_moves}")
+
+    def day(value: dt.date | None) -> str:
+        return f"{value:%d.%m.%Y}" if value is not None else "-"
+
+    click.echo(f"dates (002 §4.3.1): {day(check.partner_sent)} / {day(check.received)} / "
+               f"{day(check.sent)}" + (f"; postmark {day(check.postmark)}" if check.postmark else ""))
+    if check.time_before is not None and check.time_after is not None:
+        click.echo(f"think time white/black: before {check.time_before.white}/"
+                   f"{check.time_before.black}, with the card {check.time_after.white}/"
+                   f"{check.time_after.black}")
+    for finding in check.findings:
+        click.echo(f"{finding.rule}: {finding.problem} -> {finding.consequence}")
+    if check.stops_play:
+        click.echo(f"play stops: {check.penalty_days} penalty days to the sender (002 §4.2.11); "
+                   f"notice by {day(check.notice_due)} (002 §4.2.9)")
+    elif check.accepted:
+        click.echo("penalty days: none")
+    if check.result is not None:
+        click.echo(f"result: {check.result}")
+
+
+# -- sweep -----------------------------------------------------------------------------------
+
+
+@click.command("sweep")
+@click.option("--today", "day", type=DATE, default=None, help=TODAY_HELP)
+def sweep_command(day: dt.datetime | None) -> None:
+    """The daily job: clocks, oversteps, repeats (002 §4.3.4), adjudication at the end date
+    (002 §4.5.2). Idempotent: safe to run twice."""
+    with _session() as (settings, session):
+        mail = MailSettings.from_env(secret_fallback=settings.secret_key)
+        report = sweep(session, case_writer=case_letter_writer(mail),
+                       mail_writer=LetterWriter(mail),
+                       today=day.date() if day is not None else settings.today)
+        for line in report.lines():
+            click.echo(line)

@@ -1,0 +1,296 @@
+"""Commands for a tournament's life without the demo: ``user add|list|deactivate|roles``,
+``tournament officials|publish|sheet-posted|close`` and ``outbox list``.
+
+They call the same service functions as the web pages (``corrmail.people.accounts``,
+``corrmail.tournaments.officials``, ``corrmail.tournaments.publishing``, ``corrmail.tournaments.closing``); a refusal exits 1 with
+the reason and stores nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+
+import click
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from corrmail.clock import today as service_today
+from corrmail.config import Settings
+from corrmail.letters.write import LetterWriter
+from corrmail.mail.settings import MailSettings
+from corrmail.models import OutboxMessage, OutboxStatus, Participant, Tournament, User
+from corrmail.people.accounts import (
+    AccountRefused,
+    NewAccount,
+    account_row,
+    add_user,
+    deactivate,
+    list_users,
+    parse_roles,
+    public_base_url,
+    set_roles,
+    user_by_login,
+)
+from corrmail.tournaments.cli import _session, _tournament, tournament
+from corrmail.tournaments.closing import CloseRefused, close
+from corrmail.tournaments.officials import OfficialRefused, OfficialsChange, change_officials
+from corrmail.tournaments.publishing import PublishRefused, publish, record_sheet_posted, resend
+
+__all__ = ["register"]
+
+DATE = click.DateTime(formats=["%Y-%m-%d"])
+FORMAT = click.Choice(["text", "json"])
+
+
+def register(group: click.Group) -> None:
+    group.add_command(user)
+    group.add_command(outbox)
+    for command in (tournament_officials, tournament_publish, tournament_sheet_posted,
+                    tournament_close):
+        tournament.add_command(command)
+
+
+def _writer(settings: Settings) -> LetterWriter:
+    return LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
+
+
+def _by(session: Session, login: str | None) -> User | None:
+    if login is None:
+        return None
+    found = user_by_login(session, login)
+    if found is None:
+        raise click.BadParameter(f"no user {login!r}", param_hint="--by")
+    return found
+
+
+def _today(settings: Settings, tournament: Tournament, day: dt.datetime | None) -> dt.date:
+    return day.date() if day is not None else service_today(settings.today, tournament.time_zone)
+
+
+# -- user ----------------------------------------------------------------------------------------
+
+
+@click.group()
+def user() -> None:
+    """Accounts: the first organizer of a fresh install is made here, the rest on the web too."""
+
+
+@user.command("add")
+@click.argument("login")
+@click.option("--name", required=True, help="The name shown to others.")
+@click.option("--email", default=None, help="Where the invitation and letters go.")
+@click.option("--role", "roles", multiple=True, required=True,
+              help="organizer, referee, steward or player (repeat for several).")
+@click.option("--password-stdin", is_flag=True,
+              help="Read the password from the first line of standard input; "
+                   "without it an invitation with a one-time link is queued.")
+@click.option("--locale", type=click.Choice(["ru", "en"]), default=None)
+@click.option("--by", "login_by", default=None, help="Who creates it, for the audit log.")
+def user_add(login: str, name: str, email: str | None, roles: tuple[str, ...],
+             password_stdin: bool, locale: str | None, login_by: str | None) -> None:
+    """Create the account LOGIN; nothing is stored when it is refused."""
+    password = sys.stdin.readline().rstrip("\r\n") if password_stdin else None
+    with _session() as (settings, session):
+        try:
+            created = add_user(
+                session,
+                NewAccount(login=login, name=name, email=email, roles=parse_roles(roles),
+                           password=password, locale=locale),
+                by=_by(session, login_by), writer=None if password is not None else _writer(settings),
+                base_url=public_base_url(), secret_key=settings.secret_key)
+        except AccountRefused as error:
+            session.rollback()
+            raise click.ClickException(str(error)) from error
+        how = "password set" if password is not None else f"invitation queued to {created.email}"
+        click.echo(f"user {created.login} created ({', '.join(sorted(r.value for r in created.roles))}); {how}")
+
+
+@user.command("list")
+@click.option("--format", "output", type=FORMAT, default="text", show_default=True)
+def user_list(output: str) -> None:
+    """Every account: login, name, e-mail, roles, active."""
+    with _session() as (_settings, session):
+        rows = [account_row(found) for found in list_users(session)]
+    if output == "json":
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
+        return
+    for row in rows:
+        click.echo(f"{row['login']:<16} {row['name']:<28} {row['email'] or '-':<30} "
+                   f"{','.join(row['roles']):<28} {'active' if row['active'] else 'inactive'}")  # type: ignore[arg-type]
+
+
+@user.command("deactivate")
+@click.argument("login")
+@click.option("--by", "login_by", default=None, help="Who deactivates it, for the audit log.")
+def user_deactivate(login: str, login_by: str | None) -> None:
+    """LOGIN can no longer log in; what he did stays on record."""
+    with _session() as (_settings, session):
+        try:
+            found = deactivate(session, login, by=_by(session, login_by))
+        except AccountRefused as error:
+            session.rollback()
+            raise click.ClickException(str(error)) from error
+        click.echo(f"user {found.login} deactivated")
+
+
+@user.command("roles")
+@click.argument("login")
+@click.option("--role", "roles", multiple=True, required=True, help="The roles LOGIN holds now.")
+@click.option("--by", "login_by", default=None)
+def user_roles(login: str, roles: tuple[str, ...], login_by: str | None) -> None:
+    """Set LOGIN's roles to exactly those given."""
+    with _session() as (_settings, session):
+        try:
+            found = set_roles(session, login, parse_roles(roles), by=_by(session, login_by))
+        except AccountRefused as error:
+            session.rollback()
+            raise click.ClickException(str(error)) from error
+        click.echo(f"user {found.login}: {', '.join(sorted(r.value for r in found.roles))}")
+
+
+# -- tournament ----------------------------------------------------------------------------------
+
+
+@click.command("officials")
+@click.argument("code")
+@click.option("--referee", default=None, help="The referee's login (replaces the one serving).")
+@click.option("--steward", "stewards", multiple=True, help="A steward's login (repeat for several).")
+@click.option("--remove", "removals", multiple=True, help="A login to relieve (repeatable).")
+@click.option("--by", "login_by", default=None)
+def tournament_officials(code: str, referee: str | None, stewards: tuple[str, ...],
+                         removals: tuple[str, ...], login_by: str | None) -> None:
+    """Appoint the referee and stewards of CODE (002 §4.1.6) and print who serves it."""
+    with _session() as (_settings, session):
+        found = _tournament(session, code)
+        try:
+            serving = change_officials(
+                session, found, OfficialsChange(referee, stewards, removals),
+                by=_by(session, login_by))
+        except OfficialRefused as error:
+            session.rollback()
+            raise click.ClickException(str(error)) from error
+        for row in serving:
+            click.echo(f"{code}: {row.role.value:<8} {row.user.login} ({row.user.display_name})")
+        if not serving:
+            click.echo(f"{code}: no officials")
+
+
+@click.command("publish")
+@click.argument("code")
+@click.option("--resend", "resend_to", default=None,
+              help="Send this player's start sheet again (his login or start number).")
+@click.option("--today", "day", type=DATE, default=None)
+@click.option("--by", "login_by", default=None)
+def tournament_publish(code: str, resend_to: str | None, day: dt.datetime | None,
+                       login_by: str | None) -> None:
+    """Check CODE is complete, pair it, start it and send the start sheets (002 §4.3.2)."""
+    with _session() as (settings, session):
+        found = _tournament(session, code)
+        on = _today(settings, found, day)
+        try:
+            if resend_to is not None:
+                report = resend(session, found, _participant(session, found, resend_to),
+                                by=_by(session, login_by), writer=_writer(settings), today=on)
+            else:
+                report = publish(session, found, by=_by(session, login_by),
+                                 writer=_writer(settings), today=on)
+        except PublishRefused as error:
+            session.rollback()
+            lines = "\n".join(f"  - {item.message}" for item in error.missing)
+            raise click.ClickException(f"{code} not published; missing:\n{lines}") from error
+        if report.games_created:
+            click.echo(f"{code}: {report.games_created} games created")
+        if report.started:
+            click.echo(f"{code}: running")
+        click.echo(f"{code}: {len(report.emailed)} start sheet(s) e-mailed")
+        for participant in report.for_steward:
+            state = (f"posted {participant.start_sheet_sent_on:%d.%m.%Y}"
+                     if participant.start_sheet_sent_on else "to post")
+            click.echo(f"  for the steward: №{participant.start_number} {participant.player.name} ({state})")
+
+
+def _participant(session: Session, tournament: Tournament, who: str) -> Participant:
+    if who.isdigit():
+        found = next((p for p in tournament.participants if p.start_number == int(who)), None)
+    else:
+        account = user_by_login(session, who)
+        found = next((p for p in tournament.participants
+                      if account is not None and p.player_id == account.player_id), None)
+    if found is None:
+        raise click.ClickException(f"{who!r} plays no game in {tournament.code}")
+    return found
+
+
+@click.command("sheet-posted")
+@click.argument("code")
+@click.argument("player")
+@click.option("--on", "posted_on", type=DATE, required=True, help="The day it was posted.")
+@click.option("--by", "login_by", default=None)
+def tournament_sheet_posted(code: str, player: str, posted_on: dt.datetime,
+                            login_by: str | None) -> None:
+    """Record that PLAYER's (login or start number) printed start sheet was posted."""
+    with _session() as (_settings, session):
+        found = _tournament(session, code)
+        participant = _participant(session, found, player)
+        try:
+            record_sheet_posted(session, participant, posted_on.date(), by=_by(session, login_by))
+        except PublishRefused as error:
+            session.rollback()
+            raise click.ClickException(str(error)) from error
+        click.echo(f"{code}: start sheet of {participant.player.name} posted {posted_on:%d.%m.%Y}")
+
+
+@click.command("close")
+@click.argument("code")
+@click.option("--today", "day", type=DATE, default=None)
+@click.option("--by", "login_by", default=None)
+def tournament_close(code: str, day: dt.datetime | None, login_by: str | None) -> None:
+    """Finish CODE, freeze its final table and queue the referee's final report (002 §4.1.7)."""
+    with _session() as (settings, session):
+        found = _tournament(session, code)
+        try:
+            closed = close(session, found, by=_by(session, login_by), writer=_writer(settings),
+                           today=_today(settings, found, day))
+        except CloseRefused as error:
+            session.rollback()
+            lines = "\n".join(f"  - {reason}" for reason in error.reasons)
+            raise click.ClickException(f"{code} not closed:\n{lines}") from error
+        click.echo(f"{code}: finished {closed.tournament.finished_on:%d.%m.%Y}; final report "
+                   f"{closed.report.id} queued in {closed.letters} letter(s)")
+
+
+# -- outbox --------------------------------------------------------------------------------------
+
+
+@click.group()
+def outbox() -> None:
+    """Outgoing letters."""
+
+
+@outbox.command("list")
+@click.option("--tournament", "code", default=None)
+@click.option("--status", type=click.Choice([s.value for s in OutboxStatus]), default=None)
+@click.option("--kind", default=None, help="e.g. start_sheet, move, invitation.")
+@click.option("--format", "output", type=FORMAT, default="text", show_default=True)
+def outbox_list(code: str | None, status: str | None, kind: str | None, output: str) -> None:
+    """The outbox, oldest first: id, status, kind, recipient, subject."""
+    with _session() as (_settings, session):
+        query = select(OutboxMessage).order_by(OutboxMessage.id)
+        if code is not None:
+            query = query.where(OutboxMessage.tournament_id == _tournament(session, code).id)
+        if status is not None:
+            query = query.where(OutboxMessage.status == OutboxStatus(status))
+        if kind is not None:
+            query = query.where(OutboxMessage.kind == kind)
+        rows = [{"id": m.id, "status": m.status.value, "kind": m.kind, "to": m.recipient,
+                 "subject": m.subject, "tournament_id": m.tournament_id, "game_id": m.game_id,
+                 "created_at": m.created_at.isoformat(timespec="seconds"),
+                 "attempts": m.attempts, "last_error": m.last_error}
+                for m in session.scalars(query)]
+    if output == "json":
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
+        return
+    for row in rows:
+        click.echo(f"{row['id']:>6} {row['status']:<9} {row['kind']:<18} {row['to']:<32} {row['subject']}")
