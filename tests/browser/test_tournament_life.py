@@ -29,6 +29,7 @@ from werkzeug.serving import make_server
 
 from corrmail.cli import main
 from corrmail.db import Database
+from corrmail.mail.settings import MailSettings
 from corrmail.models import Game, GameResult, GameState, OutboxMessage, Tournament, TournamentStatus
 from tests.browser.fixtures import browser_page, chromium, db_url
 
@@ -52,6 +53,10 @@ def journey(app: Flask, db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterato
     for name, value in {**MAIL, "CORRMAIL_DATABASE_URL": db_url,
                         "CORRMAIL_SECRET_KEY": app.config["SECRET_KEY"]}.items():
         monkeypatch.setenv(name, value)
+    # The server starts in this environment: the app parses its mail settings at start-up and
+    # its requests read that copy, as a production start does.
+    app.config["CORRMAIL_MAIL_SETTINGS"] = MailSettings.from_env(
+        secret_fallback=app.config["SECRET_KEY"])
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -25,6 +25,7 @@ from corrmail.models import (
     OutboxMessage,
     Participant,
     Penalty,
+    ProtestLetter,
 )
 from corrmail.play.postcards import Declaration, PostcardEntry, enter_postcard
 from corrmail.play.web_moves import WebLetter, submit_web_letter
@@ -203,9 +204,12 @@ def test_a_protest_that_contests_no_case_is_kept_for_the_referee(email_game: Ema
     receipt = email_game.send("black", "Протестую: партнёр затягивает игру.", D + dt.timedelta(days=1))
     assert receipt.outcome == "protest_forwarded"
     with email_game.database.session() as session:
-        [row] = session.scalars(select(Case)).all()
-        assert (str(row.case_type), row.state, row.payload["received"]) == (
-            "protest", "received", (D + dt.timedelta(days=1)).isoformat())
+        # A letter for the referee to file, not a case: the case table stays empty.
+        assert session.scalars(select(Case)).all() == []
+        [row] = session.scalars(select(ProtestLetter)).all()
+        assert (row.protest, row.received, row.filed_at, row.participant_id) == (
+            "Протестую: партнёр затягивает игру.", D + dt.timedelta(days=1), None,
+            email_game.black_id)
     assert email_game.outbox(to=email_game.referee_email, kind="protest")
     assert email_game.outbox(to=email_game.black_email, kind="notice")
 
