@@ -50,6 +50,7 @@ from corrmail.models import (
     User,
 )
 from corrmail.move_walk import RuleNotice
+from notation.letter_form import forced_plies
 from notation.letters import LegalMove, read_move
 from timekeeping import (
     PENALTY_DAYS,
@@ -517,16 +518,22 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
         before = compute_chart(ledger)
         check.time_before = check.time_after = Totals(before.totals.white, before.totals.black)
         return
-    plies_before = len(view.plies)
-    own_after = sum(1 for index in range(plies_before + len(check.own_moves.split()))
-                    if (index % 2 == 0) == (side is Side.WHITE))
+    # The sender's moves counted as the ledger will count them once the card is stored
+    # (variant moves uncounted unless forced, 002 §4.2.4, §4.3.5).
+    replaced = _replaced_letter(view, entry.corrects_letter_id)
+    tally = (view if replaced is None else view.before(replaced)).move_tally()
+    own = check.moves.own if check.moves is not None else []
+    flags = forced_plies(own[0][0], [move for _, move in own]) if own and tally.known else ()
+    for index in range(len(own)):
+        tally.ply(side, forced=bool(flags) and flags[index])
+    move, uncounted, forced = tally.entry(side)
     previous = [e for e in ledger.letters if e.sender is not side]
     corrects = (check.partner_sent is not None and bool(previous)
                 and previous[-1].sent != check.partner_sent)
     candidate = LetterEntry(
         sender=side, move=max(own_after, 1), sent=check.sent, received=check.received,
         partner_sent_postmark=check.partner_sent, corrects_partner=corrects,
-        moves_text=check.own_moves,
+        moves_text=check.own_moves, uncounted_moves=uncounted, forced_moves=forced,
     )
     chart = compute_chart(replace(ledger, letters=(*ledger.letters, candidate)))
     check.chart = chart

@@ -226,3 +226,39 @@ def test_only_the_last_card_can_be_replaced(card: Card, game_id: int, database: 
         card(game_id, "white", D(2026, 9, 14), moves_text="1... f6-g5 2. g3-h4", sent="12.09",
              partner_sent="08.09", received="11.09", corrects_letter_id=999_999)
     assert len(_letters(database, game_id)) == 2
+
+
+@pytest.mark.parametrize(
+    ("opening_reply", "variant", "reply", "uncounted", "forced", "counted"),
+    [
+        # After 2. g3-h4 black's c5:a3 is the only move: it counts (002 §4.2.4, §4.3.5).
+        ("b6-c5", "если 2. g3-h4, то c5:a3", "c5:a3", 0, 1, 2),
+        # After 2. g3-h4 black had a choice: his variant's move goes uncounted (002 §4.3.5).
+        ("b6-a5", "если 2. g3-h4, то f6-g5", "f6-g5", 1, 0, 1),
+    ],
+)
+def test_a_forced_move_of_an_accepted_variant_is_recorded_as_forced_in_the_ledger(
+        card: Card, game_id: int, database: Database, opening_reply: str, variant: str,
+        reply: str, uncounted: int, forced: int, counted: int) -> None:
+    """002 §4.2.4 with §4.3.5: the variant's reply the game core plays for its proposer is
+    counted as the ledger's letter of that reply; a forced one counts for the overstep."""
+    card(game_id, "white", D(2026, 9, 3), moves_text="1. a3-b4", sent="01.09.26",
+         postmark="01.09.26", declared_white_days=0, declared_black_days=0)
+    card(game_id, "black", D(2026, 9, 12), moves_text=f"1. a3-b4 {opening_reply}",
+         variants_text=variant, partner_sent="01.09", received="05.09", sent="08.09",
+         postmark="08.09", declared_white_days=0, declared_black_days=3)
+    check = card(game_id, "white", D(2026, 9, 20), moves_text=f"1... {opening_reply} 2. g3-h4",
+                 partner_sent="08.09", received="12.09", sent="15.09", postmark="15.09",
+                 declared_white_days=3, declared_black_days=3)
+    assert check.variant_reply == reply and check.errors == []
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        view = GameView(game)
+        ledger = view.ledger()
+        black = [entry for entry in ledger.letters if entry.sender.value == "black"]
+        assert [(e.move, e.uncounted_moves, e.forced_moves) for e in black] == [
+            (1, 0, 0), (2, uncounted, forced)]
+        chart = view.chart()
+        assert list(chart.errors) == []
+        assert chart.rows[-1].counted_moves == counted
