@@ -33,7 +33,7 @@ from flask_babel import gettext as _
 from sqlalchemy.orm import Session
 
 from corrmail import audit, games
-from corrmail.chart_notes import date_error, note_message, violation_message
+from corrmail.chart_notes import N_, date_error, note_message, violation_message
 from corrmail.games import BreakRefused, LetterInput, MoveCheck, record_start_sheet_receipt
 from corrmail.mail.content import MoveMention, normalize_move_text
 from corrmail.mail.correspondence import numbered
@@ -50,7 +50,7 @@ from corrmail.models import (
     User,
 )
 from corrmail.move_walk import RuleNotice
-from notation.letter_form import forced_plies
+from notation.letter_form import LetterElement, LetterIncomplete, check_elements, forced_plies
 from notation.letters import LegalMove, read_move
 from timekeeping import (
     PENALTY_DAYS,
@@ -73,8 +73,10 @@ __all__ = [
     "PostcardEntry",
     "PostcardRejected",
     "PostcardStale",
+    "CARD_ELEMENTS",
     "card_text",
     "check_postcard",
+    "element_names",
     "enter_postcard",
     "moves_to_repeat",
     "postcard_fingerprint",
@@ -85,6 +87,29 @@ __all__ = [
 
 #: 002 §4.2.9: the recipient points out a faulty letter within 3 days (not his think time).
 NOTICE_DAYS = 3
+
+#: The elements of 002 §4.2.3 only the card in the steward's hand shows; the others (the
+#: repetition, the move, the three dates, the time) are read from what he types, and named under
+#: the rules that say what follows from their absence (002 §4.2.9, §4.3.3).
+CARD_ELEMENTS = (LetterElement.GREETING, LetterElement.TOURNAMENT_CODE,
+                 LetterElement.RETURN_ADDRESS, LetterElement.SIGNATURE)
+
+#: How each element of 002 §4.2.3 is named to people.
+ELEMENT_NAMES = {
+    LetterElement.GREETING: N_("greeting"),
+    LetterElement.TOURNAMENT_CODE: N_("tournament code"),
+    LetterElement.PARTNER_MOVES_REPEATED: N_("the partner's move(s) repeated"),
+    LetterElement.OWN_MOVE: N_("own move"),
+    LetterElement.THREE_DATES: N_("the three dates"),
+    LetterElement.TIME_TOTALS: N_("each player's total time"),
+    LetterElement.RETURN_ADDRESS: N_("return address"),
+    LetterElement.SIGNATURE: N_("signature"),
+}
+
+
+def element_names(elements: Sequence[LetterElement]) -> str:
+    """The elements of 002 §4.2.3, named in the reader's language, in the rule's order."""
+    return ", ".join(_(ELEMENT_NAMES[element]) for element in elements)
 
 
 class Declaration(enum.StrEnum):
@@ -117,6 +142,9 @@ class PostcardEntry:
     #: How the move came: a postcard, or a telephone call the steward took down (002 §4.1.1 в);
     #: a call's date stands for the postmark (docs/rules/timekeeping.md).
     channel: Channel = Channel.POST
+    #: The elements of 002 §4.2.3 the steward sees missing on the card itself (codes of
+    #: :data:`CARD_ELEMENTS`); the moves, dates and times are judged from what he typed.
+    lacks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -258,6 +286,7 @@ def check_postcard(game: Game, entry: PostcardEntry, *, today: dt.date) -> Postc
         return check
     check.repeats = moves_to_repeat(view, entry.sender_id)
     _check_moves(check, view, side, today)
+    _check_elements(check, view)
     if check.sent is not None:
         _check_time(check, view, side)
     return check
@@ -435,6 +464,38 @@ def _check_moves(check: PostcardCheck, view: GameView, side: Side, today: dt.dat
         check.errors.append(Finding("002 §4.2.3", _("the card carries no move of its sender")))
 
 
+def _check_elements(check: PostcardCheck, view: GameView) -> None:
+    """002 §4.2.3: each element the card lacks is named (:func:`notation.letter_form.
+    check_elements`). Only a card without a move of its sender is refused (it is no letter of the
+    game, :func:`_check_moves`); any other missing element is a finding — 002 §4.2.3 attaches
+    no penalty to it, and the penalties of 002 §4.2.11 and §4.3.3 are for the errors those
+    points name (docs/rules/notation.md, reading 16)."""
+    entry = check.entry
+    lacks: list[LetterElement] = []
+    for code in entry.lacks:
+        try:
+            element = LetterElement(code)
+        except ValueError:
+            element = None
+        if element not in CARD_ELEMENTS:
+            check.errors.append(Finding("002 §4.2.3", _(
+                "%(code)s is not an element the steward reads off the card", code=code)))
+            continue
+        lacks.append(element)
+    if check.moves is None or not check.moves.own:
+        return  # no letter with a move: refused or stopped under its own rule
+    opening = not any(letter.sent is not None and letter.moves_text.strip()
+                      for letter in view.letters)
+    try:
+        check_elements(set(LetterElement) - set(lacks), opening=opening,
+                       by_post=entry.channel is Channel.POST)
+    except LetterIncomplete as incomplete:
+        check.findings.append(Finding(
+            incomplete.rule, _("the letter lacks: %(elements)s",
+                               elements=element_names(incomplete.missing)),
+            _("named to the sender; no penalty (002 §4.2.3 sets none)"), code=incomplete.code))
+
+
 def _replaced_letter(view: GameView, letter_id: int | None) -> Letter | None:
     if letter_id is None:
         return None
@@ -531,7 +592,7 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
     corrects = (check.partner_sent is not None and bool(previous)
                 and previous[-1].sent != check.partner_sent)
     candidate = LetterEntry(
-        sender=side, move=max(own_after, 1), sent=check.sent, received=check.received,
+        sender=side, move=max(move, 1), sent=check.sent, received=check.received,
         partner_sent_postmark=check.partner_sent, corrects_partner=corrects,
         moves_text=check.own_moves, uncounted_moves=uncounted, forced_moves=forced,
     )

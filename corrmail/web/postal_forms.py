@@ -22,7 +22,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 from corrmail.ledger import to_move
 from corrmail.models import Channel, Game, Letter
 from corrmail.phone import telephone_entry
-from corrmail.postal import Declaration, PostcardEntry
+from corrmail.postal import CARD_ELEMENTS, Declaration, PostcardEntry
 
 
 class PostcardForm(FlaskForm):
@@ -51,6 +51,11 @@ class PostcardForm(FlaskForm):
         SelectChoice(Declaration.ACCEPTS_DRAW.value, _l("accepts the draw offered")),
     ])
     raw_text = TextAreaField(_l("Text of the letter"), validators=[Length(max=20_000)])
+    #: The elements of 002 §4.2.3 the steward sees missing on the card itself.
+    lacks_greeting = BooleanField(_l("no greeting"))
+    lacks_tournament_code = BooleanField(_l("no tournament code"))
+    lacks_return_address = BooleanField(_l("no return address"))
+    lacks_signature = BooleanField(_l("not signed"))
     #: The check's fingerprint of the card shown to the steward: the store step stores exactly it.
     fingerprint = HiddenField()
     #: The steward's confirmation that the card stops play with penalty days (002 §4.2.11).
@@ -90,4 +95,6 @@ class PostcardForm(FlaskForm):
             raw_text=(self.raw_text.data or "").strip(),
             declaration=Declaration(self.declaration.data),
             corrects_letter_id=self.corrects.data or None,
+            lacks=tuple(element.value for element in CARD_ELEMENTS
+                        if getattr(self, f"lacks_{element.value}").data),
         )

@@ -262,3 +262,46 @@ def test_a_forced_move_of_an_accepted_variant_is_recorded_as_forced_in_the_ledge
         chart = view.chart()
         assert list(chart.errors) == []
         assert chart.rows[-1].counted_moves == counted
+
+
+def test_each_element_the_card_lacks_is_named_and_the_card_is_entered(
+        card: Card, game_id: int, database: Database) -> None:
+    """002 §4.2.3: a card without its greeting and signature is entered — the rule attaches no
+    penalty to a missing element — and each missing one is named, in the rule's order."""
+    _opening(card, game_id)
+    check = card(game_id, "black", D(2026, 9, 12), moves_text="1. c3-d4 f6-g5",
+                 partner_sent="01.09", received="05.09", sent="08.09", postmark="08.09",
+                 declared_white_days=0, declared_black_days=3, lacks=("signature", "greeting"))
+    (finding,) = check.findings
+    assert finding.rule == "002 §4.2.3" and finding.code == "letter_elements_missing"
+    assert finding.problem == "the letter lacks: greeting, signature"
+    assert "no penalty" in finding.consequence and not check.stops_play
+    assert check.penalty_days == 0 and len(_letters(database, game_id)) == 2
+    with database.transaction() as session:
+        entry = session.scalars(select(AuditEntry).where(AuditEntry.action == "letter.postal")
+                                .order_by(AuditEntry.id.desc())).first()
+        assert entry is not None
+        assert [f["rule"] for f in entry.detail["findings"]] == ["002 §4.2.3"]
+        assert session.scalar(select(func.count()).select_from(Penalty)) == 0
+
+
+def test_a_call_needs_no_return_address_nor_signature(card: Card, game_id: int) -> None:
+    """002 §4.2.3 with §4.1.3: a move given by telephone has no envelope and no signature."""
+    from corrmail.models import Channel
+
+    check = card(game_id, "white", D(2026, 9, 3), moves_text="1. c3-d4", sent="01.09.26",
+                 declared_white_days=0, declared_black_days=0, channel=Channel.PHONE,
+                 postmark="01.09.26", lacks=("return_address", "signature"))
+    assert check.findings == []
+
+
+@pytest.mark.parametrize("lacks", [("own_move",), ("three_dates",), ("handshake",)])
+def test_an_element_the_steward_cannot_see_on_the_card_is_refused(
+        card: Card, game_id: int, database: Database, lacks: tuple[str, ...]) -> None:
+    """The moves, dates and time are judged from what the steward typed (002 §4.2.3 via
+    §4.2.9 and §4.3.3); ticking them, or an unknown element, is refused and nothing is stored."""
+    with pytest.raises(PostcardRejected, match="002 §4.2.3") as raised:
+        card(game_id, "white", D(2026, 9, 3), moves_text="1. c3-d4", sent="01.09.26",
+             postmark="01.09.26", lacks=lacks)
+    assert "not an element the steward reads off the card" in str(raised.value)
+    assert _letters(database, game_id) == []
