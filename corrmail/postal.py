@@ -145,6 +145,9 @@ class PostcardEntry:
     #: The elements of 002 §4.2.3 the steward sees missing on the card itself (codes of
     #: :data:`CARD_ELEMENTS`); the moves, dates and times are judged from what he typed.
     lacks: tuple[str, ...] = ()
+    #: The receipt date the sender left out of his previous card, supplied on this one
+    #: (002 §4.3.3), as written.
+    supplied_receipt: str = ""
 
 
 @dataclass(frozen=True)
@@ -230,6 +233,8 @@ class PostcardCheck:
     received: dt.date | None = None
     sent: dt.date | None = None
     postmark: dt.date | None = None
+    #: The receipt date of the sender's previous card, supplied now (002 §4.3.3).
+    supplied_receipt: dt.date | None = None
     chart: TimeChart | None = None
     result: GameResult | None = None
     #: The core's verdict on the card's moves (:func:`corrmail.games.check_moves`).
@@ -285,6 +290,11 @@ def check_postcard(game: Game, entry: PostcardEntry, *, today: dt.date) -> Postc
         check.errors.append(Finding("002 §4.2.8", _("this player is not to move; the partner is")))
         return check
     check.repeats = moves_to_repeat(view, entry.sender_id)
+    if check.supplied_receipt is not None:
+        refused = games.supplied_receipt_problem(view, entry.sender_id, check.supplied_receipt)
+        if refused is not None:
+            check.errors.append(Finding(refused.rule, refused.message, code="supplied_receipt"))
+            check.supplied_receipt = None  # refused: the chart is not told it a second time
     _check_moves(check, view, side, today)
     _check_elements(check, view)
     if check.sent is not None:
@@ -382,6 +392,7 @@ def _read_dates(check: PostcardCheck, today: dt.date) -> None:
     check.sent = read(entry.sent, _("dispatch date"), reference)
     check.received = read(entry.received, _("receipt date"), reference)
     check.partner_sent = read(entry.partner_sent, _("partner's dispatch date"), reference)
+    check.supplied_receipt = read(entry.supplied_receipt, _("receipt date supplied"), reference)
     if check.sent is None and not check.errors:
         if check.postmark is None:
             check.errors.append(Finding(
@@ -595,6 +606,7 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
         sender=side, move=max(move, 1), sent=check.sent, received=check.received,
         partner_sent_postmark=check.partner_sent, corrects_partner=corrects,
         moves_text=check.own_moves, uncounted_moves=uncounted, forced_moves=forced,
+        supplied_receipt=check.supplied_receipt,
     )
     chart = compute_chart(replace(ledger, letters=(*ledger.letters, candidate)))
     check.chart = chart
@@ -666,6 +678,7 @@ def enter_postcard(
         declared_white_days=entry.declared_white_days,
         declared_black_days=entry.declared_black_days,
         corrects_letter_id=entry.corrects_letter_id,
+        supplied_receipt=check.supplied_receipt,
     ), check.moves, user, on=today)
     if check.result is not None:
         assert check.sent is not None

@@ -31,6 +31,7 @@ from notation.rules import GameType as BoardType
 from notation.variants import VariantOffer, parse_variants
 from timekeeping import Break as BreakSpan
 from timekeeping import (
+    ErrorReport,
     Ledger,
     LetterEntry,
     Penalty,
@@ -193,7 +194,14 @@ class GameView:
 
     @cached_property
     def letters(self) -> list[Letter]:
-        return effective_letters(self.game.letters)
+        """The letters of play as they now read; a report of a partner's error (002 §4.2.9)
+        is kept in the archive but moves nothing, and is read by :meth:`error_reports`."""
+        return effective_letters([letter for letter in self.game.letters
+                                  if letter.reports_error_of_id is None])
+
+    def error_report_letters(self) -> list[Letter]:
+        """The letters that report a partner's faulty letter (002 §4.2.9), in ledger order."""
+        return [letter for letter in self.game.letters if letter.reports_error_of_id is not None]
 
     @cached_property
     def plies(self) -> list[str]:
@@ -372,6 +380,7 @@ class GameView:
         tournament = self.game.tournament
         entries: list[LetterEntry] = []
         last_sent: dict[Side, dt.date] = {}
+        number: dict[int, int] = {}  # letter id -> its 1-based place among the entries
         flags = self.forced_flags()
         tally = MoveTally(flags is not None)
         for letter, (move, uncounted, forced) in self._tally_letters(tally, flags):
@@ -392,9 +401,23 @@ class GameView:
                     moves_text=" ".join(letter.moves_text.split()),
                     uncounted_moves=uncounted,
                     forced_moves=forced,
+                    supplied_receipt=letter.supplied_receipt,
                 )
             )
             last_sent[sender] = letter.sent
+            number[letter.id] = len(entries)
+            corrected = letter.corrects_letter_id
+            while corrected is not None and corrected not in number:
+                number[corrected] = len(entries)  # a report may name the letter as first sent
+                corrected = next((earlier.corrects_letter_id for earlier in self.game.letters
+                                  if earlier.id == corrected), None)
+        reports = tuple(
+            ErrorReport(side_of(self.game, report.sender_id), number[report.reports_error_of_id],
+                        received=report.received, reported=report.sent)
+            for report in self.error_report_letters()
+            if report.sender_id is not None and report.received is not None
+            and report.sent is not None and report.reports_error_of_id in number
+        )
         spans = []
         for side in (Side.WHITE, Side.BLACK):
             for item in self.participant(side).breaks:
@@ -426,6 +449,7 @@ class GameView:
             penalties=tuple(penalties),
             players={Side.WHITE: self.game.white.player.name,
                      Side.BLACK: self.game.black.player.name},
+            error_reports=reports,
         )
 
     def clock_start(self) -> dt.date:

@@ -38,6 +38,8 @@ class PostcardForm(FlaskForm):
     received = StringField(_l("Received"), validators=[Length(max=20)])
     sent = StringField(_l("Sent"), validators=[Length(max=20)])
     postmark = StringField(_l("Postmark"), validators=[Length(max=20)])
+    supplied_receipt = StringField(_l("Receipt date omitted from the previous card, supplied now"),
+                                   validators=[Length(max=20)])
     registered = BooleanField(_l("Registered"))
     declared_white_days = IntegerField(
         _l("Time declared, White"), validators=[Optional(), NumberRange(0, 10_000)]
@@ -89,6 +91,7 @@ class PostcardForm(FlaskForm):
             received=self.received.data or "",
             sent=self.sent.data or "",
             postmark=self.postmark.data or "",
+            supplied_receipt=self.supplied_receipt.data or "",
             registered=bool(self.registered.data),
             declared_white_days=self.declared_white_days.data,
             declared_black_days=self.declared_black_days.data,
