@@ -83,6 +83,7 @@ def show(game_id: int) -> str:
         game=game,
         letters=letters,
         corrected_by=corrected_by,
+        sequences={letter.id: letter.sequence for letter in letters},
         moves=moves,
         to_move=to_move(game),
         may_enter=is_official_of(current_user, game.tournament_id),

@@ -381,3 +381,7 @@ def test_the_error_report_form_refuses_then_records(
         assert game.letters[-1].reports_error_of_id == ids[2]
         chart = GameView(game).chart()
         assert [(c.player, c.days) for c in chart.charges] == [(Side.BLACK, 2)]
+    with steward.session_transaction() as session:
+        session["locale"] = "ru"
+    page = steward.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "сообщает об ошибке в письме 3 (002 §4.2.9)" in page
