@@ -22,6 +22,27 @@ def alembic_config(url: str) -> Config:
 
 def upgrade(url: str, revision: str = "head") -> None:
     command.upgrade(alembic_config(url), revision)
+    if revision == "head":
+        fill_game_states(url)
+
+
+def fill_game_states(url: str) -> int:
+    """Recompute the games' stored states a migration dropped, once the schema is the models'.
+
+    A game's state is derived data (``corrmail.games.state``). A migration must not compute it
+    itself: the service's code it would call reads tables as the newest models define them,
+    which an older schema half-way up the chain does not have yet. So a migration that changes
+    what a state holds deletes the rows, and this fills them after the last migration."""
+    from sqlalchemy.orm import Session
+
+    from corrmail.games.state import fill_missing
+
+    engine = make_engine(url)
+    try:
+        with Session(engine) as session, session.begin():
+            return fill_missing(session)
+    finally:
+        engine.dispose()
 
 
 def downgrade(url: str, revision: str) -> None:

@@ -74,8 +74,14 @@ class AsOfGameView(GameView):
     def letters(self) -> list[Letter]:
         zone = self.game.tournament.time_zone
         return effective_letters(
-            [letter for letter in self.game.letters if letter_date(letter, zone) <= self.as_of]
+            [letter for letter in self.game.letters if letter_date(letter, zone) <= self.as_of
+             and letter.reports_error_of_id is None]
         )
+
+    def error_report_letters(self) -> list[Letter]:
+        zone = self.game.tournament.time_zone
+        return [letter for letter in super().error_report_letters()
+                if letter_date(letter, zone) <= self.as_of]
 
     def game_penalties(self) -> list[PenaltyRow]:
         return [row for row in super().game_penalties() if row.charged_on <= self.as_of]

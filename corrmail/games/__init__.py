@@ -29,7 +29,9 @@ _WHERE = {
     "IllegalLedgerMove": "changes",
     "LedgerConflict": "append",
     "LedgerError": "append",
+    "LetterErrorRefused": "changes",
     "LetterInput": "append",
+    "PARTNER_CHARGE_RULES": "changes",
     "MoveCheck": "moves",
     "RecordedBreak": "changes",
     "SenderNotInGameError": "append",
@@ -38,6 +40,7 @@ _WHERE = {
     "append_letter": "append",
     "attach_case_text": "cases",
     "board_result": "moves",
+    "charge_letter_penalty": "changes",
     "charge_penalty": "changes",
     "check_moves": "moves",
     "clear_result": "changes",
@@ -51,6 +54,7 @@ _WHERE = {
     "partner_offered_draw": "moves",
     "receive_protest_letter": "cases",
     "record_break": "changes",
+    "record_error_report": "changes",
     "record_result": "changes",
     "record_start_sheet_receipt": "changes",
     "resignation_result": "moves",
@@ -58,6 +62,7 @@ _WHERE = {
     "revoke_penalties": "changes",
     "revoke_special_break": "changes",
     "store_transition": "cases",
+    "supplied_receipt_problem": "changes",
     "suspend_play": "changes",
 }
 
@@ -92,21 +97,26 @@ if TYPE_CHECKING:
         store_transition,
     )
     from corrmail.games.changes import (
+        PARTNER_CHARGE_RULES,
         VARIANT_REPLY_TEXT,
         BreakRefused,
         IllegalLedgerMove,
+        LetterErrorRefused,
         RecordedBreak,
+        charge_letter_penalty,
         charge_penalty,
         clear_result,
         enter_letter,
         enter_letter_as_written,
         grant_special_break,
         record_break,
+        record_error_report,
         record_result,
         record_start_sheet_receipt,
         resume_play,
         revoke_penalties,
         revoke_special_break,
+        supplied_receipt_problem,
         suspend_play,
     )
     from corrmail.games.moves import (
@@ -119,6 +129,7 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "PARTNER_CHARGE_RULES",
     "VARIANT_REPLY_TEXT",
     "BreakRefused",
     "CorrectionSenderError",
@@ -126,6 +137,7 @@ __all__ = [
     "IllegalLedgerMove",
     "LedgerConflict",
     "LedgerError",
+    "LetterErrorRefused",
     "LetterInput",
     "MoveCheck",
     "RecordedBreak",
@@ -134,6 +146,7 @@ __all__ = [
     "append_letter",
     "attach_case_text",
     "board_result",
+    "charge_letter_penalty",
     "charge_penalty",
     "check_moves",
     "clear_result",
@@ -147,6 +160,7 @@ __all__ = [
     "partner_offered_draw",
     "receive_protest_letter",
     "record_break",
+    "record_error_report",
     "record_result",
     "record_start_sheet_receipt",
     "resignation_result",
@@ -154,5 +168,6 @@ __all__ = [
     "revoke_penalties",
     "revoke_special_break",
     "store_transition",
+    "supplied_receipt_problem",
     "suspend_play",
 ]

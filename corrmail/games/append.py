@@ -83,6 +83,10 @@ class LetterInput:
     penalty_days: int = 0
     corrects_letter_id: int | None = None
     inbound_message_id: int | None = None
+    #: 002 §4.3.3: the receipt date the sender left out of his previous letter.
+    supplied_receipt: dt.date | None = None
+    #: 002 §4.2.9: the partner's letter this one reports as faulty (a report carries no move).
+    reports_error_of_id: int | None = None
 
 
 #: ``session.info`` key: (the transaction, ids of the games :func:`load_locked_game` locked in it).

@@ -9,16 +9,18 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from flask_babel import gettext as _
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from corrmail import audit
 from corrmail.games.append import LedgerError, LetterInput, append_letter
 from corrmail.games.moves import MoveCheck, board_result
-from corrmail.games.view import GameView, UnsupportedGameType, break_span
+from corrmail.games.view import GameView, UnsupportedGameType, break_span, side_of
 from corrmail.models import (
     Break,
     BreakKind,
+    Channel,
     Game,
     GameResult,
     GameState,
@@ -28,24 +30,30 @@ from corrmail.models import (
     ResultKind,
     User,
 )
+from timekeeping import PENALTY_DAYS, RuleViolation, Side, check_break_limits, error_report_due
 from timekeeping import Break as BreakSpan
-from timekeeping import RuleViolation, Side, check_break_limits
+from timekeeping import ErrorReport as TimedReport
 
 __all__ = [
+    "PARTNER_CHARGE_RULES",
     "BreakRefused",
     "IllegalLedgerMove",
+    "LetterErrorRefused",
     "RecordedBreak",
+    "charge_letter_penalty",
     "charge_penalty",
     "clear_result",
     "enter_letter",
     "enter_letter_as_written",
     "grant_special_break",
     "record_break",
+    "record_error_report",
     "record_result",
     "record_start_sheet_receipt",
     "resume_play",
     "revoke_penalties",
     "revoke_special_break",
+    "supplied_receipt_problem",
     "suspend_play",
 ]
 
@@ -221,6 +229,167 @@ def revoke_penalties(session: Session, *, case_id: int, participant_id: int) -> 
     """The penalties a case charged a player, taken back by a later decision in that case."""
     session.execute(delete(Penalty).where(Penalty.case_id == case_id,
                                           Penalty.participant_id == participant_id))
+
+
+# -- errors in letters and the partner's charges (002 §4.2.9, §4.2.11, §4.3.3) ------------------
+
+
+class LetterErrorRefused(ValueError):
+    """A report, a charge or a supplied date the rules do not allow; nothing was stored.
+    ``rule`` is the point refused under, ``message`` the reason in the reader's language."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+
+
+#: The points under which a partner charges the 6 days in his reply.
+PARTNER_CHARGE_RULES = ("002 §4.2.11", "002 §4.3.3")
+
+
+def _letter_of(view: GameView, letter_id: int, rule: str) -> Letter:
+    for letter in view.letters:
+        if letter.id == letter_id or _originally(letter, letter_id):
+            return letter
+    raise LetterErrorRefused(rule, _("letter %(id)s is not a letter of this game", id=letter_id))
+
+
+def _originally(letter: Letter, letter_id: int) -> bool:
+    corrected = letter.corrects
+    while corrected is not None:
+        if corrected.id == letter_id:
+            return True
+        corrected = corrected.corrects
+    return False
+
+
+def _omitted_receipt(view: GameView, letter: Letter) -> bool:
+    """Whether a move letter left out its receipt date: the opening letter has none to give."""
+    first = next((item for item in view.letters if item.moves_text.strip() and item.sent), None)
+    return letter is not first and letter.received is None
+
+
+def charge_letter_penalty(
+    session: Session, game: Game, *, letter_id: int, charged_in_id: int, rule: str, reason: str,
+    on: dt.date, user: User | None,
+) -> Penalty:
+    """The partner's 6 days for the faults of letter ``letter_id``, charged in his letter
+    ``charged_in_id`` (002 §4.2.11 for errors of §4.2.9–§4.2.10, §4.3.3 for a repeated omission
+    of a date), as an official enters them from the partner's card.
+
+    Refused (:class:`LetterErrorRefused`, nothing stored): without its reason ("с указанием, за
+    что именно"); in any letter but the very next reply to the faulty one ("если такое
+    начисление не сделано в ответном письме, то в дальнейшем это право теряется"); a second
+    charge for one letter (6 days "независимо от количества нарушений в одном письме"); under
+    §4.3.3, for a letter that omitted no date or for a first omission (a notice only).
+    """
+    if rule not in PARTNER_CHARGE_RULES:
+        raise LetterErrorRefused("002 §4.2.11", _(
+            "a partner charges penalty days under 002 §4.2.11 or §4.3.3, not %(rule)s", rule=rule))
+    if not reason.strip():
+        raise LetterErrorRefused("002 §4.2.11", _(
+            "a penalty says what it is for: the reason is required"))
+    view = GameView(game)
+    faulty = _letter_of(view, letter_id, rule)
+    charging = _letter_of(view, charged_in_id, rule)
+    if faulty.sender_id is None or charging.sender_id is None or (
+            charging.sender_id == faulty.sender_id):
+        raise LetterErrorRefused(rule, _("only the partner of the sender of letter %(n)s charges "
+                                         "for it", n=faulty.sequence))
+    letters = view.letters
+    reply = next((item for item in letters[letters.index(faulty) + 1:]
+                  if item.sender_id == charging.sender_id), None)
+    if reply is not charging:
+        raise LetterErrorRefused(rule, _(
+            "the right to charge for letter %(n)s was lost: it is charged only in the very next "
+            "reply to it%(reply)s", n=faulty.sequence,
+            reply=_(" (letter %(m)s)", m=reply.sequence) if reply is not None else ""))
+    if any(row.letter_id == faulty.id and row.case_id is None and row.days > 0
+           for row in view.game_penalties()):
+        raise LetterErrorRefused(rule, _(
+            "letter %(n)s is already charged: 6 days once per letter, whatever the number of "
+            "faults in it", n=faulty.sequence))
+    if rule == "002 §4.3.3":
+        omissions = [item for item in letters if item.sender_id == faulty.sender_id
+                     and item.moves_text.strip() and _omitted_receipt(view, item)]
+        if faulty not in omissions:
+            raise LetterErrorRefused(rule, _("letter %(n)s omitted no date", n=faulty.sequence))
+        if omissions.index(faulty) == 0:
+            raise LetterErrorRefused(rule, _(
+                "a first omission of a date earns a notice only; the 6 days are for a repeated "
+                "one"))
+    return charge_penalty(session, game, faulty.sender_id, PENALTY_DAYS, rule=rule,
+                          reason=reason.strip(), on=charging.sent or on, user=user, letter=faulty)
+
+
+def supplied_receipt_problem(view: GameView, sender_id: int, day: dt.date) -> LetterErrorRefused | None:
+    """Why ``sender_id``'s next letter cannot supply ``day`` as the receipt date he left out of
+    his previous letter (002 §4.3.3), or ``None`` when it can."""
+    previous = next((letter for letter in reversed(view.letters)
+                     if letter.sender_id == sender_id and letter.moves_text.strip()
+                     and letter.sent is not None), None)
+    if previous is None or not _omitted_receipt(view, previous):
+        return LetterErrorRefused("002 §4.3.3", _(
+            "the previous letter of this player omitted no receipt date; there is nothing to "
+            "supply"))
+    assert previous.sent is not None
+    if (previous.partner_sent is not None and day < previous.partner_sent) or day > previous.sent:
+        return LetterErrorRefused("002 §4.3.1", _(
+            "the receipt date supplied (%(day)s) must fall between the partner's dispatch and "
+            "the reply of letter %(n)s", day=f"{day:%d.%m.%Y}", n=previous.sequence))
+    return None
+
+
+def record_error_report(
+    session: Session, game: Game, *, reporter_id: int, letter_id: int, received: dt.date,
+    reported: dt.date, channel: Channel, on: dt.date, user: User | None,
+) -> Letter:
+    """A player's report to his partner that letter ``letter_id`` did not repeat the moves, or
+    repeated them wrongly or illegibly (002 §4.2.9): a letter of the archive that moves nothing.
+
+    ``received`` is the day the faulty letter came, ``reported`` the day of the report. Up to 3
+    days are the reporter's and count for nobody; later days up to the report are his think
+    time, charged by the time chart (docs/rules/timekeeping.md, reading 31). Refused
+    (:class:`LetterErrorRefused`, nothing stored): a letter not the partner's latest one, a
+    report dated before the letter came or after today, a second report of one letter.
+    """
+    view = GameView(game)
+    faulty = _letter_of(view, letter_id, "002 §4.2.9")
+    if reporter_id not in (game.white_id, game.black_id) or faulty.sender_id in (None, reporter_id):
+        raise LetterErrorRefused("002 §4.2.9", _(
+            "a player reports his partner's letter, not his own"))
+    # The letter now being answered: a card play stopped at keeps no move until corrected.
+    latest = view.letters[-1] if view.letters else None
+    if faulty is not latest:
+        raise LetterErrorRefused("002 §4.2.9", _(
+            "only the partner's letter now being answered can be reported (letter %(n)s)",
+            n=latest.sequence if latest is not None else "—"))
+    if faulty.sent is not None and received < faulty.sent:
+        raise LetterErrorRefused("002 §4.3.1", _(
+            "letter %(n)s cannot have come (%(received)s) before it was sent (%(sent)s)",
+            n=faulty.sequence, received=f"{received:%d.%m.%Y}", sent=f"{faulty.sent:%d.%m.%Y}"))
+    if reported < received or reported > on:
+        raise LetterErrorRefused("002 §4.2.9", _(
+            "the report (%(reported)s) must be dated between the letter's arrival (%(received)s) "
+            "and today", reported=f"{reported:%d.%m.%Y}", received=f"{received:%d.%m.%Y}"))
+    if any(letter.reports_error_of_id == faulty.id and letter.sender_id == reporter_id
+           for letter in view.error_report_letters()):
+        raise LetterErrorRefused("002 §4.2.9", _(
+            "letter %(n)s is already reported", n=faulty.sequence))
+    row = append_letter(session, game, LetterInput(
+        sender_id=reporter_id, channel=channel,
+        raw_text=f"002 §4.2.9: error of letter {faulty.sequence} reported",
+        partner_sent=faulty.sent, received=received, sent=reported,
+        reports_error_of_id=faulty.id,
+    ), user)
+    late = (reported - error_report_due(TimedReport(side_of(game, reporter_id), faulty.sequence,
+                                                    received, reported))).days
+    audit.record(session, user=user, action="letter.error_reported", entity="letter",
+                 entity_id=row.id, tournament_id=game.tournament_id, rule="002 §4.2.9",
+                 summary=f"game {game.id}: letter {faulty.sequence} reported on "
+                         f"{reported:%d.%m.%Y}", detail={"days_after_the_third": max(late, 0)})
+    return row
 
 
 # -- breaks ----------------------------------------------------------------------------------------

@@ -602,3 +602,14 @@ def rebuild(session: Session, tournament_code: str | None = None) -> int:
     _recompute(session, game_ids)
     session.flush()
     return len(game_ids)
+
+
+def fill_missing(session: Session) -> int:
+    """Compute the state of every game that has none (a migration drops the states when what
+    they hold is defined anew); the number of games filled."""
+    settle(session)
+    game_ids = list(session.scalars(
+        select(Game.id).where(~Game.id.in_(select(StoredGameState.game_id))).order_by(Game.id)))
+    _recompute(session, game_ids)
+    session.flush()
+    return len(game_ids)

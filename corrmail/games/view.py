@@ -23,12 +23,15 @@ from corrmail.models import Penalty as PenaltyRow
 from corrmail.models.enums import ROUND_BY_ROUND_SYSTEMS
 from notation.full import format_full
 from notation.game_position import GamePosition, initial_position
+from notation.letter_form import forced_plies
 from notation.letters import LegalMove, PlayedGame, play_moves, read_move
+from notation.move import Move
 from notation.rules import Color
 from notation.rules import GameType as BoardType
 from notation.variants import VariantOffer, parse_variants
 from timekeeping import Break as BreakSpan
 from timekeeping import (
+    ErrorReport,
     Ledger,
     LetterEntry,
     Penalty,
@@ -40,7 +43,7 @@ from timekeeping import (
 )
 
 __all__ = [
-    "GameView", "break_span", "referee_grant", "HeldMoveRefused", "UnsupportedGameType", "side_of", "color_of", "load_mail_game",
+    "GameView", "MoveTally", "break_span", "referee_grant", "HeldMoveRefused", "UnsupportedGameType", "side_of", "color_of", "load_mail_game",
 ]
 
 
@@ -105,6 +108,8 @@ def load_mail_game(session: Session, game_id: int) -> Game | None:
 
 #: Where :attr:`GameView.played` keeps a game object's last replay (not a mapped attribute).
 _REPLAY_MEMO = "_corrmail_replay_memo"
+#: Where :meth:`GameView.forced_flags` keeps a game object's last forced-move flags.
+_FORCED_MEMO = "_corrmail_forced_memo"
 
 
 #: Where :meth:`GameView.game_penalties` keeps a game object's penalties, and the count of
@@ -135,6 +140,46 @@ def _forget_penalty_reads(session: Session, previous_transaction: object) -> Non
     session.info[_PENALTY_WRITES] = session.info.get(_PENALTY_WRITES, 0) + 1
 
 
+class MoveTally:
+    """Moves counted per player as the ledger's letters bring them (002 §4.2.4, §4.3.5).
+
+    A move counts for the player whose move it is, whichever letter carried it. One that reached
+    the board through the mover's own accepted variant — written in the partner's letter, or in
+    the letter of the variant's reply — is left uncounted unless it was forced. A partner's move
+    a player wrote in his own letter that is not a variant's reply is a forced one (002 §4.2.4),
+    and counts. Without a replayable board (``known=False``) the older count stands: a player's
+    moves carried by the partner's letter are not counted at all.
+    """
+
+    def __init__(self, known: bool) -> None:
+        self.known = known
+        self.board = 0
+        self.moves = {Side.WHITE: 0, Side.BLACK: 0}
+        self.uncounted = {Side.WHITE: 0, Side.BLACK: 0}
+        self.forced = {Side.WHITE: 0, Side.BLACK: 0}
+
+    def skip(self, plies: int) -> None:
+        self.board += plies
+
+    def ply(self, sender: Side, *, forced: bool, through_variant: bool = False) -> None:
+        mover = Side.WHITE if self.board % 2 == 0 else Side.BLACK
+        self.board += 1
+        if not self.known:
+            if mover is sender:
+                self.moves[mover] += 1
+            return
+        self.moves[mover] += 1
+        if forced:
+            self.forced[mover] += 1
+        elif mover is not sender or through_variant:
+            self.uncounted[mover] += 1
+
+    def entry(self, sender: Side) -> tuple[int, int, int]:
+        """The sender's move, uncounted moves and forced moves since his previous letter."""
+        forced, self.forced[sender] = self.forced[sender], 0
+        return self.moves[sender], self.uncounted[sender], forced
+
+
 @dataclass
 class GameView:
     game: Game
@@ -149,7 +194,14 @@ class GameView:
 
     @cached_property
     def letters(self) -> list[Letter]:
-        return effective_letters(self.game.letters)
+        """The letters of play as they now read; a report of a partner's error (002 §4.2.9)
+        is kept in the archive but moves nothing, and is read by :meth:`error_reports`."""
+        return effective_letters([letter for letter in self.game.letters
+                                  if letter.reports_error_of_id is None])
+
+    def error_report_letters(self) -> list[Letter]:
+        """The letters that report a partner's faulty letter (002 §4.2.9), in ledger order."""
+        return [letter for letter in self.game.letters if letter.reports_error_of_id is not None]
 
     @cached_property
     def plies(self) -> list[str]:
@@ -264,27 +316,80 @@ class GameView:
 
     # -- time -------------------------------------------------------------------------------
 
-    def ledger(self) -> Ledger:
-        """The timekeeping ledger of the game's move letters and charged penalties."""
-        tournament = self.game.tournament
-        entries: list[LetterEntry] = []
-        own_moves = {Side.WHITE: 0, Side.BLACK: 0}
-        last_sent: dict[Side, dt.date] = {}
-        board = 0
+    def forced_flags(self) -> tuple[bool, ...] | None:
+        """For each ply of the ledger, whether it was forced (002 §4.2.4), as
+        :func:`notation.letter_form.forced_plies` finds it; ``None`` when the board cannot be
+        replayed (a game type without an engine, an illegal move on record).
+
+        Kept on the game object like the replay: a later view finds only the new plies' flags.
+        """
+        try:
+            played = self.played
+        except (UnsupportedGameType, ValueError):
+            return None
+        if not played.complete:
+            return None
+        moves = played.moves
+        key = (self.board_type, repr(self.game.tournament.rule_options or None))
+        memo: tuple[object, tuple[Move, ...], tuple[bool, ...]] | None = self.game.__dict__.get(
+            _FORCED_MEMO)
+        if memo is not None and memo[0] == key and moves[:len(memo[1])] == memo[1]:
+            known = len(memo[1])
+            flags = memo[2] + forced_plies(played.positions[known], moves[known:])
+        else:
+            flags = forced_plies(self.start, moves)
+        self.game.__dict__[_FORCED_MEMO] = (key, moves, flags)
+        return flags
+
+    def move_tally(self) -> MoveTally:
+        """Each player's moves, variant moves left uncounted and forced moves (002 §4.2.4,
+        §4.3.5) after the whole ledger: :meth:`ledger` counts the same way, and a letter not yet
+        stored (a postcard being checked) continues from here."""
+        flags = self.forced_flags()
+        tally = MoveTally(flags is not None)
+        self._tally_letters(tally, flags)
+        return tally
+
+    def _tally_letters(self, tally: MoveTally, flags: Sequence[bool] | None
+                       ) -> list[tuple[Letter, tuple[int, int, int]]]:
+        # The game core's mark of the letter carrying a variant's reply (002 §4.2.13).
+        from corrmail.games.changes import VARIANT_REPLY_TEXT
+
+        counted: list[tuple[Letter, tuple[int, int, int]]] = []
         for letter in self.letters:
             plies = letter.moves_text.split()
             if not plies or letter.sender_id is None or letter.sent is None:
+                tally.skip(len(plies))
                 continue
             sender = side_of(self.game, letter.sender_id)
+            through_variant = letter.raw_text == VARIANT_REPLY_TEXT
             for _ in plies:
-                mover = Side.WHITE if board % 2 == 0 else Side.BLACK
-                if mover is sender:
-                    own_moves[sender] += 1
-                board += 1
+                forced = flags is not None and tally.board < len(flags) and flags[tally.board]
+                tally.ply(sender, forced=forced, through_variant=through_variant)
+            counted.append((letter, tally.entry(sender)))
+        return counted
+
+    def ledger(self) -> Ledger:
+        """The timekeeping ledger of the game's move letters and charged penalties.
+
+        Each letter's ``move`` counts every move of its sender so far; ``uncounted_moves`` those
+        that reached the board through his own accepted variant (the partner's letter carried
+        them, or the letter of the variant's reply did) and were not forced; ``forced_moves``
+        the forced ones among his moves since his previous letter (002 §4.2.4, §4.3.5).
+        """
+        tournament = self.game.tournament
+        entries: list[LetterEntry] = []
+        last_sent: dict[Side, dt.date] = {}
+        number: dict[int, int] = {}  # letter id -> its 1-based place among the entries
+        flags = self.forced_flags()
+        tally = MoveTally(flags is not None)
+        for letter, (move, uncounted, forced) in self._tally_letters(tally, flags):
+            assert letter.sender_id is not None and letter.sent is not None
+            sender = side_of(self.game, letter.sender_id)
             entries.append(
                 LetterEntry(
                     sender=sender,
-                    move=max(own_moves[sender], 1),
+                    move=max(move, 1),
                     sent=letter.sent,
                     received=letter.received,
                     partner_sent_postmark=letter.partner_sent,
@@ -293,10 +398,26 @@ class GameView:
                     corrects_partner=(letter.partner_sent is not None
                                       and last_sent.get(sender.partner) not in
                                       (None, letter.partner_sent)),
-                    moves_text=" ".join(plies),
+                    moves_text=" ".join(letter.moves_text.split()),
+                    uncounted_moves=uncounted,
+                    forced_moves=forced,
+                    supplied_receipt=letter.supplied_receipt,
                 )
             )
             last_sent[sender] = letter.sent
+            number[letter.id] = len(entries)
+            corrected = letter.corrects_letter_id
+            while corrected is not None and corrected not in number:
+                number[corrected] = len(entries)  # a report may name the letter as first sent
+                corrected = next((earlier.corrects_letter_id for earlier in self.game.letters
+                                  if earlier.id == corrected), None)
+        reports = tuple(
+            ErrorReport(side_of(self.game, report.sender_id), number[report.reports_error_of_id],
+                        received=report.received, reported=report.sent)
+            for report in self.error_report_letters()
+            if report.sender_id is not None and report.received is not None
+            and report.sent is not None and report.reports_error_of_id in number
+        )
         spans = []
         for side in (Side.WHITE, Side.BLACK):
             for item in self.participant(side).breaks:
@@ -328,6 +449,7 @@ class GameView:
             penalties=tuple(penalties),
             players={Side.WHITE: self.game.white.player.name,
                      Side.BLACK: self.game.black.player.name},
+            error_reports=reports,
         )
 
     def clock_start(self) -> dt.date:

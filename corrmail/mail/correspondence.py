@@ -68,6 +68,7 @@ from corrmail.referee.store import load_case
 from notation.full import format_full
 from notation.game_position import GamePosition
 from notation.geometry import BOARD_8X8, Geometry
+from notation.letter_form import LetterElement, LetterIncomplete, check_elements, elements_in_text
 from notation.letters import LegalMove, read_move
 from notation.move import Move
 from notation.svg import board_svg
@@ -270,11 +271,17 @@ class _Context:
         return games.enter_letter(self.session, self.game, self.letter_input(), moves, None,
                                   on=self.today)
 
-    def outcome(self, code: str, detail: str = "", *, refused: bool = False) -> Outcome:
+    def outcome(self, code: str, detail: str = "", *, refused: bool = False,
+                lacks: Sequence[str] = ()) -> Outcome:
+        """The letter's audit entry; ``lacks`` names the elements of 002 §4.2.3 it lacked."""
+        recorded: dict[str, Any] = {"inbound_message_id": self.inbound_id,
+                                    "participant_id": self.me.id}
+        if lacks:
+            recorded["letter_elements_missing"] = list(lacks)
+            recorded["letter_elements_rule"] = "002 §4.2.3"
         audit.record(
             self.session, user=None, action=f"mail.{code}", entity="game", entity_id=self.game.id,
-            tournament_id=self.tournament.id, summary=detail or code,
-            detail={"inbound_message_id": self.inbound_id, "participant_id": self.me.id},
+            tournament_id=self.tournament.id, summary=detail or code, detail=recorded,
         )
         return Outcome(code, detail, refused, tuple(self.posted))
 
@@ -333,6 +340,7 @@ class _Context:
             self.notify_errors(check.notices or [RuleNotice("002 §4.2.3", "no_own_move", "")],
                                penalty=False)
             return self.outcome("no_own_move", refused=True)
+        lacks = self.elements_lacking(view, check)
         letter = self.record_letter(check)
         if not check.own:
             return self.stopped(check)
@@ -380,7 +388,27 @@ class _Context:
             self.announce_result()
         detail = moves_written + (f" + {context['variant_reply']}" if trailing else "")
         return self.outcome("move_relayed" if check.stop is None else "move_relayed_with_error",
-                            detail)
+                            detail, lacks=lacks)
+
+    def elements_lacking(self, view: GameView, check: MoveCheck) -> tuple[str, ...]:
+        """Each element of 002 §4.2.3 an e-mail with a move lacks (:func:`notation.letter_form.
+        check_elements`), for the letter's audit entry. The letter is relayed all the same: the
+        server writes the relayed letter in the form 002 §4.2.3 prescribes, so the partner lacks
+        nothing, and the rule attaches no penalty (docs/rules/mail.md). A move made on the web
+        has no text of its own to judge."""
+        if self.channel is not Channel.EMAIL:
+            return ()
+        present = set(elements_in_text(self.message.text, self.tournament.code))
+        if check.own:
+            present.add(LetterElement.OWN_MOVE)
+        if check.stop is None or check.stop.rule != "002 §4.2.9":
+            present.add(LetterElement.PARTNER_MOVES_REPEATED)
+        opening = not any(letter.moves_text.strip() for letter in view.letters)
+        try:
+            check_elements(present, opening=opening, by_post=False)
+        except LetterIncomplete as incomplete:
+            return tuple(element.value for element in incomplete.missing)
+        return ()
 
     def reply_deadline(self, view: GameView, ledger: Ledger) -> dt.date | None:
         """The last day the player to move can answer without overstepping (002 §4.3.5)."""

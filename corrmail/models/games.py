@@ -81,13 +81,18 @@ class Letter(Base):
     variants_text: Mapped[str] = mapped_column(Text, default="")
     penalty_days: Mapped[int] = mapped_column(default=0)
     corrects_letter_id: Mapped[int | None] = mapped_column(ForeignKey("letters.id"))
+    # 002 §4.3.3: the receipt date this sender left out of his previous letter, supplied now.
+    supplied_receipt: Mapped[dt.date | None]
+    # 002 §4.2.9: this letter reports the partner's faulty letter; it carries no move.
+    reports_error_of_id: Mapped[int | None] = mapped_column(ForeignKey("letters.id"))
     inbound_message_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_messages.id"))
     entered_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     entered_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     game: Mapped[Game] = relationship(back_populates="letters", foreign_keys=[game_id])
     sender: Mapped[Participant | None] = relationship()
-    corrects: Mapped[Letter | None] = relationship(remote_side=[id])
+    corrects: Mapped[Letter | None] = relationship(remote_side=[id],
+                                                   foreign_keys=[corrects_letter_id])
     entered_by: Mapped[User | None] = relationship()
 
     def __repr__(self) -> str:

@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session
 
 from corrmail import audit, games
 from corrmail.games import BreakRefused, LetterInput, MoveCheck, record_start_sheet_receipt
-from corrmail.games.chart_notes import date_error, note_message, violation_message
+from corrmail.games.chart_notes import N_, date_error, note_message, violation_message
 from corrmail.games.move_walk import RuleNotice
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
 from corrmail.mail.content import MoveMention, normalize_move_text
@@ -50,6 +50,7 @@ from corrmail.models import (
     ResultKind,
     User,
 )
+from notation.letter_form import LetterElement, LetterIncomplete, check_elements, forced_plies
 from notation.letters import LegalMove, read_move
 from timekeeping import (
     PENALTY_DAYS,
@@ -72,8 +73,10 @@ __all__ = [
     "PostcardEntry",
     "PostcardRejected",
     "PostcardStale",
+    "CARD_ELEMENTS",
     "card_text",
     "check_postcard",
+    "element_names",
     "enter_postcard",
     "moves_to_repeat",
     "postcard_fingerprint",
@@ -84,6 +87,29 @@ __all__ = [
 
 #: 002 §4.2.9: the recipient points out a faulty letter within 3 days (not his think time).
 NOTICE_DAYS = 3
+
+#: The elements of 002 §4.2.3 only the card in the steward's hand shows; the others (the
+#: repetition, the move, the three dates, the time) are read from what he types, and named under
+#: the rules that say what follows from their absence (002 §4.2.9, §4.3.3).
+CARD_ELEMENTS = (LetterElement.GREETING, LetterElement.TOURNAMENT_CODE,
+                 LetterElement.RETURN_ADDRESS, LetterElement.SIGNATURE)
+
+#: How each element of 002 §4.2.3 is named to people.
+ELEMENT_NAMES = {
+    LetterElement.GREETING: N_("greeting"),
+    LetterElement.TOURNAMENT_CODE: N_("tournament code"),
+    LetterElement.PARTNER_MOVES_REPEATED: N_("the partner's move(s) repeated"),
+    LetterElement.OWN_MOVE: N_("own move"),
+    LetterElement.THREE_DATES: N_("the three dates"),
+    LetterElement.TIME_TOTALS: N_("each player's total time"),
+    LetterElement.RETURN_ADDRESS: N_("return address"),
+    LetterElement.SIGNATURE: N_("signature"),
+}
+
+
+def element_names(elements: Sequence[LetterElement]) -> str:
+    """The elements of 002 §4.2.3, named in the reader's language, in the rule's order."""
+    return ", ".join(_(ELEMENT_NAMES[element]) for element in elements)
 
 
 class Declaration(enum.StrEnum):
@@ -116,6 +142,12 @@ class PostcardEntry:
     #: How the move came: a postcard, or a telephone call the steward took down (002 §4.1.1 в);
     #: a call's date stands for the postmark (docs/rules/timekeeping.md).
     channel: Channel = Channel.POST
+    #: The elements of 002 §4.2.3 the steward sees missing on the card itself (codes of
+    #: :data:`CARD_ELEMENTS`); the moves, dates and times are judged from what he typed.
+    lacks: tuple[str, ...] = ()
+    #: The receipt date the sender left out of his previous card, supplied on this one
+    #: (002 §4.3.3), as written.
+    supplied_receipt: str = ""
 
 
 @dataclass(frozen=True)
@@ -201,6 +233,8 @@ class PostcardCheck:
     received: dt.date | None = None
     sent: dt.date | None = None
     postmark: dt.date | None = None
+    #: The receipt date of the sender's previous card, supplied now (002 §4.3.3).
+    supplied_receipt: dt.date | None = None
     chart: TimeChart | None = None
     result: GameResult | None = None
     #: The core's verdict on the card's moves (:func:`corrmail.games.check_moves`).
@@ -256,7 +290,13 @@ def check_postcard(game: Game, entry: PostcardEntry, *, today: dt.date) -> Postc
         check.errors.append(Finding("002 §4.2.8", _("this player is not to move; the partner is")))
         return check
     check.repeats = moves_to_repeat(view, entry.sender_id)
+    if check.supplied_receipt is not None:
+        refused = games.supplied_receipt_problem(view, entry.sender_id, check.supplied_receipt)
+        if refused is not None:
+            check.errors.append(Finding(refused.rule, refused.message, code="supplied_receipt"))
+            check.supplied_receipt = None  # refused: the chart is not told it a second time
     _check_moves(check, view, side, today)
+    _check_elements(check, view)
     if check.sent is not None:
         _check_time(check, view, side)
     return check
@@ -352,6 +392,7 @@ def _read_dates(check: PostcardCheck, today: dt.date) -> None:
     check.sent = read(entry.sent, _("dispatch date"), reference)
     check.received = read(entry.received, _("receipt date"), reference)
     check.partner_sent = read(entry.partner_sent, _("partner's dispatch date"), reference)
+    check.supplied_receipt = read(entry.supplied_receipt, _("receipt date supplied"), reference)
     if check.sent is None and not check.errors:
         if check.postmark is None:
             check.errors.append(Finding(
@@ -432,6 +473,38 @@ def _check_moves(check: PostcardCheck, view: GameView, side: Side, today: dt.dat
             check.notice_due = today + dt.timedelta(days=NOTICE_DAYS)
     elif moves.refused:
         check.errors.append(Finding("002 §4.2.3", _("the card carries no move of its sender")))
+
+
+def _check_elements(check: PostcardCheck, view: GameView) -> None:
+    """002 §4.2.3: each element the card lacks is named (:func:`notation.letter_form.
+    check_elements`). Only a card without a move of its sender is refused (it is no letter of the
+    game, :func:`_check_moves`); any other missing element is a finding — 002 §4.2.3 attaches
+    no penalty to it, and the penalties of 002 §4.2.11 and §4.3.3 are for the errors those
+    points name (docs/rules/notation.md, reading 16)."""
+    entry = check.entry
+    lacks: list[LetterElement] = []
+    for code in entry.lacks:
+        try:
+            element = LetterElement(code)
+        except ValueError:
+            element = None
+        if element not in CARD_ELEMENTS:
+            check.errors.append(Finding("002 §4.2.3", _(
+                "%(code)s is not an element the steward reads off the card", code=code)))
+            continue
+        lacks.append(element)
+    if check.moves is None or not check.moves.own:
+        return  # no letter with a move: refused or stopped under its own rule
+    opening = not any(letter.sent is not None and letter.moves_text.strip()
+                      for letter in view.letters)
+    try:
+        check_elements(set(LetterElement) - set(lacks), opening=opening,
+                       by_post=entry.channel is Channel.POST)
+    except LetterIncomplete as incomplete:
+        check.findings.append(Finding(
+            incomplete.rule, _("the letter lacks: %(elements)s",
+                               elements=element_names(incomplete.missing)),
+            _("named to the sender; no penalty (002 §4.2.3 sets none)"), code=incomplete.code))
 
 
 def _replaced_letter(view: GameView, letter_id: int | None) -> Letter | None:
@@ -517,16 +590,23 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
         before = compute_chart(ledger)
         check.time_before = check.time_after = Totals(before.totals.white, before.totals.black)
         return
-    plies_before = len(view.plies)
-    own_after = sum(1 for index in range(plies_before + len(check.own_moves.split()))
-                    if (index % 2 == 0) == (side is Side.WHITE))
+    # The sender's moves counted as the ledger will count them once the card is stored
+    # (variant moves uncounted unless forced, 002 §4.2.4, §4.3.5).
+    replaced = _replaced_letter(view, entry.corrects_letter_id)
+    tally = (view if replaced is None else view.before(replaced)).move_tally()
+    own = check.moves.own if check.moves is not None else []
+    flags = forced_plies(own[0][0], [move for _, move in own]) if own and tally.known else ()
+    for index in range(len(own)):
+        tally.ply(side, forced=bool(flags) and flags[index])
+    move, uncounted, forced = tally.entry(side)
     previous = [e for e in ledger.letters if e.sender is not side]
     corrects = (check.partner_sent is not None and bool(previous)
                 and previous[-1].sent != check.partner_sent)
     candidate = LetterEntry(
-        sender=side, move=max(own_after, 1), sent=check.sent, received=check.received,
+        sender=side, move=max(move, 1), sent=check.sent, received=check.received,
         partner_sent_postmark=check.partner_sent, corrects_partner=corrects,
-        moves_text=check.own_moves,
+        moves_text=check.own_moves, uncounted_moves=uncounted, forced_moves=forced,
+        supplied_receipt=check.supplied_receipt,
     )
     chart = compute_chart(replace(ledger, letters=(*ledger.letters, candidate)))
     check.chart = chart
@@ -598,6 +678,7 @@ def enter_postcard(
         declared_white_days=entry.declared_white_days,
         declared_black_days=entry.declared_black_days,
         corrects_letter_id=entry.corrects_letter_id,
+        supplied_receipt=check.supplied_receipt,
     ), check.moves, user, on=today)
     if check.result is not None:
         assert check.sent is not None

@@ -12,7 +12,13 @@ from sqlalchemy import select
 from werkzeug.wrappers.response import Response
 
 from corrmail.clock import today
-from corrmail.games import LedgerError, enter_letter_as_written
+from corrmail.games import (
+    LedgerError,
+    LetterErrorRefused,
+    charge_letter_penalty,
+    enter_letter_as_written,
+    record_error_report,
+)
 from corrmail.games.ledger import effective_letters, to_move
 from corrmail.games.page import (
     board_at,
@@ -23,7 +29,7 @@ from corrmail.games.page import (
     move_rows,
 )
 from corrmail.games.view import GameView, UnsupportedGameType
-from corrmail.models import Case, Game, Role
+from corrmail.models import Case, Channel, Game, Role
 from corrmail.play.postcards import (
     Finding,
     PostcardCheck,
@@ -37,7 +43,7 @@ from corrmail.play.postcards import (
 from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
 from corrmail.web.database import db_session, settings
 from corrmail.web.downloads import attachment
-from corrmail.web.letter_forms import LetterForm
+from corrmail.web.letter_forms import ErrorReportForm, LetterForm, PenaltyChargeForm
 from corrmail.web.play import play_panel
 from corrmail.web.postal_forms import PostcardForm
 
@@ -77,6 +83,7 @@ def show(game_id: int) -> str:
         game=game,
         letters=letters,
         corrected_by=corrected_by,
+        sequences={letter.id: letter.sequence for letter in letters},
         moves=moves,
         to_move=to_move(game),
         may_enter=is_official_of(current_user, game.tournament_id),
@@ -235,4 +242,69 @@ def add_letter(game_id: int) -> str | Response:
             return redirect(url_for("games.show", game_id=game.id))
     status = 422 if problem else 200
     page = render_template("games/letter_form.html", game=game, form=form, problem=problem)
+    return page, status  # type: ignore[return-value]
+
+
+@blueprint.route("/<int:game_id>/error-reports/new", methods=["GET", "POST"])
+@login_required
+def add_error_report(game_id: int) -> str | Response:
+    """A player's report of his partner's faulty letter (002 §4.2.9), entered by an official:
+    a letter of the archive that moves nothing; days after the third are the reporter's."""
+    session = db_session()
+    game = session.get(Game, game_id)
+    if game is None:
+        abort(404)
+    if not _may_enter_postcards(game):
+        abort(403)
+    form = ErrorReportForm()
+    form.offer(game, GameView(game).letters)
+    refused: LetterErrorRefused | None = None
+    if form.validate_on_submit():
+        assert form.received.data is not None and form.reported.data is not None
+        try:
+            letter = record_error_report(
+                session, game, reporter_id=form.reporter.data, letter_id=form.letter.data,
+                received=form.received.data, reported=form.reported.data,
+                channel=Channel(form.channel.data), on=_today(game), user=current_user)
+        except LetterErrorRefused as error:
+            session.rollback()
+            refused = error
+        else:
+            session.commit()
+            flash(_("Error report entered as letter %(n)s.", n=letter.sequence), "info")
+            return redirect(url_for("games.show", game_id=game.id))
+    status = 422 if refused is not None or (request.method == "POST" and form.errors) else 200
+    page = render_template("games/error_report_form.html", game=game, form=form, refused=refused)
+    return page, status  # type: ignore[return-value]
+
+
+@blueprint.route("/<int:game_id>/penalties/new", methods=["GET", "POST"])
+@login_required
+def add_partner_penalty(game_id: int) -> str | Response:
+    """The 6 days a partner charged in his reply, with their reason (002 §4.2.11, §4.3.3),
+    entered by an official; the game core refuses a charge the rules do not allow."""
+    session = db_session()
+    game = session.get(Game, game_id)
+    if game is None:
+        abort(404)
+    if not _may_enter_postcards(game):
+        abort(403)
+    form = PenaltyChargeForm()
+    form.offer(GameView(game).letters)
+    refused: LetterErrorRefused | None = None
+    if form.validate_on_submit():
+        try:
+            charge_letter_penalty(
+                session, game, letter_id=form.letter.data, charged_in_id=form.charged_in.data,
+                rule=form.rule.data or "", reason=form.reason.data or "", on=_today(game),
+                user=current_user)
+        except LetterErrorRefused as error:
+            session.rollback()
+            refused = error
+        else:
+            session.commit()
+            flash(_("Penalty days entered."), "info")
+            return redirect(url_for("games.show", game_id=game.id))
+    status = 422 if refused is not None or (request.method == "POST" and form.errors) else 200
+    page = render_template("games/penalty_form.html", game=game, form=form, refused=refused)
     return page, status  # type: ignore[return-value]

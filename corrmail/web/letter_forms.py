@@ -1,4 +1,6 @@
-"""The form a steward fills in from a postcard, or to record a correction (002 §4.2.3, §4.2.5)."""
+"""The forms a steward fills in from a letter: a letter as written or a correction of one
+(002 §4.2.3, §4.2.5), a partner's error reported (002 §4.2.9) and a partner's charge of penalty
+days (002 §4.2.11, §4.3.3)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from wtforms import BooleanField, DateField, IntegerField, SelectField, StringFi
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from corrmail.games import LetterInput
+from corrmail.games import PARTNER_CHARGE_RULES, LetterInput
 from corrmail.models import Channel, Game, Letter
 
 CHANNELS = [
@@ -75,3 +77,48 @@ class LetterForm(FlaskForm):
             penalty_days=self.penalty_days.data or 0,
             corrects_letter_id=self.corrects.data or None,
         )
+
+
+def _move_letters(letters: list[Letter]) -> list[SelectChoice]:
+    return [SelectChoice(str(letter.id), f"{letter.sequence}: {letter.moves_text}")
+            for letter in letters if letter.moves_text.strip()]
+
+
+class ErrorReportForm(FlaskForm):
+    """A player's report that the partner's letter did not repeat the moves, or repeated them
+    wrongly or illegibly (002 §4.2.9)."""
+
+    reporter = SelectField(_l("Reported by"), coerce=int, validators=[DataRequired()])
+    letter = SelectField(_l("Letter reported"), coerce=int, validators=[DataRequired()])
+    channel = SelectField(_l("Channel"), choices=CHANNELS)
+    received = DateField(_l("The letter came on"), validators=[DataRequired()])
+    reported = DateField(_l("Reported on"), validators=[DataRequired()])
+
+    def offer(self, game: Game, letters: list[Letter]) -> None:
+        self.reporter.choices = [
+            SelectChoice(str(game.white_id), f"{_l('White')}: {game.white.player.name}"),
+            SelectChoice(str(game.black_id), f"{_l('Black')}: {game.black.player.name}"),
+        ]
+        # A card play stopped at keeps no move until it is corrected: every letter is offered.
+        self.letter.choices = [SelectChoice(str(letter.id),
+                                            f"{letter.sequence}: {letter.moves_text or '…'}")
+                               for letter in letters]
+
+
+class PenaltyChargeForm(FlaskForm):
+    """The partner's 6 penalty days, with what they are for, charged in his reply to the faulty
+    letter (002 §4.2.11, §4.3.3)."""
+
+    letter = SelectField(_l("Letter charged for"), coerce=int, validators=[DataRequired()])
+    charged_in = SelectField(_l("Charged in the partner's letter"), coerce=int,
+                             validators=[DataRequired()])
+    rule = SelectField(_l("Rule"), choices=[
+        SelectChoice(PARTNER_CHARGE_RULES[0], _l("002 §4.2.11: play stopped to correct an error")),
+        SelectChoice(PARTNER_CHARGE_RULES[1], _l("002 §4.3.3: a date or the time omitted again")),
+    ])
+    reason = TextAreaField(_l("What the penalty is for, as the partner wrote it"),
+                           validators=[Length(max=2000)])
+
+    def offer(self, letters: list[Letter]) -> None:
+        self.letter.choices = _move_letters(letters)
+        self.charged_in.choices = _move_letters(letters)

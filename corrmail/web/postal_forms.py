@@ -22,7 +22,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 from corrmail.games.ledger import to_move
 from corrmail.models import Channel, Game, Letter
 from corrmail.play.phone import telephone_entry
-from corrmail.play.postcards import Declaration, PostcardEntry
+from corrmail.play.postcards import CARD_ELEMENTS, Declaration, PostcardEntry
 from corrmail.web.letter_forms import offer_senders_and_corrections
 
 
@@ -39,6 +39,8 @@ class PostcardForm(FlaskForm):
     received = StringField(_l("Received"), validators=[Length(max=20)])
     sent = StringField(_l("Sent"), validators=[Length(max=20)])
     postmark = StringField(_l("Postmark"), validators=[Length(max=20)])
+    supplied_receipt = StringField(_l("Receipt date omitted from the previous card, supplied now"),
+                                   validators=[Length(max=20)])
     registered = BooleanField(_l("Registered"))
     declared_white_days = IntegerField(
         _l("Time declared, White"), validators=[Optional(), NumberRange(0, 10_000)]
@@ -52,6 +54,11 @@ class PostcardForm(FlaskForm):
         SelectChoice(Declaration.ACCEPTS_DRAW.value, _l("accepts the draw offered")),
     ])
     raw_text = TextAreaField(_l("Text of the letter"), validators=[Length(max=20_000)])
+    #: The elements of 002 §4.2.3 the steward sees missing on the card itself.
+    lacks_greeting = BooleanField(_l("no greeting"))
+    lacks_tournament_code = BooleanField(_l("no tournament code"))
+    lacks_return_address = BooleanField(_l("no return address"))
+    lacks_signature = BooleanField(_l("not signed"))
     #: The check's fingerprint of the card shown to the steward: the store step stores exactly it.
     fingerprint = HiddenField()
     #: The steward's confirmation that the card stops play with penalty days (002 §4.2.11).
@@ -78,10 +85,13 @@ class PostcardForm(FlaskForm):
             received=self.received.data or "",
             sent=self.sent.data or "",
             postmark=self.postmark.data or "",
+            supplied_receipt=self.supplied_receipt.data or "",
             registered=bool(self.registered.data),
             declared_white_days=self.declared_white_days.data,
             declared_black_days=self.declared_black_days.data,
             raw_text=(self.raw_text.data or "").strip(),
             declaration=Declaration(self.declaration.data),
             corrects_letter_id=self.corrects.data or None,
+            lacks=tuple(element.value for element in CARD_ELEMENTS
+                        if getattr(self, f"lacks_{element.value}").data),
         )

@@ -337,3 +337,22 @@ def test_a_bug_whose_failure_cannot_be_recorded_is_a_retry(email_game, monkeypat
     monkeypatch.setattr(email_game.inbox, "_mark_failed", type(email_game.inbox)._mark_failed.__get__(email_game.inbox))
     failed = email_game.inbox.receive(raw, source="pipe", received_at=when)
     assert failed.status is InboundStatus.FAILED and "a bug" in failed.detail
+
+
+def test_each_element_an_e_mail_lacks_is_named_on_record_and_the_move_relayed(email_game) -> None:  # type: ignore[no-untyped-def]
+    """002 §4.2.3: by e-mail the player owes the greeting, the tournament code, the repetition,
+    his move and the time; each one missing is named in the letter's audit entry, and the move
+    is relayed all the same (the server's letter to the partner carries every element)."""
+    from corrmail.models import AuditEntry
+
+    receipt = email_game.send("white", "1. c3-d4", D)
+    assert receipt.outcome == "move_relayed", receipt
+    assert [letter.kind for letter in email_game.outbox(to=email_game.black_email)] == ["move"]
+    complete = email_game.send("black", "Здравствуйте! ЗЧ-2026/3\n1. c3-d4 f6-g5\n1/0", D)
+    assert complete.outcome == "move_relayed", complete
+    with email_game.database.session() as session:
+        entries = session.scalars(select(AuditEntry).where(AuditEntry.action == "mail.move_relayed")
+                                  .order_by(AuditEntry.id)).all()
+        assert [entry.detail.get("letter_elements_missing") for entry in entries] == [
+            ["greeting", "tournament_code", "time_totals"], None]
+        assert entries[0].detail["letter_elements_rule"] == "002 §4.2.3"

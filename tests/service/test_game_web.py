@@ -222,3 +222,20 @@ def test_postcard_check_words_an_unreadable_date_in_russian(
     page = unescape(steward.post(f"/games/{game_id}/postcards/new", data=data).get_data(as_text=True))
     assert "не удаётся прочесть дату '31.02.26': такого дня нет" in page
     assert "cannot read the date" not in page and _count(database) == 0
+
+
+def test_the_elements_a_card_lacks_are_ticked_on_the_form_and_named_in_russian(
+        steward: FlaskClient, database: Database, game_id: int) -> None:
+    """002 §4.2.3: the steward ticks what the card lacks; the check names each element in his
+    language, and the card is stored all the same."""
+    with steward.session_transaction() as session:
+        session["locale"] = "ru"
+    data = _form(database, game_id, "white", moves_text="1. c3-d4", sent="01.09.26",
+                 postmark="01.09.26", declared_white_days="0", declared_black_days="0",
+                 lacks_tournament_code="y", lacks_return_address="y")
+    page = unescape(steward.post(f"/games/{game_id}/postcards/new",
+                                 data={**data, "action": "check"}).get_data(as_text=True))
+    assert "002 §4.2.3" in page
+    assert "в письме нет: шифр турнира, обратный адрес" in page
+    assert _count(database) == 0
+    assert store_card(steward, game_id, data).status_code == 302 and _count(database) == 1

@@ -226,3 +226,82 @@ def test_only_the_last_card_can_be_replaced(card: Card, game_id: int, database: 
         card(game_id, "white", D(2026, 9, 14), moves_text="1... f6-g5 2. g3-h4", sent="12.09",
              partner_sent="08.09", received="11.09", corrects_letter_id=999_999)
     assert len(_letters(database, game_id)) == 2
+
+
+@pytest.mark.parametrize(
+    ("opening_reply", "variant", "reply", "uncounted", "forced", "counted"),
+    [
+        # After 2. g3-h4 black's c5:a3 is the only move: it counts (002 §4.2.4, §4.3.5).
+        ("b6-c5", "если 2. g3-h4, то c5:a3", "c5:a3", 0, 1, 2),
+        # After 2. g3-h4 black had a choice: his variant's move goes uncounted (002 §4.3.5).
+        ("b6-a5", "если 2. g3-h4, то f6-g5", "f6-g5", 1, 0, 1),
+    ],
+)
+def test_a_forced_move_of_an_accepted_variant_is_recorded_as_forced_in_the_ledger(
+        card: Card, game_id: int, database: Database, opening_reply: str, variant: str,
+        reply: str, uncounted: int, forced: int, counted: int) -> None:
+    """002 §4.2.4 with §4.3.5: the variant's reply the game core plays for its proposer is
+    counted as the ledger's letter of that reply; a forced one counts for the overstep."""
+    card(game_id, "white", D(2026, 9, 3), moves_text="1. a3-b4", sent="01.09.26",
+         postmark="01.09.26", declared_white_days=0, declared_black_days=0)
+    card(game_id, "black", D(2026, 9, 12), moves_text=f"1. a3-b4 {opening_reply}",
+         variants_text=variant, partner_sent="01.09", received="05.09", sent="08.09",
+         postmark="08.09", declared_white_days=0, declared_black_days=3)
+    check = card(game_id, "white", D(2026, 9, 20), moves_text=f"1... {opening_reply} 2. g3-h4",
+                 partner_sent="08.09", received="12.09", sent="15.09", postmark="15.09",
+                 declared_white_days=3, declared_black_days=3)
+    assert check.variant_reply == reply and check.errors == []
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        view = GameView(game)
+        ledger = view.ledger()
+        black = [entry for entry in ledger.letters if entry.sender.value == "black"]
+        assert [(e.move, e.uncounted_moves, e.forced_moves) for e in black] == [
+            (1, 0, 0), (2, uncounted, forced)]
+        chart = view.chart()
+        assert list(chart.errors) == []
+        assert chart.rows[-1].counted_moves == counted
+
+
+def test_each_element_the_card_lacks_is_named_and_the_card_is_entered(
+        card: Card, game_id: int, database: Database) -> None:
+    """002 §4.2.3: a card without its greeting and signature is entered — the rule attaches no
+    penalty to a missing element — and each missing one is named, in the rule's order."""
+    _opening(card, game_id)
+    check = card(game_id, "black", D(2026, 9, 12), moves_text="1. c3-d4 f6-g5",
+                 partner_sent="01.09", received="05.09", sent="08.09", postmark="08.09",
+                 declared_white_days=0, declared_black_days=3, lacks=("signature", "greeting"))
+    (finding,) = check.findings
+    assert finding.rule == "002 §4.2.3" and finding.code == "letter_elements_missing"
+    assert finding.problem == "the letter lacks: greeting, signature"
+    assert "no penalty" in finding.consequence and not check.stops_play
+    assert check.penalty_days == 0 and len(_letters(database, game_id)) == 2
+    with database.transaction() as session:
+        entry = session.scalars(select(AuditEntry).where(AuditEntry.action == "letter.postal")
+                                .order_by(AuditEntry.id.desc())).first()
+        assert entry is not None
+        assert [f["rule"] for f in entry.detail["findings"]] == ["002 §4.2.3"]
+        assert session.scalar(select(func.count()).select_from(Penalty)) == 0
+
+
+def test_a_call_needs_no_return_address_nor_signature(card: Card, game_id: int) -> None:
+    """002 §4.2.3 with §4.1.3: a move given by telephone has no envelope and no signature."""
+    from corrmail.models import Channel
+
+    check = card(game_id, "white", D(2026, 9, 3), moves_text="1. c3-d4", sent="01.09.26",
+                 declared_white_days=0, declared_black_days=0, channel=Channel.PHONE,
+                 postmark="01.09.26", lacks=("return_address", "signature"))
+    assert check.findings == []
+
+
+@pytest.mark.parametrize("lacks", [("own_move",), ("three_dates",), ("handshake",)])
+def test_an_element_the_steward_cannot_see_on_the_card_is_refused(
+        card: Card, game_id: int, database: Database, lacks: tuple[str, ...]) -> None:
+    """The moves, dates and time are judged from what the steward typed (002 §4.2.3 via
+    §4.2.9 and §4.3.3); ticking them, or an unknown element, is refused and nothing is stored."""
+    with pytest.raises(PostcardRejected, match="002 §4.2.3") as raised:
+        card(game_id, "white", D(2026, 9, 3), moves_text="1. c3-d4", sent="01.09.26",
+             postmark="01.09.26", lacks=lacks)
+    assert "not an element the steward reads off the card" in str(raised.value)
+    assert _letters(database, game_id) == []
