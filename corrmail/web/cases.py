@@ -66,7 +66,7 @@ from corrmail.referee.store import LETTER_TYPES, StoredCase, load_case
 from corrmail.referee.timing import close_waits, decided_and_final, rulings_today
 from corrmail.referee.wording import refusal_reason
 from corrmail.web.access import letters_kept_from, tournament_or_404
-from corrmail.web.audit_labels import audit_action
+from corrmail.web.audit_labels import audit_action, audit_summary
 from corrmail.web.case_forms import (
     AnalysisForm,
     BanForm,
@@ -91,6 +91,7 @@ blueprint = Blueprint("cases", __name__, url_prefix="/cases")
 # The case pages name stored codes as the forms' options do.
 blueprint.add_app_template_filter(label, "choice_label")
 blueprint.add_app_template_filter(audit_action, "audit_action")
+blueprint.add_app_template_filter(audit_summary, "audit_summary")
 
 AnyForm = TypeVar("AnyForm", bound=FlaskForm)
 
