@@ -149,7 +149,7 @@ def letter_template(template: str) -> str:
     return str(found) if found is not None else template
 
 
-def _effect_summary(effect: dict[str, Any]) -> str | None:
+def _effect_summary(effect: dict[str, Any], names: dict[str, str]) -> str | None:
     wording = EFFECT_SUMMARIES.get(str(effect.get("kind")))
     if wording is None:
         return None
@@ -162,6 +162,8 @@ def _effect_summary(effect: dict[str, Any]) -> str | None:
             values["black"] = _word(value.get("black"))
         elif key == "template":
             values[key] = letter_template(str(value))
+        elif key == "player":
+            values[key] = names.get(str(value), str(value))
         else:
             values[key] = _word(value)
     try:
@@ -170,13 +172,13 @@ def _effect_summary(effect: dict[str, Any]) -> str | None:
         return None
 
 
-def audit_summary(entry: AuditEntry) -> str:
+def audit_summary(entry: AuditEntry, names: dict[str, str] | None = None) -> str:
     """What ``entry`` says, in the reader's language when its detail keeps codes and values;
-    otherwise its stored summary."""
+    otherwise its stored summary. ``names`` gives the players' names by participant id."""
     detail = entry.detail or {}
     effect = detail.get("effect")
     if isinstance(effect, dict):
-        worded = _effect_summary(effect)
+        worded = _effect_summary(effect, names or {})
         if worded is not None:
             return worded
     elif entry.entity == "case" and isinstance(detail.get("state"), str):

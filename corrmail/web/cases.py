@@ -285,6 +285,8 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         and not (row.participant_id is not None and actor.plays(row.participant_id)),
         "kept": letters_kept_from(current_user, game) if game is not None else set(),
         "audit_entries": audit_entries,
+        # The audit log names a player-level effect's player (stored as his entry's id).
+        "player_names": {str(p.id): p.player.name for p in row.tournament.participants},
         "outbox": outbox,
         "withdrawn_games": withdrawn_games,
         "dispositions": [d.value for d in Disposition],

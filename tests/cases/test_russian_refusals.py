@@ -92,3 +92,41 @@ def test_closing_refused_on_a_russian_page_names_games_and_cases_in_russian(
     assert f"не решено дело {case_id} (заявление о просрочке, решено)" in blockers, blockers
     for code in ("in_play", "overstep_claim", "decided", "GameState", "CaseType", "CaseState"):
         assert code not in blockers, (code, blockers)
+
+
+def test_a_sanctions_audit_entry_names_the_player_and_the_sanction_in_russian(cup: Cup) -> None:
+    from sqlalchemy import select
+
+    from corrmail.models import Participant
+
+    with cup.database.session() as session:
+        entry = session.scalars(select(Participant).where(
+            Participant.tournament_id == cup.tournament_id, Participant.start_number == 2)).one()
+        player, name = entry.id, entry.player.name
+    location = cup.post("steward", f"/cases/new/{cup.code}/sanction",
+                        **{"sanction-participant": player, "sanction-sanction": "warning",
+                           "sanction-game": 0,
+                           "sanction-rules_violated": "002 §4.2.6",
+                           "sanction-reasons": "комментарий к партии"})
+    lines = _audit_lines(_russian_page(cup, "referee", location))
+    # 002 §4.1.9-4.1.10: which sanction, for which rules, on whom.
+    assert any(f"участник {name}: замечание за нарушение 002 §4.2.6" in line
+               for line in lines), lines
+    assert not any("warning" in line or f"player {player}" in line for line in lines), lines
+
+
+def test_teams_and_redraw_refusals_read_in_russian(cup: Cup) -> None:
+    client = cup.client("organizer")
+    with client.session_transaction() as session:
+        session["locale"] = "ru"
+    teams = client.post(f"/tournaments/{cup.code}/teams", data={"teams": "без двоеточия"})
+    text = _visible(teams.data.decode())
+    assert "строка 1: запишите команду так: «Название: 3, 7, 12»" in text, text
+    assert "write the team as" not in text
+    # A round robin's draw is not redrawn once published (004).
+    redraw = client.get(f"/tournaments/{cup.code}/rounds/1/redraw")
+    assert redraw.status_code == 409
+    text = _visible(redraw.data.decode())
+    assert ("заново разводится только опубликованный тур личной швейцарской системы; прочие "
+            "жеребьёвки после опубликования не изменяются (004)") in text, text
+    assert "only a published round" not in text
