@@ -16,14 +16,15 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from corrmail import audit
-from corrmail.bulletins.build import build_bulletin, build_final_report
+from corrmail.bulletins.build import build_bulletin, build_final_report, build_steward_report
 from corrmail.bulletins.content import to_json
 from corrmail.models import Tournament, User
 from corrmail.models.bulletins import BulletinIssue, BulletinKind
 
 __all__ = ["IssueNotFound", "issue", "latest_issues", "next_bulletin", "rebuild", "reissue"]
 
-RULES = {BulletinKind.BULLETIN: "002 §4.1.8", BulletinKind.FINAL_REPORT: "002 §4.1.7"}
+RULES = {BulletinKind.BULLETIN: "002 §4.1.8", BulletinKind.FINAL_REPORT: "002 §4.1.7",
+         BulletinKind.STEWARD_REPORT: "002 §4.1.8"}
 
 
 class IssueNotFound(LookupError):
@@ -43,10 +44,17 @@ def issue(
     """Build the next numbered bulletin (or the final report) as of ``as_of`` and archive it.
 
     A bulletin's news are what happened after the previous bulletin's date; the final report is
-    number 1, and issuing it again makes a new version of it.
+    number 1, and issuing it again makes a new version of it. The steward's reports to the
+    referee (002 §4.1.8) are numbered in turn, each on the whole course of play to its date,
+    signed by ``user``.
     """
     if kind is BulletinKind.FINAL_REPORT:
         number, since = 1, None
+    elif kind is BulletinKind.STEWARD_REPORT:
+        number, since = (session.scalar(
+            select(func.max(BulletinIssue.number)).where(
+                BulletinIssue.tournament_id == tournament.id, BulletinIssue.kind == kind)
+        ) or 0) + 1, None
     else:
         number, since = next_bulletin(session, tournament, as_of)
     return _store(session, tournament, kind, number, as_of, since, user)
@@ -75,13 +83,13 @@ def reissue(session: Session, issue_id: int, *, user: User | None = None) -> Bul
     if original is None:
         raise IssueNotFound(issue_id)
     return _store(session, original.tournament, original.kind, original.number, original.as_of,
-                  original.since, user)
+                  original.since, user, signed_by=original.issued_by)
 
 
 def rebuild(session: Session, stored: BulletinIssue) -> dict[str, Any]:
     """The content the database gives today for the issue's number and date."""
     return _content(session, stored.tournament, stored.kind, stored.number, stored.as_of,
-                    stored.since)
+                    stored.since, stored.issued_by)
 
 
 def latest_issues(session: Session, tournament: Tournament) -> list[BulletinIssue]:
@@ -100,9 +108,13 @@ def _content(
     number: int,
     as_of: dt.date,
     since: dt.date | None,
+    signed_by: User | None = None,
 ) -> dict[str, Any]:
     if kind is BulletinKind.FINAL_REPORT:
         return to_json(build_final_report(session, tournament, as_of))
+    if kind is BulletinKind.STEWARD_REPORT:
+        steward = signed_by.display_name if signed_by is not None else ""
+        return to_json(build_steward_report(session, tournament, as_of, steward=steward))
     return to_json(build_bulletin(session, tournament, as_of, number=number, since=since))
 
 
@@ -114,7 +126,10 @@ def _store(
     as_of: dt.date,
     since: dt.date | None,
     user: User | None,
+    *,
+    signed_by: User | None = None,
 ) -> BulletinIssue:
+    """Archive the next version; a corrected report keeps the name it was first signed with."""
     version = (session.scalar(
         select(func.max(BulletinIssue.version)).where(
             BulletinIssue.tournament_id == tournament.id,
@@ -129,7 +144,7 @@ def _store(
         version=version,
         as_of=as_of,
         since=since,
-        content=_content(session, tournament, kind, number, as_of, since),
+        content=_content(session, tournament, kind, number, as_of, since, signed_by or user),
         issued_by_id=user.id if user is not None else None,
     )
     session.add(row)

@@ -27,9 +27,12 @@ from corrmail.bulletins.content import (
     Crosstable,
     DeadlineLine,
     DecisionLine,
+    DelayLine,
     FinalReport,
     FinishedGame,
+    GameCourse,
     Heading,
+    IssueLine,
     OverstepLine,
     PenaltyLine,
     PlayerSheet,
@@ -37,6 +40,7 @@ from corrmail.bulletins.content import (
     SheetGame,
     StandingLine,
     Statistics,
+    StewardReport,
     TeamLine,
     UnfinishedGame,
     WithdrawalLine,
@@ -50,6 +54,7 @@ from corrmail.models import (
     Participant,
     Penalty,
     ResultKind,
+    Role,
     Tournament,
     TournamentChannel,
 )
@@ -62,18 +67,26 @@ from notation.svg import board_svg
 from scoring.crosstable import crosstable
 from scoring.standings import StandingRow, default_tiebreaks, standings
 from scoring.tiebreaks import TIEBREAKS
-from timekeeping import NotToMoveError, TimeChart, reply_clock
+from timekeeping import (
+    NotToMoveError,
+    TimeChart,
+    first_move_query_date,
+    repeat_due,
+    reply_clock,
+)
 from timekeeping import Side as ClockSide
 
 __all__ = [
     "build_bulletin",
     "build_final_report",
     "build_player_sheet",
+    "build_steward_report",
     "records_decision",
     "short_record",
 ]
 
 OVERSTEP_RULE = "002 §4.3.5"
+DELAY_RULE = "002 §4.3.4"
 RECORD_RULE = "002 §4.5.1"
 DECISION_ACTIONS = frozenset({"case.decided", "case.protest_decided"})
 OPENING_ACTIONS = (".opened", ".recorded", ".requested", ".detected")
@@ -160,6 +173,49 @@ def build_final_report(session: Session, tournament: Tournament, as_of: dt.date)
         oversteps=tuple(o for o in oversteps if o.game_id not in _claimed_game_ids(snapshot)),
         breaks=_breaks(snapshot, every=True),
         unfinished=_unfinished(snapshot),
+    )
+
+
+def build_steward_report(
+    session: Session, tournament: Tournament, as_of: dt.date, *, steward: str = ""
+) -> StewardReport:
+    """The steward's report to the referee on the games he serves, as of ``as_of`` (002 §4.1.8:
+    he registers the finished games' records, keeps the results, informs the players, decides
+    their conflicts, informs the referee of the course of play and reports to him at the end).
+    ``steward`` is who signs it (the referee when the tournament has no steward)."""
+    snapshot = Snapshot(session, tournament, as_of)
+    games = _games_by_state(snapshot)
+    _, oversteps = _clocks(snapshot, games.in_play)
+    referees = tuple(
+        official.user.display_name for official in tournament.officials
+        if official.role is Role.REFEREE
+    )
+    bulletins = session.scalars(
+        select(BulletinIssue)
+        .where(BulletinIssue.tournament_id == tournament.id,
+               BulletinIssue.kind == BulletinKind.BULLETIN, BulletinIssue.as_of <= as_of)
+        .order_by(BulletinIssue.number, BulletinIssue.version)
+    ).all()
+    return StewardReport(
+        heading=_heading(tournament),
+        as_of=as_of,
+        steward=steward,
+        referees=referees,
+        statistics=_statistics(snapshot),
+        games=tuple(
+            _course(snapshot, game)
+            for game in sorted(tournament.games, key=lambda g: (g.round, g.board or 0, g.id))
+        ),
+        unfinished=_unfinished(snapshot),
+        delays=_delays(snapshot, games.in_play),
+        oversteps=oversteps,
+        open_claims=_open_claims(snapshot),
+        penalties=_penalties(snapshot),
+        breaks=_breaks(snapshot, every=True),
+        decisions=tuple(line for line in _decisions(snapshot) if line.instance == "steward"),
+        records=_records(snapshot),
+        withdrawals=_withdrawals(snapshot),
+        bulletins=tuple(IssueLine(row.number, row.version, row.as_of) for row in bulletins),
     )
 
 
@@ -495,6 +551,87 @@ def _clocks(
             oversteps.append(OverstepLine(game.id, name[side], _moves(view) ,
                                           limit - days_left, limit, OVERSTEP_RULE))
     return tuple(clocks), tuple(oversteps)
+
+
+def _course(snapshot: Snapshot, game: Game) -> GameCourse:
+    """One game's course on the date: its letters, think time, penalty days and overstep."""
+    view = snapshot.view(game)
+    sent = [letter.sent for letter in view.letters if letter.sent is not None]
+    white_days: int | None = None
+    black_days: int | None = None
+    overstep = ""
+    try:
+        chart = view.chart()
+    except (UnsupportedGameType, ValueError):
+        pass
+    else:
+        white_days, black_days = chart.totals.white, chart.totals.black
+        if chart.overstep is not None:
+            overstep = (game.white if chart.overstep.player is ClockSide.WHITE
+                        else game.black).player.name
+    penalties = view.game_penalties()  # those charged by the date
+    finished = snapshot.result_on_record(game)
+    return GameCourse(
+        game_id=game.id,
+        round=game.round,
+        white=game.white.player.name,
+        black=game.black.player.name,
+        state=_state(snapshot, game),
+        result=_result(snapshot, game),
+        how=(game.result_kind or ResultKind.PLAYED).value if finished else "",
+        finished_on=game.result_on if finished else None,
+        moves=_moves(view),
+        letters=len(view.letters),
+        first_sent=min(sent, default=None),
+        last_sent=max(sent, default=None),
+        white_days=white_days,
+        black_days=black_days,
+        white_penalty_days=sum(row.days for row in penalties
+                               if row.participant_id == game.white_id),
+        black_penalty_days=sum(row.days for row in penalties
+                               if row.participant_id == game.black_id),
+        overstep=overstep,
+    )
+
+
+def _delays(snapshot: Snapshot, games: Iterable[Game]) -> tuple[DelayLine, ...]:
+    """Games in play waiting past the dates of 002 §4.3.4: a move letter unanswered on the day
+    its repeat is due, or no first move by the day the partner must ask for it. A game whose
+    overstep claim waits is suspended (002 §4.3.6) and is not delayed."""
+    claimed = _claimed_game_ids(snapshot)
+    lines = []
+    for game in games:
+        if game.id in claimed:
+            continue
+        view = snapshot.view(game)
+        try:
+            chart = view.chart()
+            side = view.side_to_move
+        except (UnsupportedGameType, ValueError):
+            continue
+        name = {ClockSide.WHITE: game.white.player.name, ClockSide.BLACK: game.black.player.name}
+        if chart.rows:
+            since = chart.rows[-1].sent
+            due = repeat_due(since, chart.break_calendar)
+            what = "repeat"
+        else:
+            since = view.clock_start()
+            due = first_move_query_date(since, chart.break_calendar)
+            what = "first_move"
+        if snapshot.as_of < due:
+            continue
+        lines.append(DelayLine(
+            game_id=game.id,
+            white=name[ClockSide.WHITE],
+            black=name[ClockSide.BLACK],
+            waiting_for=name[side],
+            since=since,
+            days=(snapshot.as_of - since).days,
+            due=due,
+            what=what,
+            rule=DELAY_RULE,
+        ))
+    return tuple(sorted(lines, key=lambda line: (line.due, line.game_id)))
 
 
 def _decisions(snapshot: Snapshot) -> tuple[DecisionLine, ...]:

@@ -1,4 +1,5 @@
-"""The paperwork commands of ``corrmail``: ``bulletin``, ``report`` and ``bulletins-due``."""
+"""The paperwork commands of ``corrmail``: ``bulletin``, ``report``, ``steward-report`` and
+``bulletins-due``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import click
 
 from corrmail.bulletins.archive import issue, next_bulletin
 from corrmail.bulletins.asof import TournamentNotFound, load_tournament
-from corrmail.bulletins.build import build_bulletin, build_final_report
+from corrmail.bulletins.build import build_bulletin, build_final_report, build_steward_report
 from corrmail.bulletins.content import to_json
 from corrmail.bulletins.render import render_printable
 from corrmail.bulletins.sending import send_issue
@@ -20,7 +21,7 @@ from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
-from corrmail.models import utcnow
+from corrmail.models import User, utcnow
 from corrmail.models.bulletins import BulletinKind, DeliveryStatus
 
 __all__ = ["register"]
@@ -29,22 +30,24 @@ DATE = click.DateTime(formats=["%Y-%m-%d"])
 
 
 def register(group: click.Group) -> None:
-    """Add ``bulletin``, ``report`` and ``bulletins-due`` to the ``corrmail`` group."""
+    """Add ``bulletin``, ``report``, ``steward-report`` and ``bulletins-due`` to the
+    ``corrmail`` group."""
     group.add_command(bulletin)
     group.add_command(report)
+    group.add_command(steward_report)
     group.add_command(bulletins_due)
 
 
 def _paper(code: str, as_of: dt.datetime | None, send: bool, output: Path | None,
-           fmt: str, kind: BulletinKind) -> None:
+           fmt: str, kind: BulletinKind, by: str | None = None) -> None:
     try:
-        _write_paper(code, as_of, send, output, fmt, kind)
+        _write_paper(code, as_of, send, output, fmt, kind, by)
     except ValueError as error:  # players without start numbers, a ledger that does not read
         raise click.ClickException(str(error)) from None
 
 
 def _write_paper(code: str, as_of: dt.datetime | None, send: bool, output: Path | None,
-                 fmt: str, kind: BulletinKind) -> None:
+                 fmt: str, kind: BulletinKind, by: str | None = None) -> None:
     settings = Settings.from_env()
     database = Database(settings.database_url)
     try:
@@ -55,9 +58,14 @@ def _write_paper(code: str, as_of: dt.datetime | None, send: bool, output: Path 
                 raise click.ClickException(str(error)) from None
             day = as_of.date() if as_of is not None else today(settings.today,
                                                                tournament.time_zone)
+            signer = None
+            if by is not None:
+                signer = session.query(User).filter_by(login=by).one_or_none()
+                if signer is None:
+                    raise click.BadParameter(f"no user {by!r}", param_hint="--by")
             if send:
                 writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
-                row = issue(session, tournament, day, kind=kind)
+                row = issue(session, tournament, day, kind=kind, user=signer)
                 deliveries = send_issue(session, writer, row)
                 content = row.content
                 for delivery in deliveries:
@@ -68,6 +76,10 @@ def _write_paper(code: str, as_of: dt.datetime | None, send: bool, output: Path 
                            f"archived, {queued} letter(s) queued", err=True)
             elif kind is BulletinKind.FINAL_REPORT:
                 content = to_json(build_final_report(session, tournament, day))
+            elif kind is BulletinKind.STEWARD_REPORT:
+                content = to_json(build_steward_report(
+                    session, tournament, day,
+                    steward=signer.display_name if signer is not None else ""))
             else:
                 number, since = next_bulletin(session, tournament, day)
                 content = to_json(build_bulletin(session, tournament, day, number=number,
@@ -110,6 +122,23 @@ def report(code: str, as_of: dt.datetime | None, send: bool, output: Path | None
            fmt: str) -> None:
     """The referee's final report to the organizer (002 §4.1.7)."""
     _paper(code, as_of, send, output, fmt, BulletinKind.FINAL_REPORT)
+
+
+@click.command("steward-report")
+@click.argument("code")
+@click.option("--as-of", type=DATE, default=None,
+              help="The date of the report (default: today in the tournament).")
+@click.option("--by", default=None, help="The steward's login: the report is signed with his "
+              "name (the referee's when the tournament has no steward).")
+@click.option("--send", is_flag=True, help="Archive it as the next number and send it to the "
+              "tournament's referee.")
+@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--format", "fmt", type=click.Choice(["html", "json"]), default="html",
+              show_default=True)
+def steward_report(code: str, as_of: dt.datetime | None, by: str | None, send: bool,
+                   output: Path | None, fmt: str) -> None:
+    """The steward's report to the referee on the course of play (002 §4.1.8)."""
+    _paper(code, as_of, send, output, fmt, BulletinKind.STEWARD_REPORT, by)
 
 
 @click.command("bulletins-due")

@@ -22,8 +22,11 @@ __all__ = [
     "DeadlineLine",
     "DecisionLine",
     "FinalReport",
+    "DelayLine",
     "FinishedGame",
+    "GameCourse",
     "Heading",
+    "IssueLine",
     "OverstepLine",
     "PenaltyLine",
     "PlayerSheet",
@@ -31,6 +34,7 @@ __all__ = [
     "SheetGame",
     "StandingLine",
     "Statistics",
+    "StewardReport",
     "TeamLine",
     "UnfinishedGame",
     "WithdrawalLine",
@@ -358,7 +362,91 @@ class PlayerSheet:
     kind: str = "player_sheet"
 
 
-def to_json(document: Bulletin | FinalReport | PlayerSheet) -> dict[str, Any]:
+@dataclass(frozen=True)
+class GameCourse:
+    """One game as the steward reports it to the referee (002 §4.1.8): where it stands, its
+    letters, each side's think time and penalty days, and an overstep the chart shows."""
+
+    game_id: int
+    round: int
+    white: str
+    black: str
+    state: str
+    """``finished``, ``in_play``, ``not_started``, ``adjudication`` or ``suspended``."""
+    result: str
+    how: str
+    """The result kind of a finished game (played, overstep, forfeit, adjudicated); else ``""``."""
+    finished_on: dt.date | None
+    moves: int
+    letters: int
+    first_sent: dt.date | None
+    last_sent: dt.date | None
+    white_days: int | None
+    black_days: int | None
+    """Think time on the chart (002 §4.3.6); ``None`` when the chart cannot be computed."""
+    white_penalty_days: int
+    black_penalty_days: int
+    overstep: str
+    """The player the chart shows past his limit (002 §4.3.5), or ``""``."""
+
+
+@dataclass(frozen=True)
+class DelayLine:
+    """A game waiting longer than the rules let a letter wait: the last move letter unanswered
+    on its repeat date, or the first move not received on its query date (002 §4.3.4)."""
+
+    game_id: int
+    white: str
+    black: str
+    waiting_for: str
+    """The player whose move is awaited."""
+    since: dt.date
+    """The last move letter's dispatch, or the start of play for a first move."""
+    days: int
+    """Calendar days from ``since`` to the report's date."""
+    due: dt.date
+    """The repeat (or query) date that has passed."""
+    what: str
+    """``repeat`` (002 §4.3.4: repeat the move by registered letter) or ``first_move``."""
+    rule: str
+
+
+@dataclass(frozen=True)
+class IssueLine:
+    """A bulletin the steward issued to the players (002 §4.1.8: he informs them periodically)."""
+
+    number: int
+    version: int
+    as_of: dt.date
+
+
+@dataclass(frozen=True)
+class StewardReport:
+    """The steward's report to the referee on the games he serves (002 §4.1.8): the course of
+    every game, delays, oversteps, claims, penalties, breaks, his own decisions (002 §4.1.9,
+    §4.1.12), the game records he registered and the bulletins he issued."""
+
+    heading: Heading
+    as_of: dt.date
+    steward: str
+    referees: tuple[str, ...]
+    statistics: Statistics
+    games: tuple[GameCourse, ...]
+    unfinished: tuple[UnfinishedGame, ...]
+    delays: tuple[DelayLine, ...]
+    oversteps: tuple[OverstepLine, ...]
+    open_claims: tuple[ClaimLine, ...]
+    penalties: tuple[PenaltyLine, ...]
+    breaks: tuple[BreakLine, ...]
+    decisions: tuple[DecisionLine, ...]
+    """The steward's own decisions: players' disputes and sanctions within his powers."""
+    records: tuple[RecordLine, ...]
+    withdrawals: tuple[WithdrawalLine, ...]
+    bulletins: tuple[IssueLine, ...]
+    kind: str = "steward_report"
+
+
+def to_json(document: Bulletin | FinalReport | PlayerSheet | StewardReport) -> dict[str, Any]:
     """The document as JSON-able data: dates in ISO form, tuples as lists."""
     converted: dict[str, Any] = _plain(dataclasses.asdict(document))
     return converted

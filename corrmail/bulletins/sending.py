@@ -1,7 +1,8 @@
 """Sending an archived issue to its addressees, and the log of who got it and who did not.
 
 A bulletin goes to every player still in the tournament and to the tournament's referee and
-steward; the final report to the organizers, the referee and the players (002 §4.1.7). A player
+steward; the final report to the organizers, the referee and the players (002 §4.1.7); the
+steward's report to the tournament's referee (002 §4.1.8). A player
 deprived of the current information (002 §4.1.9, §4.5.1) is skipped and the log says by which
 sanction and rule; a player without an e-mail address is logged for the steward's post.
 """
@@ -35,10 +36,13 @@ WITHHELD_BY: dict[BulletinKind, tuple[SanctionKind, ...]] = {
     # The final results are information too (002 §4.1.7); the rulebook knows one information
     # sanction, so it withholds the report as well (docs/rules/bulletins.md).
     BulletinKind.FINAL_REPORT: (SanctionKind.BULLETINS_WITHHELD,),
+    # The steward's report goes to the referee only, never to a player.
+    BulletinKind.STEWARD_REPORT: (),
 }
 """The sanctions that keep a player from receiving each kind of paper."""
 
-TEMPLATES = {BulletinKind.BULLETIN: "bulletin", BulletinKind.FINAL_REPORT: "final_report"}
+TEMPLATES = {BulletinKind.BULLETIN: "bulletin", BulletinKind.FINAL_REPORT: "final_report",
+             BulletinKind.STEWARD_REPORT: "steward_report"}
 
 
 @dataclass(frozen=True)
@@ -51,8 +55,20 @@ class Addressee:
 
 
 def addressees(session: Session, issue: BulletinIssue) -> Iterator[Addressee]:
-    """Players in entry order, then officials (the organizers for a final report)."""
+    """Players in entry order, then officials (the organizers for a final report); the
+    steward's report goes to the tournament's referee alone (002 §4.1.8)."""
     tournament = issue.tournament
+    if issue.kind is BulletinKind.STEWARD_REPORT:
+        for referee in session.scalars(
+            select(User)
+            .join(TournamentOfficial, TournamentOfficial.user_id == User.id)
+            .where(TournamentOfficial.tournament_id == tournament.id,
+                   TournamentOfficial.role == Role.REFEREE)
+            .order_by(User.id)
+        ).unique():
+            yield Addressee(referee.display_name, referee.email, referee.locale or "ru",
+                            user=referee)
+        return
     for participant in tournament.participants:
         user = session.scalar(select(User).where(User.player_id == participant.player_id))
         yield Addressee(participant.player.name, participant.player.email,

@@ -42,7 +42,10 @@ class RenderedLetter:
     text: str
 
 
-def _date(value: dt.date | None) -> str:
+def _date(value: dt.date | str | None) -> str:
+    """A date as the rulebook writes it; an archived paper's dates are ISO text."""
+    if isinstance(value, str):
+        value = dt.date.fromisoformat(value) if value else None
     return value.strftime("%d.%m.%Y") if value is not None else "—"
 
 

@@ -20,6 +20,7 @@ from corrmail.models.tournaments import Participant, Tournament
 class BulletinKind(enum.StrEnum):
     BULLETIN = "bulletin"  # the steward's current information (002 §4.1.8)
     FINAL_REPORT = "final_report"  # the referee's report to the organizer (002 §4.1.7)
+    STEWARD_REPORT = "steward_report"  # the steward's report to the referee (002 §4.1.8)
 
 
 class ScheduleUnit(enum.StrEnum):

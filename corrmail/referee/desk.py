@@ -755,6 +755,8 @@ class Desk:
         if decision is not None:
             detail["ruling"] = decision.ruling
             detail["instance"] = decision.instance.value
+            # The page words the entry from these codes in its reader's language.
+            detail["rules"] = list(decision.rules)
         audit.record(
             self.session,
             user=actor.user,

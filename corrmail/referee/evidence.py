@@ -103,9 +103,12 @@ def chart_svg(chart: TimeChart, *, width: int = 560, height: int = 220) -> str:
     white = [row.white_total for row in rows]
     black = [row.black_total for row in rows]
     limit = [row.limit for row in rows]
+    # Its name for a screen reader, in the reader's language like the legend.
+    name = escape(_("time chart"), {'"': "&quot;"})
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" role="img" aria-label="time chart">',
+        f'width="{width}" height="{height}" role="img" aria-label="{name}">',
+        f"<title>{name}</title>",
         f'<line x1="{margin}" y1="{height - margin}" x2="{width - margin}" '
         f'y2="{height - margin}" stroke="#444"/>',
         f'<line x1="{margin}" y1="{margin}" x2="{margin}" y2="{height - margin}" stroke="#444"/>',

@@ -45,6 +45,7 @@ from corrmail.models import (
     UnpairedKind,
     User,
 )
+from corrmail.rounds.refusals import ENGINE
 from corrmail.rounds.swiss import (
     PUBLISHED_ROUND_RULE,
     RoundRefused,
@@ -138,9 +139,7 @@ def plan_redraw(session: Session, tournament: Tournament, number: int) -> Redraw
     there is nothing to redraw or it may not be redrawn."""
     if tournament.system is not TournamentSystem.SWISS:
         raise RoundRefused(
-            tournament.code,
-            "only a published round of an individual Swiss is redrawn; other draws are not "
-            "changed once published", PUBLISHED_ROUND_RULE,
+            tournament.code, "redraw_only_swiss", PUBLISHED_ROUND_RULE,
         )  # fmt: skip
     paired = session.scalar(
         select(PairedRound).where(PairedRound.tournament_id == tournament.id,
@@ -148,9 +147,7 @@ def plan_redraw(session: Session, tournament: Tournament, number: int) -> Redraw
     )  # fmt: skip
     if paired is None or not paired.published:
         raise RoundRefused(
-            tournament.code,
-            f"round {number} is not published: a preview is paired again, not redrawn",
-            PUBLISHED_ROUND_RULE,
+            tournament.code, "redraw_not_published", PUBLISHED_ROUND_RULE, number=number,
         )
     later = session.scalar(
         select(PairedRound.number).where(PairedRound.tournament_id == tournament.id,
@@ -159,9 +156,8 @@ def plan_redraw(session: Session, tournament: Tournament, number: int) -> Redraw
     )  # fmt: skip
     if later is not None:
         raise RoundRefused(
-            tournament.code,
-            f"round {later} is already paired from round {number} as it stands; corrections "
-            f"affect only rounds not yet paired", PUBLISHED_ROUND_RULE,
+            tournament.code, "redraw_later_paired", PUBLISHED_ROUND_RULE, later=later,
+            number=number,
         )  # fmt: skip
     games = list(session.scalars(
         select(Game).where(Game.tournament_id == tournament.id, Game.round == number)
@@ -172,25 +168,21 @@ def plan_redraw(session: Session, tournament: Tournament, number: int) -> Redraw
     try:
         after = redraw(entrants, before)
     except PairingError as error:
-        raise RoundRefused(tournament.code, str(error), "000 §3.18.2") from error
+        raise RoundRefused(tournament.code, ENGINE, "000 §3.18.2", detail=str(error)) from error
     new_pairs = set(after.pairs)
     kept = tuple(p for p in before.pairs if p in new_pairs)
     cancelled = tuple(g for g in games if _pair(g) not in new_pairs)
     added = tuple(p for p in after.pairs if p not in set(before.pairs))
     if not cancelled and not added and after.bye == before.bye:
         raise RoundRefused(
-            tournament.code,
-            f"round {number} breaks no absolute criterion, so its published draw stands",
-            PUBLISHED_ROUND_RULE,
+            tournament.code, "redraw_nothing_broken", PUBLISHED_ROUND_RULE, number=number,
         )
     begun = [g for g in cancelled if _begun(session, g)]
     if begun:
         names = ", ".join(f"{g.white.start_number}-{g.black.start_number}" for g in begun)
         raise RoundRefused(
-            tournament.code,
-            f"round {number} cannot be redrawn: game(s) {names} have begun and their moves "
-            f"stand; a player who left a game in play is a withdrawal (000 §3.14), not a redraw",
-            PUBLISHED_ROUND_RULE,
+            tournament.code, "redraw_games_begun", PUBLISHED_ROUND_RULE, number=number,
+            games=names,
         )
     return RedrawPlan(tournament, paired, before, after, kept, cancelled, added, before.bye,
                       after.bye)  # fmt: skip
@@ -215,9 +207,7 @@ def apply_redraw(
     plan = plan_redraw(session, tournament, number)
     if plan.fingerprint != fingerprint:
         raise RoundRefused(
-            tournament.code,
-            f"round {number} changed since the redraw was shown; look at it again before "
-            f"applying it",
+            tournament.code, "redraw_changed", number=number,
         )
     by_number = {p.start_number: p for p in tournament.participants}
     cancelled = [

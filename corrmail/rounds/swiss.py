@@ -49,6 +49,7 @@ from corrmail.models import (
     User,
 )
 from corrmail.paths import templates_dir
+from corrmail.rounds.refusals import ENGINE, ROUND_REFUSALS, english
 from corrmail.standings.results import scoring_tournament, unpaired_entries
 from scoring.model import Team as ScoringTeam
 from scoring.model import Tournament as ScoringTournament
@@ -90,12 +91,19 @@ PUBLISHED_ROUND_RULE = "004"
 
 
 class RoundRefused(ValueError):
-    """The director's request cannot be carried out; ``rule`` is the point that forbids it."""
+    """The director's request cannot be carried out; ``rule`` is the point that forbids it.
+    ``code`` and ``params`` name the reason (``corrmail.rounds.refusals``) so a page can word it
+    in its reader's language; ``reason`` is its English text."""
 
-    def __init__(self, tournament_code: str, reason: str, rule: str | None = None) -> None:
+    def __init__(
+        self, tournament_code: str, code: str, rule: str | None = None, **params: object
+    ) -> None:
+        reason = english(ROUND_REFUSALS, code, params)
         cited = f" ({rule})" if rule else ""
         super().__init__(f"{tournament_code}: {reason}{cited}")
         self.tournament_code = tournament_code
+        self.code = code
+        self.params = params
         self.reason = reason
         self.rule = rule
 
@@ -148,10 +156,10 @@ def set_round_rules(
         try:
             team_pairing_system = parse_system(team_pairing_system or "").value
         except PairingError as error:
-            raise RoundRefused(tournament.code, str(error), "000 §3.18.3") from error
+            raise RoundRefused(tournament.code, ENGINE, "000 §3.18.3", detail=str(error)) from error
         if team_schedule is not TeamSchedule.BOARDS:
             raise RoundRefused(
-                tournament.code, "a Scheveningen schedule is played as a match, not a Swiss", "004"
+                tournament.code, "scheveningen_not_swiss", "004"
             )
     else:
         team_pairing_system = None
@@ -162,7 +170,7 @@ def set_round_rules(
     )
     if changes_pairing and has_games:
         raise RoundRefused(
-            tournament.code, "how the teams are paired is fixed once games are paired"
+            tournament.code, "team_pairing_fixed"
         )
     rules.pair_before_finished = pair_before_finished
     rules.team_pairing = team_pairing
@@ -249,34 +257,27 @@ def _system(session: Session, tournament: Tournament) -> PairingSystem:
     )
     if not name:
         raise RoundRefused(
-            tournament.code, "the regulations name no pairing system", "000 §3.18.3"
+            tournament.code, "no_pairing_system", "000 §3.18.3"
         )
     try:
         return parse_system(name)
     except PairingError as error:
-        raise RoundRefused(tournament.code, str(error), "000 §3.18.3") from error
+        raise RoundRefused(tournament.code, ENGINE, "000 §3.18.3", detail=str(error)) from error
 
 
 def _check_can_pair(session: Session, tournament: Tournament, number: int) -> None:
     if not is_paired_by_rounds(session, tournament):
         raise RoundRefused(
-            tournament.code,
-            "only a Swiss (or a team Swiss) is paired round by round; a round robin is paired "
-            "from the Berger table",
-            "000 §3.18",
+            tournament.code, "not_by_rounds", "000 §3.18",
         )
     published = _published_count(session, tournament)
     if number <= published:
         raise RoundRefused(
-            tournament.code,
-            f"round {number} is published and cannot be paired again: a published draw is "
-            f"changed only where it breaks an absolute criterion, corrections affect only rounds "
-            f"not yet paired",
-            PUBLISHED_ROUND_RULE,
+            tournament.code, "round_published", PUBLISHED_ROUND_RULE, number=number,
         )
     if number != published + 1:
         raise RoundRefused(
-            tournament.code, f"the next round to pair is round {published + 1}, not {number}"
+            tournament.code, "next_round", next=published + 1, number=number
         )
     if published and not round_rules(session, tournament).pair_before_finished:
         unfinished = session.scalar(
@@ -290,11 +291,8 @@ def _check_can_pair(session: Session, tournament: Tournament, number: int) -> No
         )
         if unfinished:
             raise RoundRefused(
-                tournament.code,
-                f"round {published} still has {unfinished} unfinished game(s); a correspondence "
-                f"Swiss pairs the next round on the results of the previous one, unless the "
-                f"regulations allow pairing earlier (docs/rounds.md)",
-                "000 §3.18.2",
+                tournament.code, "previous_unfinished", "000 §3.18.2", round=published,
+                count=unfinished,
             )
 
 
@@ -311,22 +309,20 @@ def _compute(
     unknown = sorted(set(absent) - known)
     if unknown:
         raise RoundRefused(
-            tournament.code, f"no player with start number(s) {unknown} to mark absent"
+            tournament.code, "unknown_absent", numbers=str(unknown)
         )
     try:
         if tournament.system is TournamentSystem.TEAM:
             if absent:
                 raise RoundRefused(
-                    tournament.code,
-                    "a team plays its match with its reserves; absences are a team's default",
-                    "000 §3.17.4",
+                    tournament.code, "team_absences", "000 §3.17.4",
                 )
             if not view.teams:
-                raise RoundRefused(tournament.code, "enter the teams first", "000 §3.17.1")
+                raise RoundRefused(tournament.code, "enter_teams", "000 §3.17.1")
             return system, pair_teams(view, number, system, seed)
         return system, pair_round(entrants_before(view, number, absent=absent), number, system, seed)
     except PairingError as error:
-        raise RoundRefused(tournament.code, str(error), "000 §3.18.2") from error
+        raise RoundRefused(tournament.code, ENGINE, "000 §3.18.2", detail=str(error)) from error
 
 
 def pair_next_round(
@@ -370,7 +366,7 @@ def pair_next_round(
             session.add(paired)
     except IntegrityError as error:
         raise RoundRefused(
-            tournament.code, f"round {number} was paired by someone else just now; reload the page"
+            tournament.code, "paired_meanwhile", number=number
         ) from error
     record(
         session, user=user, action="round.pair", entity="paired_round", entity_id=paired.id,
@@ -430,18 +426,16 @@ def publish_round(
         .execution_options(populate_existing=True)
     )
     if paired is None:
-        raise RoundRefused(tournament.code, f"round {number} has not been paired yet")
+        raise RoundRefused(tournament.code, "not_paired_yet", number=number)
     if paired.published:
         raise RoundRefused(
-            tournament.code, f"round {number} is already published", PUBLISHED_ROUND_RULE
+            tournament.code, "already_published", PUBLISHED_ROUND_RULE, number=number
         )
     _check_can_pair(session, tournament, number)
     _, draw = _compute(session, tournament, number, paired.seed, paired.absent)
     if draw.as_dict() != paired.draw:
         raise RoundRefused(
-            tournament.code,
-            f"the results changed since round {number} was previewed; pair it again",
-            PUBLISHED_ROUND_RULE,
+            tournament.code, "results_changed", PUBLISHED_ROUND_RULE, number=number,
         )
     view = scoring_view(session, tournament)
     planned, unpaired = _planned(draw, view)
@@ -474,7 +468,8 @@ def publish_round(
         violations = check_round(scoring_view(session, tournament), number)
         if violations:  # the engine never produces one; refuse rather than publish a bad draw
             raise RoundRefused(
-                tournament.code, "; ".join(str(v) for v in violations), PUBLISHED_ROUND_RULE
+                tournament.code, ENGINE, PUBLISHED_ROUND_RULE,
+                detail="; ".join(str(v) for v in violations),
             )
     letters = 0
     if writer is not None:

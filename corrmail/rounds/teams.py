@@ -24,6 +24,7 @@ from corrmail.models import (
     TournamentSystem,
     User,
 )
+from corrmail.rounds.refusals import ENGINE, TEAM_LINE_REFUSALS, english
 from corrmail.rounds.swiss import RoundRefused, round_rules, scoring_view
 from scoring.errors import PlayoffError, ScoringError
 from scoring.model import Colour
@@ -60,9 +61,17 @@ class TeamEntry:
 
 @dataclass(frozen=True)
 class TeamLineError:
+    """What is wrong with one line (or with the teams as a whole): ``code`` and ``params`` name
+    it (``corrmail.rounds.refusals``), ``reason`` is its English text."""
+
     line: int  # 1-based; 0 for an error about the teams as a whole
     text: str
-    reason: str
+    code: str
+    params: dict[str, object] = dataclasses.field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        return english(TEAM_LINE_REFUSALS, self.code, self.params)
 
     def __str__(self) -> str:
         where = f"line {self.line}: " if self.line else ""
@@ -92,15 +101,15 @@ def parse_team_lines(text: str) -> tuple[list[TeamEntry], list[TeamLineError]]:
         name, colon, members = line.partition(":")
         name = " ".join(name.split())
         if not colon or not name:
-            errors.append(TeamLineError(number, raw, "write the team as «Name: 3, 7, 12»"))
+            errors.append(TeamLineError(number, raw, "line_format"))
             continue
         tokens = [token for token in members.replace(";", ",").replace(" ", ",").split(",") if token]
         bad = [token for token in tokens if not token.isdigit() or int(token) < 1]
         if bad:
-            errors.append(TeamLineError(number, raw, f"not start numbers: {', '.join(bad)}"))
+            errors.append(TeamLineError(number, raw, "not_numbers", {"numbers": ", ".join(bad)}))
             continue
         if not tokens:
-            errors.append(TeamLineError(number, raw, f"team {name!r} has no players (000 §3.17.2)"))
+            errors.append(TeamLineError(number, raw, "no_players", {"name": repr(name)}))
             continue
         entries.append(TeamEntry(name, tuple(int(token) for token in tokens)))
     return entries, errors
@@ -108,7 +117,7 @@ def parse_team_lines(text: str) -> tuple[list[TeamEntry], list[TeamLineError]]:
 
 def _team_event(tournament: Tournament) -> None:
     if tournament.system is not TournamentSystem.TEAM:
-        raise RoundRefused(tournament.code, "only a team tournament has teams", "000 §3.17")
+        raise RoundRefused(tournament.code, "not_team_event", "000 §3.17")
 
 
 def set_teams(
@@ -125,7 +134,7 @@ def set_teams(
     )
     if games:
         raise RoundRefused(
-            tournament.code, "the teams are fixed once games are paired", "000 §3.17.2"
+            tournament.code, "teams_fixed", "000 §3.17.2"
         )
     by_number = {p.start_number: p for p in tournament.participants if p.start_number is not None}
     errors: list[TeamLineError] = []
@@ -133,23 +142,25 @@ def set_teams(
     team_of: dict[int, str] = {}
     for entry in entries:
         if entry.name.casefold() in seen_names:
-            errors.append(TeamLineError(0, entry.name, f"two teams are called {entry.name!r}"))
+            errors.append(TeamLineError(0, entry.name, "name_twice", {"name": repr(entry.name)}))
         seen_names.add(entry.name.casefold())
         for start in entry.boards:
             participant = by_number.get(start)
             if participant is None:
-                errors.append(TeamLineError(0, entry.name, f"{entry.name}: no player no. {start}"))
+                errors.append(TeamLineError(0, entry.name, "no_such_player",
+                                            {"team": entry.name, "number": start}))
             elif participant.withdrawn:
                 errors.append(
-                    TeamLineError(0, entry.name, f"{entry.name}: no. {start} has withdrawn")
+                    TeamLineError(0, entry.name, "withdrawn", {"team": entry.name, "number": start})
                 )
             if start in team_of:
                 errors.append(TeamLineError(
-                    0, entry.name, f"no. {start} is in {team_of[start]!r} and in {entry.name!r}"
+                    0, entry.name, "in_two_teams",
+                    {"number": start, "first": repr(team_of[start]), "second": repr(entry.name)},
                 ))  # fmt: skip
             team_of[start] = entry.name
     if len(entries) < 2:
-        errors.append(TeamLineError(0, "", "a team event needs at least two teams (000 §3.17.1)"))
+        errors.append(TeamLineError(0, "", "two_teams"))
     if errors:
         raise TeamsRefused(tournament.code, errors)
     session.execute(delete(Team).where(Team.tournament_id == tournament.id))
@@ -180,16 +191,14 @@ def _scheveningen(tournament: Tournament, teams: Sequence[ScoringTeam], semi: bo
 ]:
     if len(teams) != 2:
         raise RoundRefused(
-            tournament.code,
-            f"a Scheveningen match is between two teams, not {len(teams)}",
-            "004",
+            tournament.code, "scheveningen_two_teams", "004", count=len(teams),
         )
     first, second = teams
     size = min(len(first.members), len(second.members))
     try:
         schedule = scheveningen_schedule(size, semi)
     except ScoringError as error:
-        raise RoundRefused(tournament.code, str(error), "004") from error
+        raise RoundRefused(tournament.code, ENGINE, "004", detail=str(error)) from error
     games = []
     for pairing in schedule:
         ours, theirs = first.members[pairing.first - 1], second.members[pairing.second - 1]
@@ -210,15 +219,15 @@ def pair_team_round_robin(
     rules = round_rules(session, tournament)
     if rules.team_pairing is not TeamPairing.ROUND_ROBIN:
         raise RoundRefused(
-            tournament.code, "a team Swiss is paired round by round on the Rounds page", "000 §3.18"
+            tournament.code, "team_swiss_on_rounds_page", "000 §3.18"
         )
     if session.scalar(
         select(func.count()).select_from(Game).where(Game.tournament_id == tournament.id)
     ):
-        raise RoundRefused(tournament.code, "the tournament already has games")
+        raise RoundRefused(tournament.code, "has_games")
     teams = scoring_view(session, tournament).teams
     if len(teams) < 2:
-        raise RoundRefused(tournament.code, "enter at least two teams first", "000 §3.17.1")
+        raise RoundRefused(tournament.code, "two_teams_first", "000 §3.17.1")
     planned: list[tuple[ScoringGame, int]]
     if rules.team_schedule is TeamSchedule.BOARDS:
         planned = []

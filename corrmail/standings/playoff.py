@@ -42,21 +42,53 @@ __all__ = [
 _RULE = "000 §3.16.2"
 
 
-class PlayoffSyntaxError(ValueError):
-    """The written outcome cannot be read; carries the text and what is wrong with it."""
+def N_(text: str) -> str:
+    """Mark ``text`` for ``pybabel extract``; it is translated when shown."""
+    return text
 
-    def __init__(self, text: str, reason: str) -> None:
-        super().__init__(f"cannot read the play-off {text!r}: {reason}")
+
+#: Why a written play-off cannot be read or recorded, by code: the English texts are also the
+#: catalog's message ids, so a page words the refusal in its reader's language
+#: (``corrmail.web.refusals``); ``detail`` is the scoring engine's own text.
+PLAYOFF_REFUSALS: dict[str, str] = {
+    "empty": N_("nothing written; write the finishing order, e.g. '3 7 / 5'"),
+    "empty_group": N_("group %(number)s is empty (two '/' in a row?)"),
+    "not_start_number": N_("%(numbers)s is not a start number"),
+    "one_participant": N_("a play-off is between two or more participants (%(rule)s)"),
+    "listed_twice": N_("a participant is listed twice"),
+    "unfinished": N_(
+        "%(count)s game(s) of %(tournament)s have no result yet: a play-off decides the places of the "
+        "final table (%(rule)s); record it once every game is decided"),
+    "no_teams": N_("%(tournament)s has no teams (000 §3.17.1)"),
+    "unknown_team": N_("no team named %(names)s in %(tournament)s"),
+    "engine": N_("the table refuses this play-off: %(detail)s"),
+}
+
+#: The frame of a play-off that cannot be read.
+UNREADABLE = N_("cannot read the play-off %(text)s: %(reason)s")
+
+
+class PlayoffSyntaxError(ValueError):
+    """The written outcome cannot be read; carries the text and what is wrong with it
+    (``code`` and ``params``; ``reason`` in English)."""
+
+    def __init__(self, text: str, code: str, **params: object) -> None:
+        self.code = code
+        self.params = params
+        self.reason = PLAYOFF_REFUSALS[code] % params if params else PLAYOFF_REFUSALS[code]
+        super().__init__(UNREADABLE % {"text": repr(text), "reason": self.reason})
         self.text = text
-        self.reason = reason
 
 
 class PlayoffRefused(ValueError):
-    """The play-off cannot be recorded for this tournament now (the reason cites the rule)."""
+    """The play-off cannot be recorded for this tournament now (the reason cites the rule);
+    ``code`` and ``params`` name it, ``reason`` is its English text."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, code: str, **params: object) -> None:
+        self.code = code
+        self.params = params
+        self.reason = PLAYOFF_REFUSALS[code] % params if params else PLAYOFF_REFUSALS[code]
+        super().__init__(self.reason)
 
 
 @dataclass(frozen=True)
@@ -69,24 +101,24 @@ def parse_playoff(text: str, *, teams: bool) -> tuple[tuple[str, ...], ...]:
     """Groups in finishing order; start numbers are checked to be numbers, not yet known."""
     stripped = text.strip()
     if not stripped:
-        raise PlayoffSyntaxError(text, "nothing written; write the finishing order, e.g. '3 7 / 5'")
+        raise PlayoffSyntaxError(text, "empty")
     groups: list[tuple[str, ...]] = []
     for number, chunk in enumerate(stripped.split("/"), start=1):
         separator = r"," if teams else r"[,\s]+"
         members = tuple(m.strip() for m in re.split(separator, chunk) if m.strip())
         if not members:
-            raise PlayoffSyntaxError(text, f"group {number} is empty (two '/' in a row?)")
+            raise PlayoffSyntaxError(text, "empty_group", number=number)
         if not teams:
             wrong = [m for m in members if not m.isdigit() or int(m) == 0]
             if wrong:
-                raise PlayoffSyntaxError(text, f"{', '.join(wrong)} is not a start number")
+                raise PlayoffSyntaxError(text, "not_start_number", numbers=", ".join(wrong))
             members = tuple(str(int(m)) for m in members)
         groups.append(members)
     listed = [m.casefold() for group in groups for m in group]
     if len(listed) < 2:
-        raise PlayoffSyntaxError(text, f"a play-off is between two or more participants ({_RULE})")
+        raise PlayoffSyntaxError(text, "one_participant", rule=_RULE)
     if len(set(listed)) != len(listed):
-        raise PlayoffSyntaxError(text, "a participant is listed twice")
+        raise PlayoffSyntaxError(text, "listed_twice")
     return tuple(groups)
 
 
@@ -124,18 +156,16 @@ def record_playoff(
     raw = parse_playoff(text, teams=teams)
     pending = _unfinished(session, tournament)
     if pending:
-        raise PlayoffRefused(
-            f"{pending} game(s) of {tournament.code} have no result yet: a play-off decides the "
-            f"places of the final table ({_RULE}); record it once every game is decided"
-        )
+        raise PlayoffRefused("unfinished", count=pending, tournament=tournament.code, rule=_RULE)
     try:
         if teams:
             names = _team_names(session, tournament)
             if not names:
-                raise PlayoffRefused(f"{tournament.code} has no teams (000 §3.17.1)")
+                raise PlayoffRefused("no_teams", tournament=tournament.code)
             unknown = [m for group in raw for m in group if m.casefold() not in names]
             if unknown:
-                raise PlayoffRefused(f"no team named {', '.join(unknown)} in {tournament.code}")
+                raise PlayoffRefused("unknown_team", names=", ".join(unknown),
+                                     tournament=tournament.code)
             team_groups = tuple(tuple(names[m.casefold()] for m in group) for group in raw)
             _check_teams(session, tournament, team_groups)
             tournament.team_playoff = [list(group) for group in team_groups]
@@ -146,9 +176,9 @@ def record_playoff(
             tournament.playoff = [list(group) for group in numbers]
             stored = raw
     except PlayoffError as error:
-        raise PlayoffRefused(str(error)) from None
+        raise PlayoffRefused("engine", detail=str(error)) from None
     except ScoringError as error:  # a table that cannot be computed cannot take a play-off
-        raise PlayoffRefused(str(error)) from None
+        raise PlayoffRefused("engine", detail=str(error)) from None
     what = "team play-off" if teams else "play-off"
     rule = "000 §3.17.6" if teams else _RULE
     record(

@@ -36,6 +36,7 @@ from corrmail.models import (
 )
 from corrmail.models.bulletins import BulletinIssue, BulletinKind
 from corrmail.standings.results import load_tournament, tournament_table
+from corrmail.web.state_labels import case_state, case_type, game_state
 
 __all__ = ["CloseRefused", "Closed", "close", "blockers"]
 
@@ -59,7 +60,7 @@ class Closed:
 def _game_name(game: Game) -> str:
     return str(_("game %(id)s (round %(round)s, %(white)s – %(black)s): %(state)s", id=game.id,
              round=game.round, white=game.white.player.name, black=game.black.player.name,
-             state=str(game.state)))
+             state=game_state(game.state)))
 
 
 def blockers(session: Session, tournament: Tournament) -> list[str]:
@@ -74,7 +75,7 @@ def blockers(session: Session, tournament: Tournament) -> list[str]:
     for case in session.scalars(select(Case).where(
             Case.tournament_id == tournament.id, Case.closed_at.is_(None)).order_by(Case.id)):
         reasons.append(_("undecided case %(id)s (%(type)s, %(state)s)", id=case.id,
-                         type=str(case.case_type), state=case.state))
+                         type=case_type(case.case_type), state=case_state(case.state)))
     return reasons
 
 

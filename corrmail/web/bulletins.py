@@ -1,10 +1,12 @@
 """Bulletins and reports on the web: the steward schedules, previews and issues bulletins
-(002 §4.1.8), the referee issues the final report (002 §4.1.7), everyone reads the printable
-pages they may see, and a player reads his own sheet."""
+(002 §4.1.8) and his reports to the referee (002 §4.1.8), the referee issues the final report
+(002 §4.1.7), everyone reads the printable pages they may see (officials also download them),
+and a player reads his own sheet."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -24,6 +26,7 @@ from corrmail.bulletins import (
     build_bulletin,
     build_final_report,
     build_player_sheet,
+    build_steward_report,
     issue,
     latest_issues,
     load_tournament,
@@ -41,6 +44,7 @@ from corrmail.models import Participant, Tournament
 from corrmail.models.bulletins import BulletinIssue, BulletinKind, BulletinSchedule, ScheduleUnit
 from corrmail.web.access import is_official_of
 from corrmail.web.database import db_session, mail_settings, settings
+from corrmail.web.downloads import attachment
 
 blueprint = Blueprint("bulletins", __name__, url_prefix="/bulletins")
 
@@ -52,6 +56,7 @@ UNITS = [
 KINDS = [
     SelectChoice(BulletinKind.BULLETIN.value, _l("Bulletin")),
     SelectChoice(BulletinKind.FINAL_REPORT.value, _l("Final report")),
+    SelectChoice(BulletinKind.STEWARD_REPORT.value, _l("Steward's report to the referee")),
 ]
 
 
@@ -192,6 +197,9 @@ def preview(code: str) -> Response:
     try:
         if form.kind.data == BulletinKind.FINAL_REPORT.value:
             content = to_json(build_final_report(db_session(), tournament, form.as_of.data))
+        elif form.kind.data == BulletinKind.STEWARD_REPORT.value:
+            content = to_json(build_steward_report(db_session(), tournament, form.as_of.data,
+                                                   steward=current_user.display_name))
         else:
             number, since = next_bulletin(db_session(), tournament, form.as_of.data)
             content = to_json(build_bulletin(db_session(), tournament, form.as_of.data,
@@ -219,9 +227,13 @@ def issue_paper(code: str) -> Response:
         db_session().rollback()
         flash(_("Nothing was issued: %(errors)s", errors=str(error)), "error")
         return redirect(url_for(".tournament_page", code=code))
-    send_issue(db_session(), _writer(), row)
+    sent = send_issue(db_session(), _writer(), row)
     db_session().commit()
-    flash(_("Issued and sent."), "success")
+    if row.kind is BulletinKind.STEWARD_REPORT and not sent:
+        flash(_("Issued, but not sent: the tournament has no referee to receive it "
+                "(002 §4.1.8)."), "error")
+    else:
+        flash(_("Issued and sent."), "success")
     return redirect(url_for(".show_issue", issue_id=row.id))
 
 
@@ -254,6 +266,17 @@ def print_issue(issue_id: int) -> Response:
     return _printable(render_printable(row.content, language=_language()))
 
 
+@blueprint.get("/issues/<int:issue_id>/download")
+@login_required
+def download_issue(issue_id: int) -> Response:
+    """The printable page as a file to keep or forward, named by tournament, paper, number and
+    version; for the officials, who may read every issue."""
+    row = _issue(issue_id)
+    _require_official(row.tournament)
+    name = f"{row.kind.value}-{row.tournament.code}-{row.number}-v{row.version}.html"
+    return attachment(render_printable(row.content, language=_language()), "text/html", name)
+
+
 @blueprint.get("/<code>/sheet")
 @login_required
 def sheet(code: str) -> Response:
@@ -269,6 +292,28 @@ def sheet(code: str) -> Response:
     return _printable(render_printable(content, language=_language()))
 
 
+#: The sending log's reasons (``corrmail.bulletins.sending``), stored in English; each is worded
+#: here in the reader's language, an unknown one shown as stored.
+_WITHHELD = re.compile(r"^information withheld by sanction (?P<case>\S+) of (?P<date>\S+) "
+                       r"\((?P<rules>.*)\)$")
+_REASONS = {
+    "no e-mail address: the steward posts it": _l("no e-mail address: the steward posts it"),
+    "withdrew from the tournament": _l("withdrew from the tournament"),
+}
+
+
+@blueprint.app_template_filter("delivery_reason")
+def delivery_reason(reason: str) -> str:
+    """Why an addressee of an issue was skipped or is posted to, in the reader's language."""
+    if reason in _REASONS:
+        return str(_REASONS[reason])
+    withheld = _WITHHELD.match(reason)
+    if withheld is not None:
+        return str(_("information withheld by sanction %(case)s of %(date)s (%(rules)s)",
+                     **withheld.groupdict()))
+    return reason
+
+
 def _issue(issue_id: int) -> BulletinIssue:
     row = db_session().get(BulletinIssue, issue_id)
     if row is None:
@@ -277,9 +322,10 @@ def _issue(issue_id: int) -> BulletinIssue:
 
 
 def _may_read(row: BulletinIssue) -> bool:
-    """A player reads an issue unless a sanction withheld it from him on its date (002 §4.1.9)."""
+    """A player reads an issue unless a sanction withheld it from him on its date (002 §4.1.9);
+    the steward's report is the referee's paper, not the players'."""
     entry = _own_entry(row.tournament)
-    if entry is None:
+    if entry is None or row.kind is BulletinKind.STEWARD_REPORT:
         return False
     snapshot = Snapshot(db_session(), row.tournament, row.as_of)
     return snapshot.sanction_in_force(entry, WITHHELD_BY[row.kind]) is None

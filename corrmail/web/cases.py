@@ -67,7 +67,7 @@ from corrmail.referee.store import StoredCase, load_case
 from corrmail.referee.timing import close_waits, decided_and_final, rulings_today
 from corrmail.referee.wording import refusal_reason
 from corrmail.web.access import letters_kept_from, tournament_or_404
-from corrmail.web.audit_labels import audit_action
+from corrmail.web.audit_labels import audit_action, audit_summary
 from corrmail.web.case_forms import (
     AnalysisForm,
     BanForm,
@@ -92,6 +92,7 @@ blueprint = Blueprint("cases", __name__, url_prefix="/cases")
 # The case pages name stored codes as the forms' options do.
 blueprint.add_app_template_filter(label, "choice_label")
 blueprint.add_app_template_filter(audit_action, "audit_action")
+blueprint.add_app_template_filter(audit_summary, "audit_summary")
 
 AnyForm = TypeVar("AnyForm", bound=FlaskForm)
 
@@ -290,6 +291,8 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         and not (row.participant_id is not None and actor.plays(row.participant_id)),
         "kept": letters_kept_from(current_user, game) if game is not None else set(),
         "audit_entries": audit_entries,
+        # The audit log names a player-level effect's player (stored as his entry's id).
+        "player_names": {str(p.id): p.player.name for p in row.tournament.participants},
         "outbox": outbox,
         "withdrawn_games": withdrawn_games,
         "dispositions": [d.value for d in Disposition],

@@ -28,6 +28,7 @@ from corrmail.standings.results import load_tournament, tournament_table
 from corrmail.web.access import official_tournament
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session
+from corrmail.web.refusals import refusal_text
 
 blueprint = Blueprint("playoff", __name__, url_prefix="/tournaments")
 
@@ -103,7 +104,7 @@ def show(code: str) -> str | Response:
                                       teams=form.teams.data == "1")
         except (PlayoffSyntaxError, PlayoffRefused) as error:
             session.rollback()
-            errors.append(str(error))
+            errors.append(refusal_text(error))
         else:
             session.commit()
             flash(_("Play-off recorded: %(order)s.", order=format_playoff(recorded.groups)), "info")

@@ -70,6 +70,7 @@ from corrmail.web.access import (
 )
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, mail_settings, settings
+from corrmail.web.refusals import refusal_text
 from corrmail.web.registration_forms import (
     ImportForm,
     PairForm,
@@ -343,7 +344,7 @@ def _direct(step: Callable[[Session], Outcome], announce: Callable[[Outcome], st
         outcome = step(session)
     except RoundRefused as error:
         session.rollback()
-        flash(str(error), "error")
+        flash(refusal_text(error), "error")
     else:
         session.commit()
         flash(announce(outcome), "info")
@@ -448,7 +449,7 @@ def redraw_round(code: str, number: int) -> tuple[str, int] | Response:
             )  # fmt: skip
         except RoundRefused as error:
             session.rollback()
-            flash(str(error), "error")
+            flash(refusal_text(error), "error")
             return redirect(here)
         session.commit()
         flash(_("Round %(number)s redrawn: %(cancelled)s game(s) cancelled, %(added)s paired "
@@ -461,7 +462,7 @@ def redraw_round(code: str, number: int) -> tuple[str, int] | Response:
         plan = plan_redraw(session, tournament, number)
     except RoundRefused as error:
         page = render_template("tournaments/redraw.html", tournament=tournament, number=number,
-                               plan=None, refusal=str(error), names=names, form=form)
+                               plan=None, refusal=refusal_text(error), names=names, form=form)
         return page, 409
     form.fingerprint.data = plan.fingerprint
     page = render_template("tournaments/redraw.html", tournament=tournament, number=number,
@@ -502,16 +503,16 @@ def teams(code: str) -> tuple[str, int] | Response:
             abort(403)
         if form.validate():
             entries, errors = parse_team_lines(form.teams.data or "")
-            problems = [str(error) for error in errors]
+            problems = [refusal_text(error) for error in errors]
             if not problems:
                 try:
                     set_teams(session, tournament, entries, current_user)
                 except TeamsRefused as error:
                     session.rollback()
-                    problems = [str(problem) for problem in error.errors]
+                    problems = [refusal_text(problem) for problem in error.errors]
                 except RoundRefused as error:
                     session.rollback()
-                    problems = [str(error)]
+                    problems = [refusal_text(error)]
                 else:
                     session.commit()
                     flash(_("%(count)s teams saved.", count=len(entries)), "info")

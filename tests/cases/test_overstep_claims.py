@@ -43,10 +43,16 @@ def test_player_claims_and_the_referee_confirms_after_the_ten_days(cup: Cup, set
         assert row.deadline == dt.date(2026, 12, 5)  # the accused's ten days (002 §4.3.8)
         assert {m.recipient for m in cup.outbox(session, "case.overstep.claim_opened")} == {
             "steward@example.org", "referee@example.org", "referee2@example.org"}
-    page = cup.client("referee").get(f"/cases/{case_id}")
+    referee = cup.client("referee")
+    with referee.session_transaction() as stored:
+        # The plot's name is the reader's: English here, Russian in test_russian_refusals.py.
+        stored["locale"] = "en"
+    page = referee.get(f"/cases/{case_id}")
     assert page.status_code == 200
     assert b"76 &gt; 50" in page.data  # the recomputed chart, shown as a table
     assert b"<svg" in page.data and b"time chart" in page.data
+    with referee.session_transaction() as stored:
+        stored["locale"] = "ru"
 
     # Day 10 of the accused's window: the referee may not confirm yet.
     set_today(dt.date(2026, 12, 5))

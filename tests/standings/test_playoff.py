@@ -94,10 +94,34 @@ def test_a_playoff_that_does_not_fit_is_refused_and_nothing_is_stored(
 ) -> None:
     organizer = login(Role.ORGANIZER)
     organizer.post(f"/tournaments/{finished.code}/playoff", data={"order": "1 / 4", "teams": "0"})
+    organizer.post("/locale", data={"locale": "en"})  # the English wording; Russian: below
     response = organizer.post(f"/tournaments/{finished.code}/playoff", data={"order": order, "teams": "0"})
     assert response.status_code == 200
     assert message in response.get_data(as_text=True).replace("&#39;", "'")
     assert _stored(database, finished) == [[1], [4]]  # the earlier record is untouched
+
+
+@pytest.mark.parametrize(
+    ("order", "russian", "english"),
+    [
+        ("4 / x", "x — не стартовый номер", "is not a start number"),
+        ("4 / 4", "участник указан дважды", "listed twice"),
+        ("4", "между двумя и более участниками (000 §3.16.2)", "two or more participants"),
+        ("4 / / 1", "группа 2 пуста", "is empty"),
+        ("", "ничего не написано", "nothing written"),
+    ],
+)
+def test_a_refused_playoff_reads_in_russian_on_a_russian_page(
+    login: Callable[..., FlaskClient], finished: Tournament, order: str, russian: str,
+    english: str,
+) -> None:
+    organizer = login(Role.ORGANIZER)
+    organizer.post("/locale", data={"locale": "ru"})
+    response = organizer.post(f"/tournaments/{finished.code}/playoff", data={"order": order, "teams": "0"})
+    page = response.get_data(as_text=True).replace("&#39;", "'")
+    assert response.status_code == 200 and 'lang="ru"' in page
+    assert "не удаётся прочитать итог дополнительного соревнования" in page and russian in page
+    assert english not in page and "cannot read the play-off" not in page
 
 
 def test_no_playoff_while_a_game_has_no_result(
@@ -105,8 +129,14 @@ def test_no_playoff_while_a_game_has_no_result(
 ) -> None:
     tournament = make_tournament(players=4, code="ПО-2")
     add_games(database, tournament, (*FINISHED[:5], (3, 2, 3, None, None)))
+    organizer_client.post("/locale", data={"locale": "en"})
     response = organizer_client.post(f"/tournaments/{tournament.code}/playoff", data={"order": "4 / 1", "teams": "0"})
     assert "1 game(s) of ПО-2 have no result yet" in response.get_data(as_text=True)
+    organizer_client.post("/locale", data={"locale": "ru"})
+    russian = organizer_client.post(f"/tournaments/{tournament.code}/playoff",
+                                    data={"order": "4 / 1", "teams": "0"}).get_data(as_text=True)
+    assert "в ПО-2 партий без результата: 1" in russian and "(000 §3.16.2)" in russian
+    assert "have no result yet" not in russian
     assert _stored(database, tournament) is None
 
 
