@@ -87,9 +87,14 @@ class TiebreakNotApplicableError(ScoringError):
 class PlayoffError(ScoringError):
     """A recorded play-off that does not fit the table (000 §3.16.2: only players level on points)."""
 
-    def __init__(self, start_nos: tuple[object, ...], reason: str) -> None:
+    def __init__(self, start_nos: tuple[object, ...], reason: str, *, code: str = "",
+                 values: dict[str, str] | None = None) -> None:
         super().__init__(f"play-off {list(start_nos)}: {reason}")
         self.start_nos = start_nos
+        #: What is wrong, for a reader's own words: ``takes_no_place`` (``numbers``),
+        #: ``listed_twice``, ``not_level``, ``teams_not_level``, ``runner_up_lost`` (``team``).
+        self.code = code
+        self.values = dict(values or {})
 
 
 class FormatError(ScoringError):

@@ -145,11 +145,13 @@ def _apply_playoff(groups: list[list[P]], primary: Mapping[P, float], playoff: S
     in_playoff = [p for group in playoff for p in group]
     unknown = [p for p in in_playoff if p not in primary]
     if unknown:
-        raise PlayoffError(tuple(in_playoff), f"{unknown} take no place in this table")
+        raise PlayoffError(tuple(in_playoff), f"{unknown} take no place in this table",
+                           code="takes_no_place", values={"numbers": str(unknown)})
     if len(set(in_playoff)) != len(in_playoff):
-        raise PlayoffError(tuple(in_playoff), "a player is listed twice")
+        raise PlayoffError(tuple(in_playoff), "a player is listed twice", code="listed_twice")
     if len({_rounded(primary[p]) for p in in_playoff}) > 1:
-        raise PlayoffError(tuple(in_playoff), "a play-off is only for players level on points (000 §3.16.2)")
+        raise PlayoffError(tuple(in_playoff), "a play-off is only for players level on points (000 §3.16.2)",
+                           code="not_level")
     finishing = iter([(index, p) for index, group in enumerate(playoff) for p in group])
     members = set(in_playoff)
     result: list[list[P]] = []

@@ -354,13 +354,14 @@ def _apply_first_place_match(
     if set(top) != set(teams) or ranked[0].place != "1" or (len(ranked) > 2 and ranked[2].place.startswith("2")):
         raise PlayoffError(teams, "the teams are not level on points (000 §3.16.2), and an extra match for "
                                   "first place is only between the teams placed first and second alone "
-                                  "(000 §3.17.6)")
+                                  "(000 §3.17.6)", code="teams_not_level")
     runner_up = top[1]
     matches = context.matches[runner_up]
     if not matches or any(m.opponent is None or m.match_points != MATCH_WIN for m in matches):
         raise PlayoffError(teams, f"team {runner_up!r} did not win every match, so it has no right to an "
                                   "extra match for first place (000 §3.17.6), and the teams are not level "
-                                  "on points for a play-off (000 §3.16.2)")
+                                  "on points for a play-off (000 §3.16.2)", code="runner_up_lost",
+                           values={"team": repr(runner_up)})
     by_team = {entry.participant: entry for entry in ranked[:2]}
     reordered = [replace(by_team[winner], position=1, place="1"), replace(by_team[loser], position=2, place="2")]
     return reordered + ranked[2:]

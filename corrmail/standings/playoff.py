@@ -62,6 +62,15 @@ PLAYOFF_REFUSALS: dict[str, str] = {
     "no_teams": N_("%(tournament)s has no teams (000 §3.17.1)"),
     "unknown_team": N_("no team named %(names)s in %(tournament)s"),
     "engine": N_("the table refuses this play-off: %(detail)s"),
+    # The scoring engine's refusals, by its codes (scoring.PlayoffError.code).
+    "takes_no_place": N_("%(numbers)s take no place in this table"),
+    "not_level": N_("a play-off is only for participants level on points (000 §3.16.2)"),
+    "teams_not_level": N_(
+        "the teams are not level on points (000 §3.16.2), and an extra match for first place is "
+        "only between the teams placed first and second alone (000 §3.17.6)"),
+    "runner_up_lost": N_(
+        "team %(team)s did not win every match, so it has no right to an extra match for first "
+        "place (000 §3.17.6), and the teams are not level on points for a play-off (000 §3.16.2)"),
 }
 
 #: The frame of a play-off that cannot be read.
@@ -89,6 +98,14 @@ class PlayoffRefused(ValueError):
         self.params = params
         self.reason = PLAYOFF_REFUSALS[code] % params if params else PLAYOFF_REFUSALS[code]
         super().__init__(self.reason)
+
+
+def engine_refusal(error: PlayoffError) -> PlayoffRefused:
+    """The scoring engine's refusal in the service's words (its code and values), so a page says
+    it in the reader's language; one the service has no words for keeps the engine's text."""
+    if error.code in PLAYOFF_REFUSALS:
+        return PlayoffRefused(error.code, **error.values)
+    return PlayoffRefused("engine", detail=str(error))
 
 
 @dataclass(frozen=True)
@@ -176,7 +193,7 @@ def record_playoff(
             tournament.playoff = [list(group) for group in numbers]
             stored = raw
     except PlayoffError as error:
-        raise PlayoffRefused("engine", detail=str(error)) from None
+        raise engine_refusal(error) from None
     except ScoringError as error:  # a table that cannot be computed cannot take a play-off
         raise PlayoffRefused("engine", detail=str(error)) from None
     what = "team play-off" if teams else "play-off"
@@ -211,18 +228,18 @@ def clear_playoff(session: Session, tournament: Tournament, user: User | None, *
     return True
 
 
-def playoff_problems(session: Session, tournament: Tournament) -> list[str]:
+def playoff_problems(session: Session, tournament: Tournament) -> list[PlayoffRefused]:
     """Why a recorded play-off no longer fits the table (a result corrected after it was
     recorded); the tables are then shown without it."""
-    problems: list[str] = []
+    problems: list[PlayoffRefused] = []
     if tournament.playoff:
         try:
             _check_players(tournament, tuple(tuple(g) for g in tournament.playoff))
         except PlayoffError as error:
-            problems.append(str(error))
+            problems.append(engine_refusal(error))
     if tournament.team_playoff:
         try:
             _check_teams(session, tournament, tuple(tuple(g) for g in tournament.team_playoff))
         except PlayoffError as error:
-            problems.append(str(error))
+            problems.append(engine_refusal(error))
     return problems

@@ -87,7 +87,7 @@ def _page(tournament: Tournament, form: PlayoffForm, errors: list[str]) -> str:
         level_players=level_players, level_teams=level_teams,
         recorded=format_playoff(tournament.playoff),
         recorded_teams=format_playoff(tournament.team_playoff),
-        problems=playoff_problems(session, tournament),
+        problems=[refusal_text(problem) for problem in playoff_problems(session, tournament)],
     )  # fmt: skip
 
 

@@ -17,7 +17,7 @@ from corrmail.standings.exports import (
     standings_csv,
     standings_json,
 )
-from corrmail.standings.playoff import format_playoff
+from corrmail.standings.playoff import format_playoff, playoff_problems
 from corrmail.standings.results import (
     ADJUDICATED_MARK,
     DECIDED_MARK,
@@ -31,6 +31,7 @@ from corrmail.standings.tiebreak_labels import TiebreakLabel, tiebreak_label
 from corrmail.web.access import can_view_game, is_official_of
 from corrmail.web.database import db_session
 from corrmail.web.downloads import attachment
+from corrmail.web.refusals import refusal_text
 
 blueprint = Blueprint("standings", __name__, url_prefix="/tournaments")
 
@@ -72,7 +73,17 @@ def show(code: str) -> str:
     return render_template("standings/show.html", table=table, tiebreaks=_labels(table),
                            marks=_marks(), points=reader_points,
                            playoff=format_playoff(table.tournament.playoff),
+                           playoff_problem=_playoff_problem(table),
                            may_record_playoff=may_record_playoff)
+
+
+def _playoff_problem(table: TournamentTable) -> str:
+    """Why the recorded play-off no longer fits, in the reader's language (the engine's own
+    text where the service has no words for it)."""
+    if not table.playoff_problem:
+        return ""
+    worded = [refusal_text(p) for p in playoff_problems(db_session(), table.tournament)]
+    return "; ".join(worded) or table.playoff_problem
 
 
 @blueprint.get("/<code>/crosstable/print")

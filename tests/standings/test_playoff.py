@@ -104,6 +104,28 @@ def test_a_playoff_that_does_not_fit_is_refused_and_nothing_is_stored(
 @pytest.mark.parametrize(
     ("order", "russian", "english"),
     [
+        ("2 / 1", "только между участниками с равным количеством очков (000 §3.16.2)",
+         "level on points"),
+        ("9 / 1", "[9] не занимают места в этой таблице", "take no place"),
+    ],
+)
+def test_the_tables_refusal_reads_in_russian_on_a_russian_page(
+    login: Callable[..., FlaskClient], finished: Tournament, database: Database, order: str,
+    russian: str, english: str,
+) -> None:
+    """The scoring engine refuses by a code the page words (000 §3.16.2), not in its English."""
+    organizer = login(Role.ORGANIZER)
+    organizer.post("/locale", data={"locale": "ru"})
+    response = organizer.post(f"/tournaments/{finished.code}/playoff", data={"order": order, "teams": "0"})
+    page = response.get_data(as_text=True).replace("&#39;", "'")
+    assert response.status_code == 200 and russian in page
+    assert english not in page and "the table refuses" not in page
+    assert _stored(database, finished) is None
+
+
+@pytest.mark.parametrize(
+    ("order", "russian", "english"),
+    [
         ("4 / x", "x — не стартовый номер", "is not a start number"),
         ("4 / 4", "участник указан дважды", "listed twice"),
         ("4", "между двумя и более участниками (000 §3.16.2)", "two or more participants"),
@@ -166,7 +188,13 @@ def test_a_correction_after_the_playoff_leaves_the_table_readable(
     standings_page = organizer_client.get(f"/tournaments/{code}/standings")
     assert standings_page.status_code == 200 and "больше не соответствует таблице" in standings_page.get_data(as_text=True)
     page = organizer_client.get(f"/tournaments/{code}/playoff").get_data(as_text=True)
-    assert "больше не соответствует таблице" in page and "level on points" in page
+    assert "больше не соответствует таблице" in page
+    assert "только между участниками с равным количеством очков (000 §3.16.2)" in page
+    assert "больше не соответствует таблице" in standings_page.get_data(as_text=True)
+    assert "level on points" not in page + standings_page.get_data(as_text=True)
+    organizer_client.post("/locale", data={"locale": "en"})
+    page = organizer_client.get(f"/tournaments/{code}/playoff").get_data(as_text=True)
+    assert "level on points" in page
 
 
 def test_playoff_from_the_command_line(
