@@ -432,14 +432,22 @@ def _recompute_before_commit(session: Session) -> None:
 
 def settle(session: Session) -> None:
     """Recompute, in this transaction, the stored state of every game changed since the last
-    time; flushes the session first."""
-    session.flush()
-    pending = session.info.get(_PENDING)
-    while pending:
+    time; flushes the session.
+
+    Games already noted by an earlier flush (the ledger's append flushes its letter) are
+    recomputed before the session's other pending rows are flushed, so those rows and the
+    state rows go out in one flush. A change still unflushed meanwhile (a break, a penalty)
+    is noted by that flush and recomputed in the next turn of the loop, its game read afresh.
+    """
+    while True:
+        pending = session.info.get(_PENDING)
+        if not pending:
+            session.flush()
+            pending = session.info.get(_PENDING)
+            if not pending:
+                return
         session.info[_PENDING] = _Pending(set(), set(), set(), set())
         _recompute(session, _games_of(session, pending), trusted=_trusted(session, pending))
-        session.flush()
-        pending = session.info.get(_PENDING)
 
 
 def _trusted(session: Session, pending: _Pending) -> dict[int, Game]:
