@@ -10,9 +10,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
+from typing import Any
 
-from sqlalchemy import event, select
+from sqlalchemy import bindparam, event, select
 from sqlalchemy.orm import ORMExecuteState, Session, joinedload, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -82,25 +83,40 @@ def load_mail_game(session: Session, game_id: int) -> Game | None:
     """
     # The game core judges letters through this view: import its ledger lock when called.
     from corrmail.games.append import load_locked_game
+
+    game = load_locked_game(session, game_id, *_mail_game_options())
+    if game is None:
+        return None
+    breaks: dict[int, list[Break]] = {game.white_id: [], game.black_id: []}
+    for item in session.scalars(_BREAKS_OF_PLAYERS, {"players": list(breaks)}):
+        breaks[item.participant_id].append(item)
+    for participant in (game.white, game.black):
+        set_committed_value(participant, "breaks", breaks[participant.id])
+    return game
+
+
+#: Both players' breaks, in order: one statement object for every letter (its SQLAlchemy cache
+#: key is computed once).
+_BREAKS_OF_PLAYERS = select(Break).where(
+    Break.participant_id.in_(bindparam("players", expanding=True))).order_by(Break.start_date)
+
+
+_PENALTIES_OF_GAME = select(PenaltyRow).where(
+    PenaltyRow.game_id == bindparam("game_id")).order_by(PenaltyRow.id)
+
+
+@cache
+def _mail_game_options() -> tuple[Any, ...]:
+    """The loader options of :func:`load_mail_game`, made once: the locked query built from
+    them is then made once too (:func:`corrmail.games.append.load_locked_game`)."""
     from corrmail.games.state import with_stored_state
 
-    game = load_locked_game(
-        session, game_id,
+    return (
         joinedload(Game.tournament, innerjoin=True),
         joinedload(Game.white, innerjoin=True).joinedload(Participant.player, innerjoin=True),
         joinedload(Game.black, innerjoin=True).joinedload(Participant.player, innerjoin=True),
         with_stored_state(),
     )
-    if game is None:
-        return None
-    breaks: dict[int, list[Break]] = {game.white_id: [], game.black_id: []}
-    for item in session.scalars(
-        select(Break).where(Break.participant_id.in_(list(breaks))).order_by(Break.start_date)
-    ):
-        breaks[item.participant_id].append(item)
-    for participant in (game.white, game.black):
-        set_committed_value(participant, "breaks", breaks[participant.id])
-    return game
 
 
 #: Where :attr:`GameView.played` keeps a game object's last replay (not a mapped attribute).
@@ -349,8 +365,7 @@ class GameView:
                         for item in (*session.new, *session.dirty, *session.deleted))
         if memo is not None and memo[0] == stamp and not unflushed:
             return list(memo[1])
-        query = select(PenaltyRow).where(PenaltyRow.game_id == self.game.id).order_by(PenaltyRow.id)
-        rows = list(session.scalars(query))
+        rows = list(session.scalars(_PENALTIES_OF_GAME, {"game_id": self.game.id}))
         stamp = (session.get_transaction(), session.info.get(_PENALTY_WRITES, 0))
         self.game.__dict__[_PENALTY_MEMO] = (stamp, tuple(rows))
         return rows

@@ -33,7 +33,7 @@ from email import policy
 from email.parser import BytesParser
 from email.utils import getaddresses
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, bindparam, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, PendingRollbackError
 from sqlalchemy.orm import Session
@@ -61,6 +61,17 @@ log = logging.getLogger(__name__)
 EX_TEMPFAIL = 75
 #: Of an oversize message only this much is kept, as evidence of what was refused.
 OVERSIZE_EVIDENCE_BYTES = 64 * 1024
+
+
+#: The claim of :meth:`Inbox._claim`, one statement object for every message (SQLAlchemy
+#: computes its cache key once).
+_CLAIM = (
+    update(InboundRow)
+    .where(InboundRow.id == bindparam("inbound_id"), InboundRow.status == InboundStatus.STORED)
+    .values(processed_at=bindparam("now"))
+    .returning(InboundRow)
+    .execution_options(synchronize_session=False)
+)
 
 
 class TemporaryFailure(MailError):
@@ -345,13 +356,8 @@ class Inbox:
         ``processed_at`` is set only to make the write; :meth:`_finish` sets the real value.
         ``RETURNING`` hands back the claimed row with the claim, saving a round trip.
         """
-        return session.scalars(
-            update(InboundRow)
-            .where(InboundRow.id == inbound_id, InboundRow.status == InboundStatus.STORED)
-            .values(processed_at=self.clock())
-            .returning(InboundRow)
-            .execution_options(synchronize_session=False)
-        ).one_or_none()
+        return session.scalars(_CLAIM, {"inbound_id": inbound_id, "now": self.clock()}
+                               ).one_or_none()
 
     def _record_automated(self, session: Session, row: InboundRow, message: InboundMessage) -> Receipt:
         assert message.automation is not None
