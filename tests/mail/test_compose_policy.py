@@ -1,0 +1,68 @@
+"""The composing policy (parsed headers and their folding kept between letters) writes the same
+bytes as ``email.policy.SMTP``: every letter is built twice, with the same MIME boundaries, and
+compared byte for byte — letters after letters, so the kept headers are reused."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+from email.policy import SMTP
+
+import pytest
+
+from corrmail.mail import compose
+from corrmail.mail.compose import Attachment, OutgoingLetter, build_message
+
+SUBJECTS = [
+    "ЗЧ-2026/3, партия 12: ход 8. c3-d4",
+    "ЗЧ-2026/3: последний день ответа без просрочки, партия 12, ход 8. c3-d4 — очень длинная тема "
+    "письма, которую придётся переносить на несколько строк при отправке",
+    "plain ASCII subject",
+    "",
+]
+ADDRESSES = [
+    "ivan.petrov@mail.example",
+    "Турнир ЗЧ-2026/3 <turnir@turnir.example>",
+    '"Petrov, Ivan" <ivan@mail.example>',
+]
+
+
+def letters() -> list[OutgoingLetter]:
+    made = []
+    for index, subject in enumerate(SUBJECTS * 2):
+        address = ADDRESSES[index % len(ADDRESSES)]
+        made.append(OutgoingLetter(
+            message_id=f"<l{index}@turnir.example>",
+            from_address=ADDRESSES[1],
+            to=[address] if index % 2 else [address, ADDRESSES[0]],
+            subject=subject or "-",
+            text="Здравствуйте!\n" + "8. c3-d4 f6-g5 " * (index * 7) + "\nС уважением.\n",
+            date=datetime(2026, 3, 12, 9, index, tzinfo=UTC),
+            reply_to=f"turnir+g{index}.token@turnir.example",
+            references=[f"<r{index}@mail.example>", "<t.g12p34@turnir.example>"],
+            in_reply_to=f"<r{index}@mail.example>" if index % 3 else None,
+            html="<p>Здравствуйте!</p>" if index == 3 else None,
+            attachments=(
+                Attachment(f"game-{index}-move-8.svg", b"<svg>" + b"x" * 100 * index + b"</svg>",
+                           "image/svg+xml"),
+                Attachment("deadline.ics", b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",
+                           "text/calendar"),
+            )[: index % 3],
+            language="ru" if index % 2 else "en",
+        ))
+    return made
+
+
+@pytest.mark.parametrize("rounds", [1, 3])
+def test_composing_policy_writes_the_bytes_of_the_smtp_policy(
+    monkeypatch: pytest.MonkeyPatch, rounds: int
+) -> None:
+    for _ in range(rounds):
+        for letter in letters():
+            random.seed(letter.message_id)
+            kept = build_message(letter).as_bytes()
+            with monkeypatch.context() as patch:
+                patch.setattr(compose, "SMTP_POLICY", SMTP)
+                random.seed(letter.message_id)
+                plain = build_message(letter).as_bytes()
+            assert kept == plain
