@@ -93,6 +93,9 @@ class StoredGameState(Base):
     #: Board: FEN of the position after the last ply; None when the ledger cannot be replayed
     #: (``board_problem`` says why).
     fen: Mapped[str | None] = mapped_column(Text)
+    #: FEN of the position before the plies the side to move has to repeat (002 §4.2.9: the
+    #: partner's, since his own last move letter): the intake starts its board here.
+    fen_before: Mapped[str | None] = mapped_column(Text)
     board_turn: Mapped[str | None] = mapped_column(String(5))
     ply_count: Mapped[int] = mapped_column(default=0)
     board_problem: Mapped[str] = mapped_column(Text, default="")
@@ -180,6 +183,8 @@ def replay_values(game: Game) -> dict[str, Any]:
         values["fen"] = position_fen(position)
         values["board_turn"] = view.side_to_move.value
         mover = view.participant(view.side_to_move)
+        values["fen_before"] = position_fen(
+            view.position_before(len(view.partner_new_plies(mover.id))))
         for letter in reversed(view.letters_since_own(mover.id)):
             if letter.variants_text.strip():
                 values["pending_variants"] = letter.variants_text
