@@ -1,6 +1,7 @@
 """The composing policy (parsed headers and their folding kept between letters) writes the same
 bytes as ``email.policy.SMTP``: every letter is built twice, with the same MIME boundaries, and
-compared byte for byte — letters after letters, so the kept headers are reused."""
+compared byte for byte — letters after letters, so the kept headers are reused. The reading
+policy reads received messages as ``email.policy.default`` does."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from corrmail.mail import compose
 from corrmail.mail.compose import Attachment, OutgoingLetter, build_message
+from corrmail.mail.errors import MailError
 
 SUBJECTS = [
     "ЗЧ-2026/3, партия 12: ход 8. c3-d4",
@@ -66,3 +68,33 @@ def test_composing_policy_writes_the_bytes_of_the_smtp_policy(
                 random.seed(letter.message_id)
                 plain = build_message(letter).as_bytes()
             assert kept == plain
+
+
+def test_reading_policy_reads_every_corpus_message_as_the_default_policy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The reading policy (each received header parsed once) gives the same reading of every
+    message of the inbound corpus as ``email.policy.default``, read twice so the kept header
+    objects are reused."""
+    from email import policy
+    from pathlib import Path
+
+    from corrmail.mail import inbound
+
+    messages = sorted((Path(__file__).parent / "corpus").glob("*.eml"))
+    assert messages
+
+    def reading(raw: bytes) -> object:
+        try:
+            return inbound.parse_inbound(raw)
+        except MailError as error:  # a malformed message of the corpus: the same refusal
+            return type(error), str(error)
+
+    for _ in range(2):
+        for path in messages:
+            raw = path.read_bytes()
+            kept = reading(raw)
+            with monkeypatch.context() as patch:
+                patch.setattr(inbound, "READING_POLICY", policy.default)
+                plain = reading(raw)
+            assert kept == plain, path.name
