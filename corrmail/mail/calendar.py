@@ -28,10 +28,39 @@ class CalendarDate:
     description: str = ""
 
 
+#: A stamp no letter is written with: the kept calendars carry it in place of the real one.
+_STAMP_MARK = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
+_STAMP_LINE = b"\r\nDTSTAMP:19000101T000000Z\r\n"
+_KEPT: dict[tuple[tuple[CalendarDate, ...], str], bytes] = {}
+
+
 def calendar_attachment(
     dates: Sequence[CalendarDate], *, domain: str, filename: str = "dates.ics",
     stamp: dt.datetime | None = None,
 ) -> Attachment:
+    """The ``.ics`` of ``dates``, stamped ``stamp`` (now by default).
+
+    A calendar of the same dates is built by :mod:`icalendar` once and kept: a later one
+    only gets its own stamp in the one ``DTSTAMP`` line — the same bytes, without building
+    the calendar again for every move letter.
+    """
+    when = stamp or dt.datetime.now(dt.UTC)
+    if when.utcoffset() != dt.timedelta(0):
+        return Attachment(filename, _calendar(dates, domain, when), "text/calendar")
+    key = (tuple(dates), domain)
+    kept = _KEPT.get(key)
+    if kept is None:
+        kept = _calendar(dates, domain, _STAMP_MARK)
+        if kept.count(_STAMP_LINE) != len(dates):  # pragma: no cover - icalendar's own layout
+            return Attachment(filename, _calendar(dates, domain, when), "text/calendar")
+        if len(_KEPT) >= 1024:
+            _KEPT.clear()
+        _KEPT[key] = kept
+    line = b"\r\nDTSTAMP:" + when.strftime("%Y%m%dT%H%M%SZ").encode() + b"\r\n"
+    return Attachment(filename, kept.replace(_STAMP_LINE, line), "text/calendar")
+
+
+def _calendar(dates: Sequence[CalendarDate], domain: str, stamp: dt.datetime) -> bytes:
     calendar = Calendar()
     calendar.add("prodid", "-//corrmail//correspondence draughts//RU")
     calendar.add("version", "2.0")
@@ -39,7 +68,7 @@ def calendar_attachment(
     for item in dates:
         event = Event()
         event.add("uid", f"{item.uid}@{domain}")
-        event.add("dtstamp", stamp or dt.datetime.now(dt.UTC))
+        event.add("dtstamp", stamp)
         event.add("summary", item.summary)
         event.add("dtstart", item.first_day)
         # DTEND of an all-day event is exclusive (RFC 5545 §3.6.1).
@@ -48,4 +77,5 @@ def calendar_attachment(
             event.add("description", item.description)
         event.add("transp", "TRANSPARENT")
         calendar.add_component(event)
-    return Attachment(filename, calendar.to_ical(), "text/calendar")
+    ical: bytes = calendar.to_ical()
+    return ical

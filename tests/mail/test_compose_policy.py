@@ -6,7 +6,7 @@ policy reads received messages as ``email.policy.default`` does."""
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta, timezone
 from email.policy import SMTP
 
 import pytest
@@ -98,3 +98,25 @@ def test_reading_policy_reads_every_corpus_message_as_the_default_policy(
                 patch.setattr(inbound, "READING_POLICY", policy.default)
                 plain = reading(raw)
             assert kept == plain, path.name
+
+
+@pytest.mark.parametrize("stamp", [
+    datetime(2026, 3, 1, 9, 30, 5, 123456, tzinfo=UTC),
+    datetime(2026, 12, 31, 23, 59, 59, tzinfo=UTC),
+    datetime(2026, 6, 1, 12, 0, tzinfo=timezone(timedelta(hours=3))),
+])
+def test_kept_calendars_are_the_calendars_icalendar_writes(stamp: datetime) -> None:
+    """A calendar kept from an earlier letter, restamped, is byte for byte the one
+    :mod:`icalendar` writes for the same dates and stamp."""
+    from corrmail.mail import calendar as ics
+
+    dates = [
+        ics.CalendarDate("game-12-reply-deadline", "ЗЧ-2026/3: последний день ответа без "
+                         "просрочки (002 §4.3.5), длинная тема; с запятой, и \\ чертой",
+                         date(2026, 3, 20), description="строка\nвторая"),
+        ics.CalendarDate("break-4", "break", date(2026, 4, 1), date(2026, 4, 10)),
+    ]
+    for chosen in ([dates[0]], dates, [dates[1]], dates):
+        made = ics.calendar_attachment(chosen, domain="turnir.example", stamp=stamp)
+        assert made.content == ics._calendar(chosen, "turnir.example", stamp)
+        assert made.content_type == "text/calendar"
