@@ -249,10 +249,19 @@ class StoredClock(ClockReading):
     repeat_due: dt.date | None
     today: dt.date
     chart_overstep: Side | None
+    #: The most the player to move may have used after his next move (002 §4.3.5).
+    limit: int | None = None
 
     @property
     def chart_shows_overstep(self) -> bool:
         return self.chart_overstep is not None
+
+    @property
+    def days_used_in_period(self) -> int | None:
+        """Days of the current period's limit the player to move has used by today."""
+        if self.limit is None or self.days_left is None:
+            return None
+        return self.limit - self.days_left
 
     @classmethod
     def of(cls, state: StoredGameState | Row[Any], today: dt.date) -> StoredClock | None:
@@ -260,7 +269,7 @@ class StoredClock(ClockReading):
         if state.clock_problem:
             return None
         to_move = Side(state.to_move) if state.to_move else None
-        left = None
+        left = limit = None
         if to_move is not None:
             assert state.counting_from is not None and state.period_limit is not None
             clock = ReplyClock(
@@ -268,10 +277,10 @@ class StoredClock(ClockReading):
                 total=state.white_total if to_move is Side.WHITE else state.black_total,
                 next_counted_moves=state.period_moves or 1, limit=state.period_limit,
                 end_date=state.clock_end, break_calendar=_parse_breaks(state.break_days))
-            left = clock.days_left(today)
+            left, limit = clock.days_left(today), state.period_limit
         return cls(to_move, state.white_total, state.black_total, left, state.reply_due,
                    state.repeat_due, today,
-                   Side(state.overstep_side) if state.overstep_side else None)
+                   Side(state.overstep_side) if state.overstep_side else None, limit)
 
 
 def letter_owed_by(game: Game, state: StoredGameState | None) -> Participant | None:

@@ -21,7 +21,8 @@ from corrmail.game_page import (
     move_rows,
 )
 from corrmail.games import LedgerError, enter_letter_as_written
-from corrmail.ledger import effective_letters, to_move
+from corrmail.games.state import StoredClock, letter_owed_by, stored_states
+from corrmail.ledger import effective_letters
 from corrmail.mail.game_view import GameView, UnsupportedGameType
 from corrmail.models import Case, Game, Role
 from corrmail.postal import (
@@ -59,16 +60,19 @@ def show(game_id: int) -> str:
     moves = [letter for letter in effective_letters(letters) if letter.moves_text.strip()]
     on = _today(game)
     view = GameView(game)
+    # The header reads the game's stored state; only the time chart below replays the ledger.
+    state = stored_states(db_session(), [game.id]).get(game.id)
     board: dict[str, object] = {}
     try:
-        clock = game_clock(view, on)
+        chart = view.chart()
+        clock = StoredClock.of(state, on) if state is not None else game_clock(view, on)
         rows = move_rows(view)
         svg, shown = board_at(view, request.args.get("ply", type=int))
     except (UnsupportedGameType, ValueError) as error:
         board = {"problem": str(error)}
     else:
-        board = {"clock": clock, "rows": rows, "svg": Markup(_svg_body(svg)), "shown": shown,
-                 "plies": len(view.plies), "plot": chart_plot(clock.chart)}
+        board = {"clock": clock, "chart": chart, "rows": rows, "svg": Markup(_svg_body(svg)),
+                 "shown": shown, "plies": len(view.plies), "plot": chart_plot(chart)}
     open_cases = db_session().scalars(
         select(Case).where(Case.game_id == game.id, Case.closed_at.is_(None)).order_by(Case.id)
     ).all()
@@ -78,7 +82,7 @@ def show(game_id: int) -> str:
         letters=letters,
         corrected_by=corrected_by,
         moves=moves,
-        to_move=to_move(game),
+        to_move=letter_owed_by(game, state),
         may_enter=is_official_of(current_user, game.tournament_id),
         today=on,
         breaks=breaks_in_force(game, on),
