@@ -183,8 +183,9 @@ def replay_values(game: Game) -> dict[str, Any]:
         values["fen"] = position_fen(position)
         values["board_turn"] = view.side_to_move.value
         mover = view.participant(view.side_to_move)
-        values["fen_before"] = position_fen(
-            view.position_before(len(view.partner_new_plies(mover.id))))
+        to_repeat = len(view.partner_new_plies(mover.id))
+        values["fen_before"] = (values["fen"] if to_repeat == 0
+                                else position_fen(view.position_before(to_repeat)))
         for letter in reversed(view.letters_since_own(mover.id)):
             if letter.variants_text.strip():
                 values["pending_variants"] = letter.variants_text
