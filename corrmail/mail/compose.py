@@ -13,8 +13,8 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from email.message import EmailMessage
 from email.headerregistry import HeaderRegistry
+from email.message import EmailMessage
 from email.policy import EmailPolicy
 from email.utils import format_datetime
 from typing import Any
