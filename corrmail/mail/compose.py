@@ -102,7 +102,8 @@ class _ComposingPolicy(EmailPolicy):
         never changes) and on this policy's line length, line end and ``utf8`` only."""
         memo = getattr(value, "__dict__", None) if hasattr(value, "name") else None
         if memo is None:
-            return super()._fold(name, value, refold_binary)  # type: ignore[misc]
+            plain: str = super()._fold(name, value, refold_binary)  # type: ignore[misc]
+            return plain
         key = ("corrmail_folded", refold_binary, self.linesep, self.max_line_length, self.utf8)
         folded: str | None = memo.get(key)
         if folded is None:
