@@ -120,3 +120,11 @@ def test_kept_calendars_are_the_calendars_icalendar_writes(stamp: datetime) -> N
         made = ics.calendar_attachment(chosen, domain="turnir.example", stamp=stamp)
         assert made.content == ics._calendar(chosen, "turnir.example", stamp)
         assert made.content_type == "text/calendar"
+    # Every length around the fold, with escapes, carets and two-octet letters at the fold.
+    for length in range(60, 160):
+        for filler in ("x", "ж", "\\", ";", "^", "a,", "\r\nб", "\\N"):
+            summary = ("ЗЧ-2026/3: " + filler * length)[:length]
+            item = ics.CalendarDate(f"game-{length}-reply-deadline-" + "u" * (length // 2), summary,
+                                    date(2026, 3, 20), description=summary[::-1])
+            made = ics.calendar_attachment([item], domain="turnir.example", stamp=stamp)
+            assert made.content == ics._calendar([item], "turnir.example", stamp), summary
