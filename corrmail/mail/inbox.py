@@ -42,6 +42,7 @@ from corrmail import audit
 from corrmail.bulletins.sheet import is_sheet_request, mail_player_sheet
 from corrmail.db import Database
 from corrmail.mail.automated import Automation
+from corrmail.mail.compose import READING_POLICY
 from corrmail.mail.correspondence import Correspondence, Outcome
 from corrmail.mail.envelope import judge_envelope, topmost_authentication_results
 from corrmail.mail.errors import MailError, MalformedMessage, OversizeMessage
@@ -399,7 +400,7 @@ class Inbox:
 
 def _message_id_of(raw: bytes) -> str | None:
     try:
-        headers = BytesParser(policy=policy.default).parsebytes(raw, headersonly=True)
+        headers = BytesParser(policy=READING_POLICY).parsebytes(raw, headersonly=True)
         value = str(headers.get("Message-ID", "")).strip()
     except (ValueError, TypeError, IndexError):
         return None
