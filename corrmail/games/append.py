@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
@@ -131,13 +131,7 @@ def load_locked_game(session: Session, game_id: int, *options: Any) -> Game | No
     afresh (``populate_existing``): load it before changing it in this session, not after.
     """
     take_sqlite_write_lock(session)
-    game = session.scalars(
-        select(Game)
-        .where(Game.id == game_id)
-        .options(selectinload(Game.letters), *options)
-        .with_for_update(of=Game)
-        .execution_options(populate_existing=True)
-    ).unique().one_or_none()
+    game = session.scalars(_locked_query(options), {"game_id": game_id}).unique().one_or_none()
     if game is not None:
         transaction = session.get_transaction()
         held: tuple[object, set[int]] | None = session.info.get(_LOCKED_GAMES)
@@ -145,6 +139,26 @@ def load_locked_game(session: Session, game_id: int, *options: Any) -> Game | No
             held = session.info[_LOCKED_GAMES] = (transaction, set())
         held[1].add(game.id)
     return game
+
+
+#: The locking query of each set of loader options (the options objects themselves are the
+#: key): built once, SQLAlchemy computes its cache key once, not on every letter.
+_LOCKED_QUERIES: dict[tuple[Any, ...], Select[tuple[Game]]] = {}
+
+
+def _locked_query(options: tuple[Any, ...]) -> Select[tuple[Game]]:
+    query = _LOCKED_QUERIES.get(options)
+    if query is None:
+        query = (
+            select(Game)
+            .where(Game.id == bindparam("game_id"))
+            .options(selectinload(Game.letters), *options)
+            .with_for_update(of=Game)
+            .execution_options(populate_existing=True)
+        )
+        if len(_LOCKED_QUERIES) < 64:  # callers passing fresh options each time are not kept
+            _LOCKED_QUERIES[options] = query
+    return query
 
 
 def holds_lock(session: Session, game: Game) -> bool:

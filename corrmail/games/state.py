@@ -93,6 +93,9 @@ class StoredGameState(Base):
     #: Board: FEN of the position after the last ply; None when the ledger cannot be replayed
     #: (``board_problem`` says why).
     fen: Mapped[str | None] = mapped_column(Text)
+    #: FEN of the position before the plies the side to move has to repeat (002 §4.2.9: the
+    #: partner's, since his own last move letter): the intake starts its board here.
+    fen_before: Mapped[str | None] = mapped_column(Text)
     board_turn: Mapped[str | None] = mapped_column(String(5))
     ply_count: Mapped[int] = mapped_column(default=0)
     board_problem: Mapped[str] = mapped_column(Text, default="")
@@ -180,6 +183,9 @@ def replay_values(game: Game) -> dict[str, Any]:
         values["fen"] = position_fen(position)
         values["board_turn"] = view.side_to_move.value
         mover = view.participant(view.side_to_move)
+        to_repeat = len(view.partner_new_plies(mover.id))
+        values["fen_before"] = (values["fen"] if to_repeat == 0
+                                else position_fen(view.position_before(to_repeat)))
         for letter in reversed(view.letters_since_own(mover.id)):
             if letter.variants_text.strip():
                 values["pending_variants"] = letter.variants_text
@@ -244,10 +250,19 @@ class StoredClock(ClockReading):
     repeat_due: dt.date | None
     today: dt.date
     chart_overstep: Side | None
+    #: The most the player to move may have used after his next move (002 §4.3.5).
+    limit: int | None = None
 
     @property
     def chart_shows_overstep(self) -> bool:
         return self.chart_overstep is not None
+
+    @property
+    def days_used_in_period(self) -> int | None:
+        """Days of the current period's limit the player to move has used by today."""
+        if self.limit is None or self.days_left is None:
+            return None
+        return self.limit - self.days_left
 
     @classmethod
     def of(cls, state: StoredGameState | Row[Any], today: dt.date) -> StoredClock | None:
@@ -255,7 +270,7 @@ class StoredClock(ClockReading):
         if state.clock_problem:
             return None
         to_move = Side(state.to_move) if state.to_move else None
-        left = None
+        left = limit = None
         if to_move is not None:
             assert state.counting_from is not None and state.period_limit is not None
             clock = ReplyClock(
@@ -263,10 +278,10 @@ class StoredClock(ClockReading):
                 total=state.white_total if to_move is Side.WHITE else state.black_total,
                 next_counted_moves=state.period_moves or 1, limit=state.period_limit,
                 end_date=state.clock_end, break_calendar=_parse_breaks(state.break_days))
-            left = clock.days_left(today)
+            left, limit = clock.days_left(today), state.period_limit
         return cls(to_move, state.white_total, state.black_total, left, state.reply_due,
                    state.repeat_due, today,
-                   Side(state.overstep_side) if state.overstep_side else None)
+                   Side(state.overstep_side) if state.overstep_side else None, limit)
 
 
 def letter_owed_by(game: Game, state: StoredGameState | None) -> Participant | None:
@@ -432,14 +447,22 @@ def _recompute_before_commit(session: Session) -> None:
 
 def settle(session: Session) -> None:
     """Recompute, in this transaction, the stored state of every game changed since the last
-    time; flushes the session first."""
-    session.flush()
-    pending = session.info.get(_PENDING)
-    while pending:
+    time; flushes the session.
+
+    Games already noted by an earlier flush (the ledger's append flushes its letter) are
+    recomputed before the session's other pending rows are flushed, so those rows and the
+    state rows go out in one flush. A change still unflushed meanwhile (a break, a penalty)
+    is noted by that flush and recomputed in the next turn of the loop, its game read afresh.
+    """
+    while True:
+        pending = session.info.get(_PENDING)
+        if not pending:
+            session.flush()
+            pending = session.info.get(_PENDING)
+            if not pending:
+                return
         session.info[_PENDING] = _Pending(set(), set(), set(), set())
         _recompute(session, _games_of(session, pending), trusted=_trusted(session, pending))
-        session.flush()
-        pending = session.info.get(_PENDING)
 
 
 def _trusted(session: Session, pending: _Pending) -> dict[int, Game]:

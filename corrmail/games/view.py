@@ -10,9 +10,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
+from typing import Any
 
-from sqlalchemy import event, select
+from sqlalchemy import bindparam, event, select
 from sqlalchemy.orm import ORMExecuteState, Session, joinedload, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -22,7 +23,12 @@ from corrmail.models import Break, Game, Letter, PairedRound, Participant, Tourn
 from corrmail.models import Penalty as PenaltyRow
 from corrmail.models.enums import ROUND_BY_ROUND_SYSTEMS
 from notation.full import format_full
-from notation.game_position import GamePosition, initial_position
+from notation.game_position import (
+    GamePosition,
+    initial_position,
+    position_fen,
+    position_from_fen,
+)
 from notation.letter_form import forced_plies
 from notation.letters import LegalMove, PlayedGame, play_moves, read_move
 from notation.move import Move
@@ -85,31 +91,82 @@ def load_mail_game(session: Session, game_id: int) -> Game | None:
     """
     # The game core judges letters through this view: import its ledger lock when called.
     from corrmail.games.append import load_locked_game
+
+    game = load_locked_game(session, game_id, *_mail_game_options())
+    if game is None:
+        return None
+    breaks: dict[int, list[Break]] = {game.white_id: [], game.black_id: []}
+    for item in session.scalars(_BREAKS_OF_PLAYERS, {"players": list(breaks)}):
+        breaks[item.participant_id].append(item)
+    for participant in (game.white, game.black):
+        set_committed_value(participant, "breaks", breaks[participant.id])
+    seed_board(game)
+    return game
+
+
+#: Both players' breaks, in order: one statement object for every letter (its SQLAlchemy cache
+#: key is computed once).
+_BREAKS_OF_PLAYERS = select(Break).where(
+    Break.participant_id.in_(bindparam("players", expanding=True))).order_by(Break.start_date)
+
+
+_PENALTIES_OF_GAME = select(PenaltyRow).where(
+    PenaltyRow.game_id == bindparam("game_id")).order_by(PenaltyRow.id)
+
+
+@cache
+def _mail_game_options() -> tuple[Any, ...]:
+    """The loader options of :func:`load_mail_game`, made once: the locked query built from
+    them is then made once too (:func:`corrmail.games.append.load_locked_game`)."""
     from corrmail.games.state import with_stored_state
 
-    game = load_locked_game(
-        session, game_id,
+    return (
         joinedload(Game.tournament, innerjoin=True),
         joinedload(Game.white, innerjoin=True).joinedload(Participant.player, innerjoin=True),
         joinedload(Game.black, innerjoin=True).joinedload(Participant.player, innerjoin=True),
         with_stored_state(),
     )
-    if game is None:
-        return None
-    breaks: dict[int, list[Break]] = {game.white_id: [], game.black_id: []}
-    for item in session.scalars(
-        select(Break).where(Break.participant_id.in_(list(breaks))).order_by(Break.start_date)
-    ):
-        breaks[item.participant_id].append(item)
-    for participant in (game.white, game.black):
-        set_committed_value(participant, "breaks", breaks[participant.id])
-    return game
 
 
-#: Where :attr:`GameView.played` keeps a game object's last replay (not a mapped attribute).
+#: Where :attr:`GameView.played` keeps a game object's last replay (not a mapped attribute):
+#: (board key, plies, the plies played from ply ``offset`` on, ``offset``).
 _REPLAY_MEMO = "_corrmail_replay_memo"
 #: Where :meth:`GameView.forced_flags` keeps a game object's last forced-move flags.
 _FORCED_MEMO = "_corrmail_forced_memo"
+
+
+def _board_key(game: Game, board_type: BoardType) -> tuple[BoardType, str]:
+    return (board_type, repr(game.tournament.rule_options or None))
+
+
+def seed_board(game: Game) -> None:
+    """Start the game object's board from its stored state (:mod:`corrmail.games.state`)
+    instead of replaying every ply: the position before the plies the player to move must
+    repeat (002 §4.2.9) is stored with the position, so the intake plays only those plies.
+
+    Only a stored state that matches the ledger just read is used — as many letters and plies,
+    and those plies lead from the stored position before them to the stored position;
+    otherwise nothing is kept and the board is replayed from the start as before.
+    """
+    state = game.__dict__.get("stored_state")
+    if state is None or not state.fen or not state.fen_before or state.board_problem:
+        return
+    view = GameView(game)
+    try:
+        plies = tuple(view.plies)
+        if state.ply_count != len(plies) or state.letter_count != len(view.letters):
+            return
+        mover = view.participant(Side(state.board_turn))
+        count = len(view.partner_new_plies(mover.id))
+        start = position_from_fen(state.fen_before, view.board_type,
+                                  game.tournament.rule_options or None)
+        tail = play_moves(view.board_type, plies[len(plies) - count:], start=start)
+        if not tail.complete or position_fen(tail.position) != state.fen:
+            return
+    except (ValueError, TypeError):  # no engine for the game type, a bad option or FEN: replay
+        return
+    game.__dict__[_REPLAY_MEMO] = (_board_key(game, view.board_type), plies, tail,
+                                   len(plies) - count)
 
 
 #: Where :meth:`GameView.game_penalties` keeps a game object's penalties, and the count of
@@ -213,30 +270,44 @@ class GameView:
         option raises `notation.columns.RuleOptionError` (a ``ValueError``)."""
         return initial_position(self.board_type, self.game.tournament.rule_options or None)
 
-    @cached_property
-    def played(self) -> PlayedGame:
-        """The ledger's plies replayed from :attr:`start`, with each reading.
+    def _tail(self) -> tuple[int, PlayedGame]:
+        """``(offset, played)``: the ledger's plies from ply ``offset`` on, played from the
+        position after the first ``offset`` plies — the whole game (offset 0) unless the intake
+        started the board from the stored state (:func:`seed_board`).
 
         The last replay of the game object is kept on it: a view of the same game after a
         letter was appended (the intake checks the letter, then writes the answer, then the
         stored state is recomputed) plays only the new plies from where the last one ended.
         """
         plies = tuple(self.plies)
-        key = (self.board_type, repr(self.game.tournament.rule_options or None))
-        memo: tuple[object, tuple[str, ...], PlayedGame] | None = self.game.__dict__.get(
+        key = _board_key(self.game, self.board_type)
+        memo: tuple[object, tuple[str, ...], PlayedGame, int] | None = self.game.__dict__.get(
             _REPLAY_MEMO)
         if memo is not None and memo[0] == key and plies[:len(memo[1])] == memo[1]:
-            known = memo[2]
-            if len(plies) == len(memo[1]):
-                return known
+            _, known_plies, known, offset = memo
+            if len(plies) == len(known_plies):
+                return offset, known
             if known.complete:
-                rest = play_moves(self.board_type, plies[len(memo[1]):], start=known.position)
+                rest = play_moves(self.board_type, plies[len(known_plies):], start=known.position)
                 played = PlayedGame(known.positions + rest.positions[1:],
                                     known.readings + rest.readings)
-                self.game.__dict__[_REPLAY_MEMO] = (key, plies, played)
-                return played
+                self.game.__dict__[_REPLAY_MEMO] = (key, plies, played, offset)
+                return offset, played
         played = play_moves(self.board_type, plies, start=self.start)
-        self.game.__dict__[_REPLAY_MEMO] = (key, plies, played)
+        self.game.__dict__[_REPLAY_MEMO] = (key, plies, played, 0)
+        return 0, played
+
+    @cached_property
+    def played(self) -> PlayedGame:
+        """The ledger's plies replayed from :attr:`start`, with each reading."""
+        offset, played = self._tail()
+        if offset == 0:
+            return played
+        # The board was started from the stored state: the whole game is wanted here.
+        plies = tuple(self.plies)
+        played = play_moves(self.board_type, plies, start=self.start)
+        self.game.__dict__[_REPLAY_MEMO] = (_board_key(self.game, self.board_type), plies,
+                                            played, 0)
         return played
 
     @cached_property
@@ -246,9 +317,17 @@ class GameView:
             raise ValueError(f"the ledger of game {self.game.id} holds an illegal move")
         return played.positions
 
+    def _tail_positions(self) -> tuple[int, tuple[GamePosition, ...]]:
+        if "played" in self.__dict__:
+            return 0, self.positions
+        offset, played = self._tail()
+        if not played.complete:
+            raise ValueError(f"the ledger of game {self.game.id} holds an illegal move")
+        return offset, played.positions
+
     @property
     def position(self) -> GamePosition:
-        return self.positions[-1]
+        return self._tail_positions()[1][-1]
 
     @property
     def side_to_move(self) -> Side:
@@ -283,6 +362,10 @@ class GameView:
         return self.plies[len(self.plies) - count :] if count else []
 
     def position_before(self, ply_count_from_end: int) -> GamePosition:
+        offset, positions = self._tail_positions()
+        index = len(self.plies) - ply_count_from_end
+        if 0 <= index - offset < len(positions):
+            return positions[index - offset]
         return self.positions[len(self.positions) - 1 - ply_count_from_end]
 
     def pending_variants(self, participant_id: int) -> VariantOffer | None:
@@ -471,8 +554,7 @@ class GameView:
                         for item in (*session.new, *session.dirty, *session.deleted))
         if memo is not None and memo[0] == stamp and not unflushed:
             return list(memo[1])
-        query = select(PenaltyRow).where(PenaltyRow.game_id == self.game.id).order_by(PenaltyRow.id)
-        rows = list(session.scalars(query))
+        rows = list(session.scalars(_PENALTIES_OF_GAME, {"game_id": self.game.id}))
         stamp = (session.get_transaction(), session.info.get(_PENALTY_WRITES, 0))
         self.game.__dict__[_PENALTY_MEMO] = (stamp, tuple(rows))
         return rows

@@ -32,14 +32,77 @@ def calendar_attachment(
     dates: Sequence[CalendarDate], *, domain: str, filename: str = "dates.ics",
     stamp: dt.datetime | None = None,
 ) -> Attachment:
+    """The ``.ics`` of ``dates``, stamped ``stamp`` (now by default).
+
+    Written line by line as :mod:`icalendar` writes it (its escaping, its folding at 75
+    octets, its order of properties: ``tests/mail/test_compose_policy.py`` compares the bytes)
+    without building its object model, which cost 3 % of a relayed move letter; a stamp not
+    in UTC is left to :mod:`icalendar`.
+    """
+    when = stamp or dt.datetime.now(dt.UTC)
+    if when.utcoffset() != dt.timedelta(0):
+        return Attachment(filename, _calendar(dates, domain, when), "text/calendar")
+    stamped = when.strftime("%Y%m%dT%H%M%SZ")
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{_text(_PRODID)}", "METHOD:PUBLISH"]
+    for item in dates:
+        last = (item.last_day or item.first_day) + dt.timedelta(days=1)
+        lines += ["BEGIN:VEVENT", f"SUMMARY:{_text(item.summary)}",
+                  f"DTSTART;VALUE=DATE:{item.first_day.strftime('%Y%m%d')}",
+                  f"DTEND;VALUE=DATE:{last.strftime('%Y%m%d')}",
+                  f"DTSTAMP:{stamped}", f"UID:{_text(f'{item.uid}@{domain}')}"]
+        if item.description:
+            lines.append(f"DESCRIPTION:{_text(item.description)}")
+        lines += ["TRANSP:TRANSPARENT", "END:VEVENT"]
+    lines.append("END:VCALENDAR")
+    text = "".join(_folded(line) + "\r\n" for line in lines)
+    return Attachment(filename, text.encode(), "text/calendar")
+
+
+_PRODID = "-//corrmail//correspondence draughts//RU"
+
+
+def _text(value: str) -> str:
+    """An iCalendar TEXT value escaped (RFC 5545 §3.3.11) as :mod:`icalendar` escapes it."""
+    return (value.replace(r"\N", "\n").replace("\\", "\\\\").replace(";", r"\;")
+            .replace(",", r"\,").replace("\r\n", r"\n").replace("\n", r"\n")
+            .replace("\r", r"\n"))
+
+
+def _folded(line: str, limit: int = 75) -> str:
+    """A content line folded at ``limit`` octets as :mod:`icalendar` folds it: never between a
+    backslash (or caret) and the character it escapes."""
+    if len(line) < limit and line.isascii():
+        return line
+    parts: list[str] = []
+    chars: list[str] = []
+    octets = 0
+    for char in line:
+        size = len(char.encode())
+        if chars and octets + size >= limit:
+            if len(chars) > 1 and chars[-1] in "\\^":
+                carried = chars.pop()
+                parts.append("".join(chars))
+                chars, octets = [carried], len(carried.encode())
+            else:
+                parts.append("".join(chars))
+                chars, octets = [], 0
+        chars.append(char)
+        octets += size
+    if chars:
+        parts.append("".join(chars))
+    return "\r\n ".join(parts)
+
+
+def _calendar(dates: Sequence[CalendarDate], domain: str, stamp: dt.datetime) -> bytes:
+    """The calendar built by :mod:`icalendar` (a stamp in another time zone)."""
     calendar = Calendar()
-    calendar.add("prodid", "-//corrmail//correspondence draughts//RU")
+    calendar.add("prodid", _PRODID)
     calendar.add("version", "2.0")
     calendar.add("method", "PUBLISH")
     for item in dates:
         event = Event()
         event.add("uid", f"{item.uid}@{domain}")
-        event.add("dtstamp", stamp or dt.datetime.now(dt.UTC))
+        event.add("dtstamp", stamp)
         event.add("summary", item.summary)
         event.add("dtstart", item.first_day)
         # DTEND of an all-day event is exclusive (RFC 5545 §3.6.1).
@@ -48,4 +111,5 @@ def calendar_attachment(
             event.add("description", item.description)
         event.add("transp", "TRANSPARENT")
         calendar.add_component(event)
-    return Attachment(filename, calendar.to_ical(), "text/calendar")
+    ical: bytes = calendar.to_ical()
+    return ical

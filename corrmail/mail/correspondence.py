@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from adjudication import IllegalTransition, OverstepClaim
@@ -84,6 +84,11 @@ from timekeeping import (
 )
 
 __all__ = ["Outcome", "Correspondence", "RuleNotice", "numbered"]
+
+
+#: Players' locales: one statement object for every letter (its cache key computed once).
+_LOCALES = select(User.player_id, User.locale).where(
+    User.player_id.in_(bindparam("players", expanding=True)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,8 +191,7 @@ class _Context:
             wanted -= self.locales.keys()
             self.locales.update(dict.fromkeys(wanted))
             self.locales.update({player_id: locale for player_id, locale in self.session.execute(
-                select(User.player_id, User.locale).where(User.player_id.in_(wanted))
-            )})
+                _LOCALES, {"players": list(wanted)})})
         return self.locales[participant.player_id] or "ru"
 
     def base_context(self, to: Participant) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
-from email import policy
 from email.errors import HeaderParseError
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -19,6 +18,7 @@ from email.utils import getaddresses, parsedate_to_datetime
 
 from corrmail.mail.automated import AutomationVerdict, detect_automation
 from corrmail.mail.body import new_text
+from corrmail.mail.compose import READING_POLICY
 from corrmail.mail.errors import MalformedMessage, OversizeMessage
 
 __all__ = ["InboundMessage", "parse_inbound", "raw_digest", "DEFAULT_MAX_BYTES"]
@@ -72,8 +72,8 @@ def parse_inbound(
         raise OversizeMessage(len(raw), max_bytes)
     if not raw.strip():
         raise MalformedMessage("empty message", raw[:200])
-    message = BytesParser(policy=policy.default).parsebytes(raw)
-    if not isinstance(message, EmailMessage):  # pragma: no cover - policy.default guarantees it
+    message = BytesParser(policy=READING_POLICY).parsebytes(raw)
+    if not isinstance(message, EmailMessage):  # pragma: no cover - the policy guarantees it
         raise MalformedMessage("not an e-mail message", raw[:200])
     try:
         return _read(raw, message, envelope_sender, envelope_recipients)

@@ -33,7 +33,7 @@ from email import policy
 from email.parser import BytesParser
 from email.utils import getaddresses
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, bindparam, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, PendingRollbackError
 from sqlalchemy.orm import Session
@@ -44,6 +44,7 @@ from corrmail.db import Database
 from corrmail.games.view import load_mail_game
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.automated import Automation
+from corrmail.mail.compose import READING_POLICY
 from corrmail.mail.correspondence import Correspondence, Outcome
 from corrmail.mail.envelope import judge_envelope, topmost_authentication_results
 from corrmail.mail.errors import MailError, MalformedMessage, OversizeMessage
@@ -61,6 +62,17 @@ log = logging.getLogger(__name__)
 EX_TEMPFAIL = 75
 #: Of an oversize message only this much is kept, as evidence of what was refused.
 OVERSIZE_EVIDENCE_BYTES = 64 * 1024
+
+
+#: The claim of :meth:`Inbox._claim`, one statement object for every message (SQLAlchemy
+#: computes its cache key once).
+_CLAIM = (
+    update(InboundRow)
+    .where(InboundRow.id == bindparam("inbound_id"), InboundRow.status == InboundStatus.STORED)
+    .values(processed_at=bindparam("now"))
+    .returning(InboundRow)
+    .execution_options(synchronize_session=False)
+)
 
 
 class TemporaryFailure(MailError):
@@ -345,13 +357,8 @@ class Inbox:
         ``processed_at`` is set only to make the write; :meth:`_finish` sets the real value.
         ``RETURNING`` hands back the claimed row with the claim, saving a round trip.
         """
-        return session.scalars(
-            update(InboundRow)
-            .where(InboundRow.id == inbound_id, InboundRow.status == InboundStatus.STORED)
-            .values(processed_at=self.clock())
-            .returning(InboundRow)
-            .execution_options(synchronize_session=False)
-        ).one_or_none()
+        return session.scalars(_CLAIM, {"inbound_id": inbound_id, "now": self.clock()}
+                               ).one_or_none()
 
     def _record_automated(self, session: Session, row: InboundRow, message: InboundMessage) -> Receipt:
         assert message.automation is not None
@@ -393,7 +400,7 @@ class Inbox:
 
 def _message_id_of(raw: bytes) -> str | None:
     try:
-        headers = BytesParser(policy=policy.default).parsebytes(raw, headersonly=True)
+        headers = BytesParser(policy=READING_POLICY).parsebytes(raw, headersonly=True)
         value = str(headers.get("Message-ID", "")).strip()
     except (ValueError, TypeError, IndexError):
         return None

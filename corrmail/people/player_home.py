@@ -1,8 +1,10 @@
 """A player's own page ("my games"): his games with their clocks, his breaks and open cases.
 
-Every figure is the one the directors' dashboard and the game page show: the clock is
-:func:`corrmail.games.page.game_clock` over the same ledger (:mod:`timekeeping`), read as of the
-tournament's own day. Only the player's own games, entries and cases are read.
+Every figure is the one the directors' dashboard and the game page show: the clock is read off
+each game's stored state (:class:`corrmail.games.state.StoredClock`, the figures of
+:func:`corrmail.games.page.game_clock` over the same ledger without replaying it) as of the
+tournament's own day, and the variants in play are the stored ones read against the stored
+position. Only the player's own games, entries and cases are read.
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, selectinload
 
 from corrmail.games.page import GameClock, game_clock
+from corrmail.games.state import StoredClock, StoredGameState, stored_states
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
 from corrmail.models import Case, Game, GameState, Participant, Tournament
+from notation.game_position import position_from_fen
+from notation.variants import VariantOffer, parse_variants
 from timekeeping import Side
 
 __all__ = ["BreakAllowance", "MyGame", "PlayerHome", "player_home"]
@@ -27,7 +32,7 @@ class MyGame:
     game: Game
     side: Side
     partner: Participant
-    clock: GameClock | None
+    clock: GameClock | StoredClock | None
     #: The variants in play (002 §4.2.7): offered to him in the letter he is to answer, or his
     #: own, waiting for the partner's move.
     pending_variants: tuple[str, ...]
@@ -94,12 +99,12 @@ def player_home(session: Session, player_id: int,
     games = session.scalars(
         select(Game).where(or_(Game.white_id.in_(ids), Game.black_id.in_(ids)))
         .options(selectinload(Game.white).selectinload(Participant.player),
-                 selectinload(Game.black).selectinload(Participant.player),
-                 selectinload(Game.letters))
+                 selectinload(Game.black).selectinload(Participant.player))
         .order_by(Game.tournament_id, Game.round, Game.id)
     ).all()
+    states = stored_states(session, [game.id for game in games])
     rows = [_my_game(game, game.white if game.white_id in ids else game.black,
-                     today_in(game.tournament)) for game in games]
+                     today_in(game.tournament), states.get(game.id)) for game in games]
     rows.sort(key=lambda row: (not row.my_move, row.game.state is GameState.FINISHED,
                                row.reply_by or dt.date.max, row.game.id))
     allowances = []
@@ -119,15 +124,43 @@ def player_home(session: Session, player_id: int,
     return PlayerHome(rows, allowances, cases)
 
 
-def _my_game(game: Game, me: Participant, today: dt.date) -> MyGame:
+def _my_game(game: Game, me: Participant, today: dt.date,
+             state: StoredGameState | None) -> MyGame:
     side = side_of(game, me.id)
     partner = game.partner_of(me.id)
     view = GameView(game)
     try:
-        clock = game_clock(view, today)
+        clock: GameClock | StoredClock | None
+        if state is None:  # not stored (yet): the ledger replayed, as before the stored state
+            clock = game_clock(view, today)
+        elif state.clock_problem:
+            raise ValueError(state.clock_problem)
+        else:
+            clock = StoredClock.of(state, today)
+        assert clock is not None
         waiting_on = me.id if clock.to_move is side else partner.id
-        pending = view.pending_variants(waiting_on) if clock.to_move is not None else None
+        pending = (None if clock.to_move is None
+                   else _stored_variants(game, state, clock.to_move)
+                   if state is not None and _variants_stored(state, clock.to_move)
+                   else view.pending_variants(waiting_on))
     except (UnsupportedGameType, ValueError) as error:
         return MyGame(game, side, partner, None, (), str(error))
     variants = tuple(variant.text for variant in pending.variants) if pending else ()
     return MyGame(game, side, partner, clock, variants)
+
+
+def _variants_stored(state: StoredGameState, to_move: Side) -> bool:
+    """Whether the stored variants are the ones the player to move answers: they are stored
+    for the side to move on the board, which is the chart's player to move in a sound ledger."""
+    return bool(state.fen) and not state.board_problem and state.board_turn == to_move.value
+
+
+def _stored_variants(game: Game, state: StoredGameState, to_move: Side) -> VariantOffer | None:
+    """The stored variants read against the stored position, as
+    :meth:`corrmail.games.view.GameView.pending_variants` reads them against the replay."""
+    if not state.pending_variants.strip():
+        return None
+    assert state.fen is not None
+    board_type = GameView(game).board_type
+    position = position_from_fen(state.fen, board_type, game.tournament.rule_options or None)
+    return parse_variants(position, state.pending_variants)

@@ -19,7 +19,7 @@ from corrmail.games import (
     enter_letter_as_written,
     record_error_report,
 )
-from corrmail.games.ledger import effective_letters, to_move
+from corrmail.games.ledger import effective_letters
 from corrmail.games.page import (
     board_at,
     breaks_in_force,
@@ -28,6 +28,7 @@ from corrmail.games.page import (
     game_pdn,
     move_rows,
 )
+from corrmail.games.state import StoredClock, letter_owed_by, stored_states
 from corrmail.games.view import GameView, UnsupportedGameType
 from corrmail.models import Case, Channel, Game, Role
 from corrmail.play.postcards import (
@@ -65,16 +66,19 @@ def show(game_id: int) -> str:
     moves = [letter for letter in effective_letters(letters) if letter.moves_text.strip()]
     on = _today(game)
     view = GameView(game)
+    # The header reads the game's stored state; only the time chart below replays the ledger.
+    state = stored_states(db_session(), [game.id]).get(game.id)
     board: dict[str, object] = {}
     try:
-        clock = game_clock(view, on)
+        chart = view.chart()
+        clock = StoredClock.of(state, on) if state is not None else game_clock(view, on)
         rows = move_rows(view)
         svg, shown = board_at(view, request.args.get("ply", type=int))
     except (UnsupportedGameType, ValueError) as error:
         board = {"problem": str(error)}
     else:
-        board = {"clock": clock, "rows": rows, "svg": Markup(_svg_body(svg)), "shown": shown,
-                 "plies": len(view.plies), "plot": chart_plot(clock.chart)}
+        board = {"clock": clock, "chart": chart, "rows": rows, "svg": Markup(_svg_body(svg)),
+                 "shown": shown, "plies": len(view.plies), "plot": chart_plot(chart)}
     open_cases = db_session().scalars(
         select(Case).where(Case.game_id == game.id, Case.closed_at.is_(None)).order_by(Case.id)
     ).all()
@@ -85,7 +89,7 @@ def show(game_id: int) -> str:
         corrected_by=corrected_by,
         sequences={letter.id: letter.sequence for letter in letters},
         moves=moves,
-        to_move=to_move(game),
+        to_move=letter_owed_by(game, state),
         may_enter=is_official_of(current_user, game.tournament_id),
         today=on,
         breaks=breaks_in_force(game, on),

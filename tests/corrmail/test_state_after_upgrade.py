@@ -22,7 +22,7 @@ def test_states_dropped_by_a_migration_are_filled_after_the_last(db_url: str) ->
         with database.transaction() as session:
             load_demo(session, MailSettings(domain="demo.example", from_address="t@demo.example",
                                             secret=b"secret"))
-        downgrade(db_url, "0015_protest_letters")
+        downgrade(db_url, "0015_protest_letters")  # below 0016 and 0017: both drop the states
         upgrade(db_url)
         with database.session() as session:
             games = session.scalar(select(func.count(Game.id)))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+import pytest
+
 from tests.play.conftest import START, WebGame
 
 D = START + dt.timedelta(days=2)
@@ -147,6 +149,56 @@ def test_my_games_reads_the_same_clock_as_the_dashboard(web_game: WebGame) -> No
         assert mine.reply_by == board.clock.last_safe_date
         assert mine.days_used == board.clock.white_used
         assert mine.clock.days_used_in_period == mine.clock.limit - board.clock.days_left
+
+
+def test_the_game_page_header_and_my_games_read_the_stored_state(
+    web_game: WebGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The header of the game page and the player's home show the replay's figures without
+    replaying the clock: only the game page's time chart reads the whole ledger."""
+    import corrmail.people.player_home as home_module
+    import corrmail.web.games as game_pages
+    from corrmail.games.page import game_clock
+    from corrmail.games.view import GameView
+    from corrmail.models import Game, Tournament
+    from corrmail.people.player_home import player_home
+
+    web_game.play("white", "c3-d4", D)
+    web_game.email("black", "1. c3-d4 f6-g5\nВариант: если b2-c3, то g7-f6",
+                   D + dt.timedelta(days=3))
+    today = D + dt.timedelta(days=9)
+    with web_game.database.session() as session:
+        game = session.get(Game, web_game.game_id)
+        assert game is not None
+        replayed = game_clock(GameView(game), today)
+        offered = GameView(game).pending_variants(game.white_id)
+        session.rollback()
+    assert offered is not None and replayed.to_move is not None
+
+    def replay(*args: object) -> None:
+        raise AssertionError("the clock was replayed")
+
+    monkeypatch.setattr(game_pages, "game_clock", replay)
+    monkeypatch.setattr(home_module, "game_clock", replay)
+    with web_game.database.session() as session:
+        tournament = session.get(Tournament, 1)
+        assert tournament is not None
+        home = player_home(session, tournament.participants[0].player_id, lambda _: today)
+        mine = next(row for row in home.games if row.game.id == web_game.game_id)
+        assert mine.clock is not None and mine.my_move
+        assert (mine.clock.to_move, mine.clock.white_used, mine.clock.black_used,
+                mine.clock.days_left, mine.clock.last_safe_date, mine.clock.repeat_due,
+                mine.clock.limit) == (
+            replayed.to_move, replayed.white_used, replayed.black_used, replayed.days_left,
+            replayed.last_safe_date, replayed.repeat_due, replayed.limit)
+        assert mine.pending_variants == tuple(variant.text for variant in offered.variants)
+        session.rollback()
+    web_game.on(today)
+    client = web_game.client("white")
+    page = client.get(f"/games/{web_game.game_id}")
+    assert page.status_code == 200
+    assert 'class="time-chart"' in page.get_data(as_text=True)
+    assert client.get("/me").status_code == 200
 
 
 def test_scores_are_printed_with_halves() -> None:
