@@ -28,9 +28,10 @@ from notation.endgame.values import Result, moves_of, plies_of, result_of
 from notation.engine import Generator, generator_for
 from notation.fen import format_fen, parse_fen
 from notation.position import Piece, Position
-from notation.rules import Color, GameType
+from notation.rules import Color, GameType, RuleSet
 
 RUSSIAN = GameType.RUSSIAN
+INTERNATIONAL = GameType.INTERNATIONAL
 RULES = RUSSIAN.rules
 GEOMETRY = RULES.geometry
 MAIN_ROAD = frozenset(GEOMETRY.parse_square(s) for s in "a1 b2 c3 d4 e5 f6 g7 h8".split())
@@ -206,7 +207,7 @@ def brute(position: Position, depth: int, memo: Memo) -> tuple[str, int] | None:
     side = 0
     if position.turn is Color.BLACK:
         me, opp, side = opp, me, 1
-    return _brute(generator_for(RULES), me, opp, position.kings, side, depth, memo)
+    return _brute(generator_for(position.rules), me, opp, position.kings, side, depth, memo)
 
 
 def _brute(
@@ -244,19 +245,22 @@ def _brute(
     return found
 
 
-def random_position(rng: random.Random, material: Material, turn: Color) -> Position:
-    squares = list(GEOMETRY.squares)
+def random_position(
+    rng: random.Random, material: Material, turn: Color, rules: RuleSet = RULES
+) -> Position:
+    geometry = rules.geometry
+    squares = list(geometry.squares)
     rng.shuffle(squares)
     pieces: dict[int, Piece] = {}
     mover, other = turn, turn.opponent
     for color, count, king in ((mover, material.kings, True), (mover, material.men, False),
                                (other, material.their_kings, True), (other, material.their_men, False)):
-        crown_row = GEOMETRY.size - 1 if color is Color.WHITE else 0
+        crown_row = geometry.size - 1 if color is Color.WHITE else 0
         for _ in range(count):
             square = next(s for s in squares if s not in pieces
-                          and (king or GEOMETRY.row(s) != crown_row))
+                          and (king or geometry.row(s) != crown_row))
             pieces[square] = Piece(color, king)
-    return Position.from_pieces(RULES, pieces, turn)
+    return Position.from_pieces(rules, pieces, turn)
 
 
 def check_against_brute(
@@ -397,6 +401,25 @@ def test_build_cli_with_verification(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "100%" in err
     assert main(["endgame", "verify", "-d", str(tmp_path)]) == 0
     assert main(["endgame", "build", "--material", "KXvK", "-o", str(tmp_path)]) == 2
+
+
+def test_international_tables_agree_with_brute_force(tmp_path: Path) -> None:
+    """International draughts (10×10, flying kings, men capturing backwards, the majority
+    rule, a man crowned only where its move ends): every 2-piece table verified, and random
+    positions against a 7-ply minimax."""
+    build_tables(tmp_path, INTERNATIONAL, 2)
+    stored = StoredTables(tmp_path, INTERNATIONAL)
+    assert verify(INTERNATIONAL.rules, stored) == []
+    endgames = Endgames(INTERNATIONAL.rules, stored)
+    rng = random.Random(10)
+    conclusive = 0
+    memo: Memo = {}
+    for _ in range(60):
+        material = rng.choice(materials_up_to(2))
+        turn = rng.choice((Color.WHITE, Color.BLACK))
+        position = random_position(rng, material, turn, INTERNATIONAL.rules)
+        conclusive += check_against_brute(endgames, position, 7, memo)
+    assert conclusive >= 15
 
 
 # -- every 4-piece table (opt-in: -m endgame_full) -------------------------------------------------
