@@ -1,7 +1,7 @@
 """Benchmark of the endgame tables (notation.endgame), in one run.
 
-    .venv/bin/python benchmarks/bench_endgame.py [--pieces 3] [--compare 3|MATERIAL]
-                                                 [--tables DIR] [--skip-dict]
+    .venv/bin/python benchmarks/bench_endgame.py [--type russian|international] [--pieces 3]
+                                                 [--compare 3|MATERIAL] [--tables DIR] [--skip-dict]
 
 1. Generation time and size per piece count: every material of 2, then 3 pieces (each count
    solved on top of the smaller ones; ``--pieces 4`` adds the whole 4-piece build, minutes),
@@ -17,6 +17,7 @@
    directory written by ``python -m notation endgame build``) if given, else those of 1.
 
 Times are CPU seconds of this process (``time.process_time``): the machine is shared.
+``--type`` chooses the rules (Russian by default).
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from notation.endgame.store import StoredTables
 from notation.position import Position
 from notation.rules import Color, GameType
 
-RULES = GameType.RUSSIAN.rules
+GAME_TYPE = GameType.RUSSIAN
+RULES = GAME_TYPE.rules
 
 Key = tuple[int, int, int, Color]
 
@@ -139,11 +141,13 @@ def probes(tables: Mapping[Material, bytes | bytearray]) -> None:
     largest = max(m.pieces for m in tables)
     materials = [m for m in tables if m.pieces == largest]
     sample: list[Position] = []
-    entries = {m: list(MaterialIndex(RULES, m).positions()) for m in materials}
-    while len(sample) < 3000:
-        material = rng.choice(materials)
-        for _, me, opp, kings in rng.sample(entries[material], 100):
-            sample.append(Position(RULES, me, opp, kings, Color.WHITE))
+    groups = {m: [group.masks for group in MaterialIndex(RULES, m).groups] for m in materials}
+    while len(sample) < 3000:  # random index entries, overlaps drawn again
+        kings, men, their_kings, their_men = (rng.choice(g) for g in groups[rng.choice(materials)])
+        if (kings & men) | ((kings | men) & their_kings) | ((kings | men | their_kings) & their_men):
+            continue
+        sample.append(Position(RULES, kings | men, their_kings | their_men, kings | their_kings,
+                               Color.WHITE))
     for material in materials:
         tables[material]  # read (and its checksum checked) before the timing
     started = time.process_time()
@@ -162,17 +166,22 @@ def probes(tables: Mapping[Material, bytes | bytearray]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--type", default="russian", choices=("russian", "international"))
     parser.add_argument("--pieces", type=int, default=3, choices=(2, 3, 4))
     parser.add_argument("--compare", default="3",
                         help="the dictionary solver's set: a piece count or a material")
     parser.add_argument("--skip-dict", action="store_true")
     parser.add_argument("--tables", type=Path, help="probe the tables built in this directory")
     args = parser.parse_args()
+    global GAME_TYPE, RULES
+    GAME_TYPE = GameType(args.type)
+    RULES = GAME_TYPE.rules
+    print(f"game type: {GAME_TYPE.value}")
     tables: Mapping[Material, bytes | bytearray] = generation(args.pieces)
     if not args.skip_dict:
         compare_with_dictionary(args.compare)
     if args.tables:
-        tables = StoredTables(args.tables, GameType.RUSSIAN)
+        tables = StoredTables(args.tables, GAME_TYPE)
     probes(tables)
 
 
