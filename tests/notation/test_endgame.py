@@ -494,6 +494,17 @@ def test_every_four_piece_material_agrees_with_brute_force(full_endgames: Endgam
 
 
 @pytest.mark.endgame_full
+def test_the_referees_line_holds_the_longest_four_piece_ending(full_endgames: Endgames) -> None:
+    """The referee's page shows the line of best play to the end: the longest 4-piece value
+    (a man against three men, lost in 86 plies) must fit its limit."""
+    from corrmail.referee.endgame import LINE_LIMIT
+
+    longest = max(max(full_endgames.tables[m]) - 1 for m in FOUR)
+    assert longest == 86
+    assert longest <= LINE_LIMIT
+
+
+@pytest.mark.endgame_full
 def test_every_four_piece_value_agrees_with_its_successors(full_endgames: Endgames) -> None:
     assert verify(RULES, full_endgames.tables, FOUR) == []
 
