@@ -14,8 +14,11 @@ from typing import TYPE_CHECKING
 import pytest
 from sqlalchemy import select
 
-from corrmail.models import Case, Game, GameResult
-from corrmail.referee.endgame import batch_listing, endgame_verdict
+from corrmail.models import Case, Game, GameResult, GameType, Tournament
+from corrmail.referee.endgame import BUILD_ON_FIRST_NEED, _endgames, batch_listing, endgame_verdict
+from notation.endgame.material import Material
+from notation.endgame.store import StoredTables, build_tables
+from notation.rules import GameType as BoardType
 
 if TYPE_CHECKING:
     from tests.cases.conftest import Cup
@@ -29,6 +32,17 @@ ENDGAME_PLIES = (
     "a3-b4 c7-d6 g3-h4 d4-e3 d2:f4:h6 d6-c5 b4:d6 e7:c5 b2-a3 d8-c7 h4-g5 g7-f6 g5:e7 f8:d6 "
     "a3-b4 c5:a3 h2-g3 h8-g7 h6:f8:c5:a7 c7-b6 a7:f2 b8-a7 f2-b6 a7:c5 g3-f4 c5-b4 c1-b2 "
     "a3:c1:h6"
+).split()
+
+# International draughts: a legal game (a seeded random playout, sacrifices preferred) down to a
+# man on 46 against a king on 20, White to move: Black wins in 6 plies.
+INTERNATIONAL_PLIES = (
+    "32-27 18-22 27:18 13:22 35-30 22-28 33:22 17:28 30-24 19:30 34:25 28-33 39:28 14-19 25:23 "
+    "8-13 38-33 11-17 28-22 17:39 44:33 13-19 23:14 10:19 40-34 19-24 33-29 24:33 34-30 33-38 "
+    "42:33 12-18 48-42 18-22 31-27 22:31 37:26 16-21 26:17 7-12 17:8 3:12 45-40 12-18 49-44 "
+    "2-7 44-39 9-13 30-24 13-19 24:22 15-20 40-34 5-10 22-17 6-11 17:6 7-11 6:17 1-7 17-12 "
+    "7:18 42-38 20-25 33-28 18-23 28:19 10-14 19:10 4:15 34-30 25:34 39:30 15-20 30-24 20:29 "
+    "38-33 29:49 50-44 49:40 47-42 40-18 36-31 18:20"
 ).split()
 
 
@@ -112,3 +126,106 @@ def test_no_verdict_outside_the_tables(cup: Cup, tables: Path) -> None:
         stored = session.get(Game, cup.games[pair])
         assert stored is not None and endgame_verdict(stored) is None
     assert not tables.exists()  # a position of many pieces builds nothing
+
+
+@pytest.fixture
+def international_cup(cup: Cup) -> Cup:
+    """The cup, its tournament played as international draughts (no game has a move yet)."""
+    with cup.database.transaction() as session:
+        tournament = session.get(Tournament, cup.tournament_id)
+        assert tournament is not None
+        tournament.game_type = GameType.INTERNATIONAL
+    return cup
+
+
+def test_endgame_verdict_of_an_international_game(international_cup: Cup, set_today,
+                                                  tables: Path) -> None:
+    """International draughts as Russian: the verdict and its line on the case page, the case
+    first in the queue and the end-of-play listing, the tables cited in the decision letter.
+    The first need builds only 2 pieces of international draughts (3 would keep the page
+    waiting for seconds), enough for this man against a king."""
+    cup = international_cup
+    pairs = sorted(cup.games)
+    endgame, ordinary = pairs[0], pairs[1]
+    cup.play(*endgame, [
+        (ply, START + dt.timedelta(days=i), START + dt.timedelta(days=i + 1))
+        for i, ply in enumerate(INTERNATIONAL_PLIES)
+    ])
+    cup.play(*ordinary, [("32-28", START, START + dt.timedelta(days=1))])
+    for pair in pairs[2:]:
+        cup.finish(*pair, GameResult.DRAW)
+    set_today(END)
+    cup.post("referee", f"/cases/new/{cup.code}/adjudications")
+    # The first game that needed them built the international tables, and only those.
+    assert (tables / "international" / "manifest.json").is_file()
+    assert not (tables / "russian").exists()
+    assert StoredTables(tables, BoardType.INTERNATIONAL).pieces == 2
+    assert BUILD_ON_FIRST_NEED[BoardType.INTERNATIONAL] == 2
+    with cup.database.session() as session:
+        rows = list(session.scalars(select(Case).order_by(Case.id)))
+        by_game = {row.game_id: row.id for row in rows}
+        settled = by_game[cup.games[endgame]]
+        listing = batch_listing(list(reversed(rows)))
+        assert listing[0].startswith(f"  case #{settled} ")
+        assert "endgame tables: black wins in 3 moves (6 plies), MvK (evidence)" in listing[0]
+        assert "endgame tables" not in listing[1]
+        game = session.get(Game, cup.games[endgame])
+        assert game is not None
+        verdict = endgame_verdict(game)
+        assert verdict is not None and verdict.ruling == "black_wins" and verdict.pieces == 2
+        assert [step.move for step in verdict.line] == [
+            "46-41", "20-42", "41-36", "42-48", "36-31", "48:26"]
+        assert verdict.line[0].label == "43."  # White's 43rd move starts the line
+        # A 10x10 board: ten squares of 24 and the coordinates margin.
+        assert 'viewBox="0 0 264 264"' in verdict.line[0].board_svg
+
+    page = cup.client("referee").get(f"/cases/{settled}").data.decode()
+    assert 'id="endgame-verdict" data-ruling="black_wins"' in page
+    assert "ходов до конца при лучшей игре: 3 (полуходов: 6)" in page
+    assert "все позиции до 2 шашек" in page and "решение принимает судья (002 §4.5.5)" in page
+    for label in ("43. ", "43... ", "44. ", "44... ", "45. ", "45... "):
+        assert page.count(f"<figcaption>{label}") == 1
+    other = by_game[cup.games[ordinary]]
+    assert "endgame-verdict" not in cup.client("referee").get(f"/cases/{other}").data.decode()
+
+    queue = cup.client("referee").get("/cases/").data.decode()
+    settled_list = queue.split('class="endgame-settled"')[1].split("</ul>")[0]
+    assert f'data-case="{settled}"' in settled_list and f'data-case="{other}"' not in settled_list
+
+    cup.act(f"player{endgame[0]}", settled, "analysis", side="white", assessment="draw",
+            analysis="the man runs")
+    cup.act(f"player{endgame[1]}", settled, "analysis", side="black", assessment="win",
+            analysis="the king catches it")
+    set_today(END + dt.timedelta(days=11))
+    cup.act("referee", settled, "decide", ruling="black_wins", reasons="the tables' line holds")
+    with cup.database.session() as session:
+        letters = cup.outbox(session, "case.adjudication.result_differs")
+        assert letters
+        letters += cup.outbox(session, "case.adjudication.result")
+        texts = [_text(m.raw) for m in letters]
+    cited = [t for t in texts if "Evidence: the endgame tables (every position of up to 2" in t
+             or "Доказательство: по эндшпильным таблицам (все позиции до 2 шашек" in t]
+    assert len(cited) == len(texts)
+    assert all("(MvK)" in t and "(002 §4.5.5)" in t for t in cited)
+
+
+def test_no_verdict_for_an_international_game_of_many_pieces(international_cup: Cup,
+                                                             tables: Path) -> None:
+    pair = sorted(international_cup.games)[0]
+    international_cup.play(*pair, [("32-28", START, START + dt.timedelta(days=1))])
+    with international_cup.database.session() as session:
+        stored = session.get(Game, international_cup.games[pair])
+        assert stored is not None and endgame_verdict(stored) is None
+    assert not tables.exists()
+
+
+def test_a_newer_build_is_probed_without_a_restart(tables: Path) -> None:
+    """The referee runs the build command after the first need built 2 pieces: the service
+    probes the new tables from the next verdict on (its manifest was replaced)."""
+    endgames, pieces = _endgames(BoardType.INTERNATIONAL)
+    kings = Material.parse("KKvK")
+    assert pieces == 2 and kings not in endgames.tables
+    build_tables(tables, BoardType.INTERNATIONAL, materials=[kings])  # as the command would
+    endgames, pieces = _endgames(BoardType.INTERNATIONAL)
+    assert kings in endgames.tables
+    assert pieces == 2  # not every 3-piece table: the letter still says "up to 2 pieces"
