@@ -40,7 +40,8 @@ from notation.rules import Color, GameType
 from notation.svg import board_svg
 
 __all__ = ["BUILD_ON_FIRST_NEED", "MAX_PIECES", "EndgameVerdict", "LineStep", "batch_listing", "describe",
-           "endgame_verdict", "settled_cases", "settled_first", "tables_root"]
+           "endgame_verdict", "settled_cases", "settled_first", "tables_root", "TablesToBuild",
+           "tables_to_build"]
 
 BUILD_ON_FIRST_NEED: dict[GameType, int] = {GameType.RUSSIAN: 3, GameType.INTERNATIONAL: 2}
 """The game types the referee gets verdicts for, each with the pieces built when none of its
@@ -179,6 +180,48 @@ def endgame_verdict(game: Game, *, limit: int = LINE_LIMIT) -> EndgameVerdict | 
         pieces=pieces,
         line=tuple(steps),
     )
+
+
+@dataclass(frozen=True)
+class TablesToBuild:
+    """A game's position the tables would hold once built: what the case page tells the
+    referee instead of a verdict (international tables are built on first need to 2 pieces)."""
+
+    game_type: str
+    pieces: int
+    """Of the position."""
+    built: int
+    """The largest piece count the tables hold in full."""
+    directory: str
+
+    @property
+    def command(self) -> str:
+        return (f"python -m notation endgame build --type {self.game_type} "
+                f"--pieces {MAX_PIECES} -o {self.directory}")
+
+
+def tables_to_build(game: Game) -> TablesToBuild | None:
+    """For a game of a type the tables are made for, whose position has no more than
+    :data:`MAX_PIECES` pieces but whose material is not built: the build that would settle it;
+    ``None`` otherwise."""
+    try:
+        view = GameView(game)
+        game_type = view.board_type
+        if game_type not in BUILD_ON_FIRST_NEED:
+            return None
+        position = view.position
+    except (UnsupportedGameType, ValueError):
+        return None
+    if (not isinstance(position, Position) or not position.white or not position.black
+            or _pieces(position) > MAX_PIECES or position.rules != game_type.rules):
+        return None
+    try:
+        endgames, built = _endgames(game_type)
+    except DamagedTableError:
+        return None
+    if endgames.material_of(position) in endgames.tables:
+        return None
+    return TablesToBuild(game_type.value, _pieces(position), built, str(tables_root()))
 
 
 def settled_first(games: list[Game]) -> list[tuple[Game, EndgameVerdict | None]]:

@@ -35,15 +35,17 @@ ENDGAME_PLIES = (
 ).split()
 
 # International draughts: a legal game (a seeded random playout, sacrifices preferred) down to a
-# man on 46 against a king on 20, White to move: Black wins in 6 plies.
+# man on 45 against a king on 26, White to move: Black wins in 6 plies. Its first 82 plies leave
+# two men (46, 50) against a king (11), White to move.
 INTERNATIONAL_PLIES = (
-    "32-27 18-22 27:18 13:22 35-30 22-28 33:22 17:28 30-24 19:30 34:25 28-33 39:28 14-19 25:23 "
-    "8-13 38-33 11-17 28-22 17:39 44:33 13-19 23:14 10:19 40-34 19-24 33-29 24:33 34-30 33-38 "
-    "42:33 12-18 48-42 18-22 31-27 22:31 37:26 16-21 26:17 7-12 17:8 3:12 45-40 12-18 49-44 "
-    "2-7 44-39 9-13 30-24 13-19 24:22 15-20 40-34 5-10 22-17 6-11 17:6 7-11 6:17 1-7 17-12 "
-    "7:18 42-38 20-25 33-28 18-23 28:19 10-14 19:10 4:15 34-30 25:34 39:30 15-20 30-24 20:29 "
-    "38-33 29:49 50-44 49:40 47-42 40-18 36-31 18:20"
+    "34-30 20-24 33-29 24:33 38:29 19-24 29:20 14:34 40:29 18-23 29:18 12:23 32-28 23:32 37:28 "
+    "17-22 28:17 11:22 31-27 22:31 36:27 13-18 27-22 18:27 39-34 6-11 41-36 27-31 36:27 16-21 "
+    "27:16 7-12 16:18 8-12 18:7 2:11 47-41 9-13 34-30 15-20 30-24 20:29 41-36 10-14 42-37 11-16 "
+    "43-39 29-33 39:28 3-8 28-23 13-18 23:3 5-10 3:25 4-9 25:3 16-21 3:26 1-6 37-32 6-11 26-17 "
+    "11:22 32-27 22:31 36:27 10-15 44-39 15-20 48-42 20-24 35-30 24:35 45-40 35:33 42-38 33:42 "
+    "27-22 42-48 49-43 48:11 50-45 11-33 46-41 33-42 41-37 42:26"
 ).split()
+THREE_PIECES = 82
 
 
 def _text(raw: bytes) -> str:
@@ -146,13 +148,18 @@ def test_endgame_verdict_of_an_international_game(international_cup: Cup, set_to
     waiting for seconds), enough for this man against a king."""
     cup = international_cup
     pairs = sorted(cup.games)
-    endgame, ordinary = pairs[0], pairs[1]
+    endgame, ordinary, three = pairs[0], pairs[1], pairs[2]
     cup.play(*endgame, [
         (ply, START + dt.timedelta(days=i), START + dt.timedelta(days=i + 1))
         for i, ply in enumerate(INTERNATIONAL_PLIES)
     ])
     cup.play(*ordinary, [("32-28", START, START + dt.timedelta(days=1))])
-    for pair in pairs[2:]:
+    # The same game six plies before: three pieces, more than the first need built.
+    cup.play(*three, [
+        (ply, START + dt.timedelta(days=i), START + dt.timedelta(days=i + 1))
+        for i, ply in enumerate(INTERNATIONAL_PLIES[:THREE_PIECES])
+    ])
+    for pair in pairs[3:]:
         cup.finish(*pair, GameResult.DRAW)
     set_today(END)
     cup.post("referee", f"/cases/new/{cup.code}/adjudications")
@@ -174,8 +181,8 @@ def test_endgame_verdict_of_an_international_game(international_cup: Cup, set_to
         verdict = endgame_verdict(game)
         assert verdict is not None and verdict.ruling == "black_wins" and verdict.pieces == 2
         assert [step.move for step in verdict.line] == [
-            "46-41", "20-42", "41-36", "42-48", "36-31", "48:26"]
-        assert verdict.line[0].label == "43."  # White's 43rd move starts the line
+            "45-40", "26-48", "40-35", "48-43", "35-30", "43:25"]
+        assert verdict.line[0].label == "45."  # White's 45th move starts the line
         # A 10x10 board: ten squares of 24 and the coordinates margin.
         assert 'viewBox="0 0 264 264"' in verdict.line[0].board_svg
 
@@ -183,14 +190,25 @@ def test_endgame_verdict_of_an_international_game(international_cup: Cup, set_to
     assert 'id="endgame-verdict" data-ruling="black_wins"' in page
     assert "ходов до конца при лучшей игре: 3 (полуходов: 6)" in page
     assert "все позиции до 2 шашек" in page and "решение принимает судья (002 §4.5.5)" in page
-    for label in ("43. ", "43... ", "44. ", "44... ", "45. ", "45... "):
+    for label in ("45. ", "45... ", "46. ", "46... ", "47. ", "47... "):
         assert page.count(f"<figcaption>{label}") == 1
     other = by_game[cup.games[ordinary]]
-    assert "endgame-verdict" not in cup.client("referee").get(f"/cases/{other}").data.decode()
+    page = cup.client("referee").get(f"/cases/{other}").data.decode()
+    assert "endgame-verdict" not in page and "endgame-to-build" not in page
+    # Three pieces: no verdict yet; the referee is told how to build the tables, the players not.
+    unsettled = by_game[cup.games[three]]
+    page = cup.client("referee").get(f"/cases/{unsettled}").data.decode()
+    assert "endgame-verdict" not in page and 'id="endgame-to-build"' in page
+    assert "все позиции до 2 шашек, а в этой позиции их 3" in page
+    assert (f"python -m notation endgame build --type international --pieces 4 -o {tables}"
+            in page)
+    response = cup.client(f"player{three[0]}").get(f"/cases/{unsettled}")
+    assert response.status_code == 200 and "endgame-to-build" not in response.data.decode()
 
     queue = cup.client("referee").get("/cases/").data.decode()
     settled_list = queue.split('class="endgame-settled"')[1].split("</ul>")[0]
     assert f'data-case="{settled}"' in settled_list and f'data-case="{other}"' not in settled_list
+    assert f'data-case="{unsettled}"' not in settled_list
 
     cup.act(f"player{endgame[0]}", settled, "analysis", side="white", assessment="draw",
             analysis="the man runs")
