@@ -1,10 +1,20 @@
 """The endgame tables as evidence for the referee: the value of a game's position and a line
 of best play he can follow on the board.
 
-The tables are `notation.endgame`'s, stored under ``var/endgame`` (or ``CORRMAIL_ENDGAME_DIR``).
-When none are there, the first game that needs them builds every position of up to
-:data:`BUILD_ON_FIRST_NEED` pieces (seconds); four pieces are built by the command
-``python -m notation endgame build --pieces 4 -o var/endgame`` (docs/notation.md gives the time).
+The tables are `notation.endgame`'s, stored under ``var/endgame`` (or ``CORRMAIL_ENDGAME_DIR``),
+one directory per game type: Russian and international draughts (:data:`BUILD_ON_FIRST_NEED`
+names them; other game types get no verdict). When a game type's tables are not there, the first
+game of that type that needs them builds every position of up to ``BUILD_ON_FIRST_NEED[type]``
+pieces: 3 for Russian draughts (under a second of CPU), only 2 for international draughts, whose
+3-piece build takes 4 s of CPU and 8 to 16 s on a shared machine — too long for a case page to
+wait. The tables a referee relies on are built by the command (docs/notation.md gives the
+times)::
+
+    python -m notation endgame build --type russian --pieces 4 -o var/endgame
+    python -m notation endgame build --type international --pieces 4 -o var/endgame
+
+A running service notices a newer build (the manifest is rewritten last) and probes it from
+the next verdict on, without a restart.
 
 The referee still decides (002 §4.5.5): a verdict is evidence, shown on the case page and cited
 in the decision letter as such, never a ruling.
@@ -22,24 +32,33 @@ from corrmail.games.view import GameView, UnsupportedGameType
 from corrmail.models import Case, CaseType, Game
 from corrmail.paths import var_dir
 from notation.endgame.probe import Endgames, OutsideDatabaseError
-from notation.endgame.store import DamagedTableError, StoredTables, build_tables
+from notation.endgame.store import MANIFEST, DamagedTableError, StoredTables, build_tables
 from notation.endgame.values import Result
 from notation.full import format_full
 from notation.position import Position
 from notation.rules import Color, GameType
 from notation.svg import board_svg
 
-__all__ = ["BUILD_ON_FIRST_NEED", "EndgameVerdict", "LineStep", "batch_listing", "describe",
-           "endgame_verdict", "settled_cases", "settled_first", "tables_root"]
+__all__ = ["BUILD_ON_FIRST_NEED", "MAX_PIECES", "EndgameVerdict", "LineStep", "batch_listing", "describe",
+           "endgame_verdict", "settled_cases", "settled_first", "tables_root", "TablesToBuild",
+           "tables_to_build"]
 
-BUILD_ON_FIRST_NEED = 3
-"""Pieces built when no tables exist yet (every position of up to 3 pieces: seconds)."""
+BUILD_ON_FIRST_NEED: dict[GameType, int] = {GameType.RUSSIAN: 3, GameType.INTERNATIONAL: 2}
+"""The game types the referee gets verdicts for, each with the pieces built when none of its
+tables exist yet: every position of up to 3 pieces of Russian draughts (0.8 s of CPU), of up to
+2 of international draughts (0.2 s; 3 pieces would take 4 s of CPU, 8 to 16 s on a shared
+machine)."""
+MAX_PIECES = 4
+"""The most pieces the tables are built for: a position of more builds and probes nothing."""
 LINE_LIMIT = 86
 """Plies of the line shown: every 4-piece line fits (the longest in the whole Russian 4-piece
-build: a man against three lost in 86 plies, three men against a king won in 85)."""
+build: a man against three lost in 86 plies, three men against a king won in 85; international
+43)."""
 
 _lock = threading.Lock()
-_loaded: dict[tuple[Path, GameType], Endgames] = {}
+_loaded: dict[tuple[Path, GameType], tuple[tuple[int, int] | None, Endgames, int]] = {}
+"""Per tables directory and game type: the manifest's stamp when read, the probes over the
+tables, the largest piece count they hold in full."""
 
 
 def tables_root() -> Path:
@@ -47,22 +66,36 @@ def tables_root() -> Path:
     return Path(configured) if configured else var_dir() / "endgame"
 
 
-def _endgames(game_type: GameType) -> Endgames:
-    """The tables of ``game_type``, built on first need (one process builds, others wait)."""
+def _manifest_stamp(root: Path, game_type: GameType) -> tuple[int, int] | None:
+    """Which manifest is there: a build writes a new file and renames it over the old one."""
+    try:
+        found = (root / game_type.value / MANIFEST).stat()
+    except OSError:
+        return None
+    return found.st_ino, found.st_mtime_ns
+
+
+def _endgames(game_type: GameType) -> tuple[Endgames, int]:
+    """The tables of ``game_type`` and the largest piece count they hold in full, built on
+    first need (one process builds, others wait) and read again when a build (the command,
+    another process) has rewritten their manifest since."""
     root = tables_root()
     key = (root, game_type)
     with _lock:
+        stamp = _manifest_stamp(root, game_type)
         found = _loaded.get(key)
-        if found is None:
+        if found is None or found[0] != stamp:
             stored = StoredTables(root, game_type)
-            if stored.pieces < BUILD_ON_FIRST_NEED:
+            first_need = BUILD_ON_FIRST_NEED[game_type]
+            if stored.pieces < first_need:
                 root.mkdir(parents=True, exist_ok=True)
                 with open(root / f".{game_type.value}.lock", "w") as lock:
                     fcntl.flock(lock, fcntl.LOCK_EX)
-                    build_tables(root, game_type, BUILD_ON_FIRST_NEED)
+                    build_tables(root, game_type, first_need)
                 stored = StoredTables(root, game_type)
-            found = _loaded[key] = Endgames(game_type.rules, stored)
-        return found
+                stamp = _manifest_stamp(root, game_type)
+            found = _loaded[key] = (stamp, Endgames(game_type.rules, stored), stored.pieces)
+        return found[1], found[2]
 
 
 @dataclass(frozen=True)
@@ -109,19 +142,20 @@ def _pieces(position: Position) -> int:
 
 def endgame_verdict(game: Game, *, limit: int = LINE_LIMIT) -> EndgameVerdict | None:
     """The verdict of the game's current position, or ``None`` when the tables do not cover
-    it (another game type, more pieces than built, a ledger that does not replay, damaged
-    tables)."""
+    it (a game type without tables, more pieces than built, a ledger that does not replay,
+    damaged tables)."""
     try:
         view = GameView(game)
-        if view.board_type is not GameType.RUSSIAN:
+        game_type = view.board_type
+        if game_type not in BUILD_ON_FIRST_NEED:
             return None
         position = view.position
     except (UnsupportedGameType, ValueError):
         return None
-    if not isinstance(position, Position) or _pieces(position) > 4:
+    if not isinstance(position, Position) or _pieces(position) > MAX_PIECES:
         return None
     try:
-        endgames = _endgames(GameType.RUSSIAN)
+        endgames, pieces = _endgames(game_type)
         verdict = endgames.verdict(position)
         moves = endgames.line(position, limit=limit) if verdict.plies is not None else []
     except (OutsideDatabaseError, DamagedTableError):
@@ -143,9 +177,51 @@ def endgame_verdict(game: Game, *, limit: int = LINE_LIMIT) -> EndgameVerdict | 
         plies=verdict.plies,
         moves=verdict.moves,
         material=verdict.material.name,
-        pieces=endgames.pieces,
+        pieces=pieces,
         line=tuple(steps),
     )
+
+
+@dataclass(frozen=True)
+class TablesToBuild:
+    """A game's position the tables would hold once built: what the case page tells the
+    referee instead of a verdict (international tables are built on first need to 2 pieces)."""
+
+    game_type: str
+    pieces: int
+    """Of the position."""
+    built: int
+    """The largest piece count the tables hold in full."""
+    directory: str
+
+    @property
+    def command(self) -> str:
+        return (f"python -m notation endgame build --type {self.game_type} "
+                f"--pieces {MAX_PIECES} -o {self.directory}")
+
+
+def tables_to_build(game: Game) -> TablesToBuild | None:
+    """For a game of a type the tables are made for, whose position has no more than
+    :data:`MAX_PIECES` pieces but whose material is not built: the build that would settle it;
+    ``None`` otherwise."""
+    try:
+        view = GameView(game)
+        game_type = view.board_type
+        if game_type not in BUILD_ON_FIRST_NEED:
+            return None
+        position = view.position
+    except (UnsupportedGameType, ValueError):
+        return None
+    if (not isinstance(position, Position) or not position.white or not position.black
+            or _pieces(position) > MAX_PIECES or position.rules != game_type.rules):
+        return None
+    try:
+        endgames, built = _endgames(game_type)
+    except DamagedTableError:
+        return None
+    if endgames.material_of(position) in endgames.tables:
+        return None
+    return TablesToBuild(game_type.value, _pieces(position), built, str(tables_root()))
 
 
 def settled_first(games: list[Game]) -> list[tuple[Game, EndgameVerdict | None]]:

@@ -61,7 +61,7 @@ from corrmail.referee.desk import (
     actor_for,
     deciding_instance,
 )
-from corrmail.referee.endgame import endgame_verdict, settled_cases
+from corrmail.referee.endgame import endgame_verdict, settled_cases, tables_to_build
 from corrmail.referee.evidence import analyses_side_by_side, game_evidence
 from corrmail.referee.store import StoredCase, load_case
 from corrmail.referee.timing import close_waits, decided_and_final, rulings_today
@@ -272,6 +272,8 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         decision.ruling.choices = choices(allowed)
     may_act = actor.acts_as(deciding)
     close_waiting = close_waits(case, on) if _is_referee(actor) else None
+    adjudged = game if isinstance(case, Adjudication) else None
+    endgame = endgame_verdict(adjudged) if adjudged is not None else None
     context = {
         "row": row,
         "case": case,
@@ -282,8 +284,11 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         "awaiting": case.awaiting_on(on),
         "evidence": evidence,
         "analyses": analyses_side_by_side(case) if isinstance(case, Adjudication) else None,
-        "endgame": endgame_verdict(game)
-        if isinstance(case, Adjudication) and game is not None else None,
+        "endgame": endgame,
+        # Tables the referee could build to settle the game (international: 2 pieces on first
+        # need); the command is for him, not for the players.
+        "endgame_to_build": tables_to_build(adjudged)
+        if adjudged is not None and endgame is None and _is_referee(actor) else None,
         "letters": list(game.letters) if game is not None else [],
         # 002 §4.3.6: the claimant's held reply (and the claim letter holding it) is kept from
         # the accused player until the referee decides.
