@@ -121,6 +121,9 @@ def test_two_step_postcard_entry(live_server: str, browser_page: object, databas
     page.goto(f"{live_server}/games/{clean.game_id}/postcards/new")
     expect(page.locator("select[name=sender]")).to_have_value(str(clean.mover_id))
     expect(page.locator("p.partner-move")).to_contain_text(clean.repeat)
+    # The whole form fits the screen: a phone does not scroll sideways to reach a date.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= size["width"], width
 
     # A clean card: the check shows what will be stored, the store step stores it.
     before = _counts(database, clean.game_id)
