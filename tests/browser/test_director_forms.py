@@ -114,3 +114,18 @@ def test_director_redraws_a_round_broken_by_a_withdrawal(
                  for g in session.scalars(select(Game).where(Game.tournament_id == created.id))}
         assert frozenset((partner, bye)) in pairs
         assert all(withdrawn_number not in pair for pair in pairs)
+
+
+def test_the_tournament_form_fits_a_phone(live_server: str, browser_page: object) -> None:
+    """A select is as wide as its longest option: the form must still fit 390 px, with every
+    option of the rule options shown (no sideways scrolling to reach a field)."""
+    from playwright.sync_api import Page
+
+    assert isinstance(browser_page, Page)
+    page = browser_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    _log_in(page, live_server, "director")
+    page.goto(f"{live_server}/tournaments/new")
+    page.select_option("select[name=game_type]", "column_international")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
