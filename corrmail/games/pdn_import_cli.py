@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from sqlalchemy import select
 
+from corrmail.cli_lookup import tournament_by_code, user_by_option
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.games.cli import games
@@ -17,7 +17,6 @@ from corrmail.games.pdn_import import (
     decode_archive,
     import_archive,
 )
-from corrmail.models import Tournament, User
 
 
 def register(group: click.Group) -> None:
@@ -40,14 +39,8 @@ def import_pdn(code: str, path: Path, login: str | None, dry_run: bool) -> None:
     database = Database(settings.database_url)
     try:
         with database.transaction() as session:
-            tournament = session.scalar(select(Tournament).where(Tournament.code == code))
-            if tournament is None:
-                raise click.ClickException(f"no tournament {code!r}")
-            user = None
-            if login is not None:
-                user = session.scalar(select(User).where(User.login == login))
-                if user is None:
-                    raise click.BadParameter(f"no user {login!r}", param_hint="--by")
+            tournament = tournament_by_code(session, code)
+            user = user_by_option(session, login)
             try:
                 text = decode_archive(path.read_bytes())
             except ArchiveError as error:

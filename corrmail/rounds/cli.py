@@ -6,15 +6,14 @@ import datetime as dt
 import json
 
 import click
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
+from corrmail.cli_lookup import tournament_by_code, user_by_option
 from corrmail.clock import today as service_today
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
-from corrmail.models import PairedRound, TeamPairing, Tournament, TournamentSystem, User
+from corrmail.models import PairedRound, TeamPairing, TournamentSystem
 from corrmail.rounds.redraw import RedrawPlan, apply_redraw, plan_redraw
 from corrmail.rounds.swiss import (
     RoundRefused,
@@ -32,22 +31,6 @@ DATE = click.DateTime(formats=["%Y-%m-%d"])
 
 def register(group: click.Group) -> None:
     group.add_command(round_group)
-
-
-def _tournament(session: Session, code: str) -> Tournament:
-    found = session.scalar(select(Tournament).where(Tournament.code == code))
-    if found is None:
-        raise click.ClickException(f"no tournament {code!r}")
-    return found
-
-
-def _user(session: Session, login: str | None) -> User | None:
-    if login is None:
-        return None
-    user = session.scalar(select(User).where(User.login == login))
-    if user is None:
-        raise click.BadParameter(f"no user {login!r}", param_hint="--by")
-    return user
 
 
 def _absent(text: str) -> list[int]:
@@ -93,8 +76,8 @@ def round_pair(code: str, seed: int | None, absent: str, login: str | None, outp
     database = Database(settings.database_url)
     try:
         with database.transaction() as session:
-            tournament = _tournament(session, code)
-            user = _user(session, login)
+            tournament = tournament_by_code(session, code)
+            user = user_by_option(session, login)
             if (tournament.system is TournamentSystem.TEAM
                     and not is_paired_by_rounds(session, tournament)
                     and round_rules(session, tournament).team_pairing is TeamPairing.ROUND_ROBIN):
@@ -122,10 +105,10 @@ def round_publish(code: str, day: dt.datetime | None, login: str | None) -> None
     writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
     try:
         with database.transaction() as session:
-            tournament = _tournament(session, code)
+            tournament = tournament_by_code(session, code)
             on = day.date() if day is not None else service_today(settings.today,
                                                                   tournament.time_zone)
-            published = publish_round(session, tournament, _user(session, login),
+            published = publish_round(session, tournament, user_by_option(session, login),
                                       writer=writer, today=on)
             click.echo(
                 f"{code}: round {published.round.number} published — {len(published.games)} "
@@ -168,14 +151,14 @@ def round_redraw(code: str, number: int, fingerprint: str | None, day: dt.dateti
     writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
     try:
         with database.transaction() as session:
-            tournament = _tournament(session, code)
+            tournament = tournament_by_code(session, code)
             if fingerprint is None:
                 click.echo(redraw_text(plan_redraw(session, tournament, number)))
                 click.echo(f"apply with: corrmail round redraw {code} {number} --apply FINGERPRINT")
                 return
             on = day.date() if day is not None else service_today(settings.today,
                                                                   tournament.time_zone)
-            done = apply_redraw(session, tournament, _user(session, login), number,
+            done = apply_redraw(session, tournament, user_by_option(session, login), number,
                                 fingerprint=fingerprint, writer=writer, today=on)
             click.echo(redraw_text(done.plan))
             click.echo(f"{code}: round {number} redrawn — {len(done.plan.cancelled)} cancelled, "

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import click
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from corrmail.cli_lookup import tournament_by_code, user_by_option
 from corrmail.clock import today as service_today
 from corrmail.config import Settings
 from corrmail.db import Database
@@ -25,11 +25,9 @@ from corrmail.mail.settings import MailSettings
 from corrmail.models import (
     Game,
     GameType,
-    Tournament,
     TournamentChannel,
     TournamentStatus,
     TournamentSystem,
-    User,
 )
 from corrmail.play.phone import telephone_entry
 from corrmail.play.postcards import (
@@ -72,22 +70,6 @@ def _session() -> Iterator[tuple[Settings, Session]]:
             yield settings, session
     finally:
         database.dispose()
-
-
-def _user(session: Session, login: str | None) -> User | None:
-    if login is None:
-        return None
-    user = session.scalar(select(User).where(User.login == login))
-    if user is None:
-        raise click.BadParameter(f"no user {login!r}", param_hint="--by")
-    return user
-
-
-def _tournament(session: Session, code: str) -> Tournament:
-    found = session.scalar(select(Tournament).where(Tournament.code == code))
-    if found is None:
-        raise click.ClickException(f"no tournament {code!r}")
-    return found
 
 
 # -- tournament ------------------------------------------------------------------------------
@@ -145,7 +127,7 @@ def tournament_create(path: Path, login: str | None) -> None:
         raise click.ClickException(f"{path}: {error}") from error
     with _session() as (_settings, session):
         try:
-            created = create_tournament(session, spec, _user(session, login))
+            created = create_tournament(session, spec, user_by_option(session, login))
         except RegistrationError as error:
             raise click.ClickException(
                 "; ".join(f"{getattr(e, 'field', '')}: {e.message}" for e in error.errors)
@@ -160,11 +142,11 @@ def tournament_create(path: Path, login: str | None) -> None:
 def tournament_import_players(code: str, path: Path, login: str | None) -> None:
     """Import players from a CSV file (UTF-8 or Windows-1251): all rows, or none."""
     with _session() as (_settings, session):
-        found = _tournament(session, code)
+        found = tournament_by_code(session, code)
         parsed = read_player_csv(path.read_bytes(), found.channel)
         try:
             entered = import_participants(
-                session, found, parsed, _user(session, login),
+                session, found, parsed, user_by_option(session, login),
                 progress=lambda done, total: click.echo(f"{code}: {done}/{total} players", err=True),
             )
         except RegistrationError as error:
@@ -180,7 +162,7 @@ def tournament_pair(code: str, login: str | None) -> None:
     """Create every game of a round robin from the Berger table."""
     with _session() as (_settings, session):
         try:
-            games = pair_round_robin(session, _tournament(session, code), _user(session, login))
+            games = pair_round_robin(session, tournament_by_code(session, code), user_by_option(session, login))
         except PairingRefused as error:
             raise click.ClickException(str(error)) from error
         click.echo(f"{code}: {len(games)} game(s) paired")
@@ -243,7 +225,7 @@ def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sen
                 raise click.ClickException("postcard would not be entered")
             return
         try:
-            check, stored = enter_postcard(session, game, entry, _user(session, login), today=on)
+            check, stored = enter_postcard(session, game, entry, user_by_option(session, login), today=on)
         except PostcardRejected as error:
             _echo_check(PostcardCheck(entry, errors=list(error.errors)))
             raise click.ClickException("postcard not entered; nothing stored") from error

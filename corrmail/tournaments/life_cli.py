@@ -16,6 +16,7 @@ import click
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from corrmail.cli_lookup import tournament_by_code
 from corrmail.clock import today as service_today
 from corrmail.config import Settings
 from corrmail.letters.write import LetterWriter
@@ -33,7 +34,7 @@ from corrmail.people.accounts import (
     set_roles,
     user_by_login,
 )
-from corrmail.tournaments.cli import _session, _tournament, tournament
+from corrmail.tournaments.cli import _session, tournament
 from corrmail.tournaments.closing import CloseRefused, close
 from corrmail.tournaments.officials import OfficialRefused, OfficialsChange, change_officials
 from corrmail.tournaments.publishing import PublishRefused, publish, record_sheet_posted, resend
@@ -163,7 +164,7 @@ def tournament_officials(code: str, referee: str | None, stewards: tuple[str, ..
                          removals: tuple[str, ...], login_by: str | None) -> None:
     """Appoint the referee and stewards of CODE (002 §4.1.6) and print who serves it."""
     with _session() as (_settings, session):
-        found = _tournament(session, code)
+        found = tournament_by_code(session, code)
         try:
             serving = change_officials(
                 session, found, OfficialsChange(referee, stewards, removals),
@@ -187,7 +188,7 @@ def tournament_publish(code: str, resend_to: str | None, day: dt.datetime | None
                        login_by: str | None) -> None:
     """Check CODE is complete, pair it, start it and send the start sheets (002 §4.3.2)."""
     with _session() as (settings, session):
-        found = _tournament(session, code)
+        found = tournament_by_code(session, code)
         on = _today(settings, found, day)
         try:
             if resend_to is not None:
@@ -232,7 +233,7 @@ def tournament_sheet_posted(code: str, player: str, posted_on: dt.datetime,
                             login_by: str | None) -> None:
     """Record that PLAYER's (login or start number) printed start sheet was posted."""
     with _session() as (_settings, session):
-        found = _tournament(session, code)
+        found = tournament_by_code(session, code)
         participant = _participant(session, found, player)
         try:
             record_sheet_posted(session, participant, posted_on.date(), by=_by(session, login_by))
@@ -249,7 +250,7 @@ def tournament_sheet_posted(code: str, player: str, posted_on: dt.datetime,
 def tournament_close(code: str, day: dt.datetime | None, login_by: str | None) -> None:
     """Finish CODE, freeze its final table and queue the referee's final report (002 §4.1.7)."""
     with _session() as (settings, session):
-        found = _tournament(session, code)
+        found = tournament_by_code(session, code)
         try:
             closed = close(session, found, by=_by(session, login_by), writer=_writer(settings),
                            today=_today(settings, found, day))
@@ -279,7 +280,7 @@ def outbox_list(code: str | None, status: str | None, kind: str | None, output: 
     with _session() as (_settings, session):
         query = select(OutboxMessage).order_by(OutboxMessage.id)
         if code is not None:
-            query = query.where(OutboxMessage.tournament_id == _tournament(session, code).id)
+            query = query.where(OutboxMessage.tournament_id == tournament_by_code(session, code).id)
         if status is not None:
             query = query.where(OutboxMessage.status == OutboxStatus(status))
         if kind is not None:
