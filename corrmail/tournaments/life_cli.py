@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 from sqlalchemy import select
@@ -66,6 +68,16 @@ def _by(session: Session, login: str | None) -> User | None:
     return found
 
 
+@contextmanager
+def _refusal_exits(session: Session, refusal: type[Exception]) -> Iterator[None]:
+    """A refusal stores nothing of the command and exits 1 with its reason."""
+    try:
+        yield
+    except refusal as error:
+        session.rollback()
+        raise click.ClickException(str(error)) from error
+
+
 def _today(settings: Settings, tournament: Tournament, day: dt.datetime | None) -> dt.date:
     return day.date() if day is not None else service_today(settings.today, tournament.time_zone)
 
@@ -94,16 +106,13 @@ def user_add(login: str, name: str, email: str | None, roles: tuple[str, ...],
     """Create the account LOGIN; nothing is stored when it is refused."""
     password = sys.stdin.readline().rstrip("\r\n") if password_stdin else None
     with _session() as (settings, session):
-        try:
+        with _refusal_exits(session, AccountRefused):
             created = add_user(
                 session,
                 NewAccount(login=login, name=name, email=email, roles=parse_roles(roles),
                            password=password, locale=locale),
                 by=_by(session, login_by), writer=None if password is not None else _writer(settings),
                 base_url=public_base_url(), secret_key=settings.secret_key)
-        except AccountRefused as error:
-            session.rollback()
-            raise click.ClickException(str(error)) from error
         how = "password set" if password is not None else f"invitation queued to {created.email}"
         click.echo(f"user {created.login} created ({', '.join(sorted(r.value for r in created.roles))}); {how}")
 
@@ -128,11 +137,8 @@ def user_list(output: str) -> None:
 def user_deactivate(login: str, login_by: str | None) -> None:
     """LOGIN can no longer log in; what he did stays on record."""
     with _session() as (_settings, session):
-        try:
+        with _refusal_exits(session, AccountRefused):
             found = deactivate(session, login, by=_by(session, login_by))
-        except AccountRefused as error:
-            session.rollback()
-            raise click.ClickException(str(error)) from error
         click.echo(f"user {found.login} deactivated")
 
 
@@ -143,11 +149,8 @@ def user_deactivate(login: str, login_by: str | None) -> None:
 def user_roles(login: str, roles: tuple[str, ...], login_by: str | None) -> None:
     """Set LOGIN's roles to exactly those given."""
     with _session() as (_settings, session):
-        try:
+        with _refusal_exits(session, AccountRefused):
             found = set_roles(session, login, parse_roles(roles), by=_by(session, login_by))
-        except AccountRefused as error:
-            session.rollback()
-            raise click.ClickException(str(error)) from error
         click.echo(f"user {found.login}: {', '.join(sorted(r.value for r in found.roles))}")
 
 
@@ -165,13 +168,10 @@ def tournament_officials(code: str, referee: str | None, stewards: tuple[str, ..
     """Appoint the referee and stewards of CODE (002 §4.1.6) and print who serves it."""
     with _session() as (_settings, session):
         found = tournament_by_code(session, code)
-        try:
+        with _refusal_exits(session, OfficialRefused):
             serving = change_officials(
                 session, found, OfficialsChange(referee, stewards, removals),
                 by=_by(session, login_by))
-        except OfficialRefused as error:
-            session.rollback()
-            raise click.ClickException(str(error)) from error
         for row in serving:
             click.echo(f"{code}: {row.role.value:<8} {row.user.login} ({row.user.display_name})")
         if not serving:
@@ -235,11 +235,8 @@ def tournament_sheet_posted(code: str, player: str, posted_on: dt.datetime,
     with _session() as (_settings, session):
         found = tournament_by_code(session, code)
         participant = _participant(session, found, player)
-        try:
+        with _refusal_exits(session, PublishRefused):
             record_sheet_posted(session, participant, posted_on.date(), by=_by(session, login_by))
-        except PublishRefused as error:
-            session.rollback()
-            raise click.ClickException(str(error)) from error
         click.echo(f"{code}: start sheet of {participant.player.name} posted {posted_on:%d.%m.%Y}")
 
 
