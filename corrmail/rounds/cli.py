@@ -7,8 +7,7 @@ import json
 
 import click
 
-from corrmail.cli_lookup import tournament_by_code, user_by_option
-from corrmail.clock import today as service_today
+from corrmail.cli_lookup import day_by_option, tournament_by_code, user_by_option
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.letters.write import LetterWriter
@@ -106,8 +105,7 @@ def round_publish(code: str, day: dt.datetime | None, login: str | None) -> None
     try:
         with database.transaction() as session:
             tournament = tournament_by_code(session, code)
-            on = day.date() if day is not None else service_today(settings.today,
-                                                                  tournament.time_zone)
+            on = day_by_option(settings, tournament, day)
             published = publish_round(session, tournament, user_by_option(session, login),
                                       writer=writer, today=on)
             click.echo(
@@ -156,8 +154,7 @@ def round_redraw(code: str, number: int, fingerprint: str | None, day: dt.dateti
                 click.echo(redraw_text(plan_redraw(session, tournament, number)))
                 click.echo(f"apply with: corrmail round redraw {code} {number} --apply FINGERPRINT")
                 return
-            on = day.date() if day is not None else service_today(settings.today,
-                                                                  tournament.time_zone)
+            on = day_by_option(settings, tournament, day)
             done = apply_redraw(session, tournament, user_by_option(session, login), number,
                                 fingerprint=fingerprint, writer=writer, today=on)
             click.echo(redraw_text(done.plan))

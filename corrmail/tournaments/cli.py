@@ -15,8 +15,7 @@ from typing import Any
 import click
 from sqlalchemy.orm import Session
 
-from corrmail.cli_lookup import tournament_by_code, user_by_option
-from corrmail.clock import today as service_today
+from corrmail.cli_lookup import day_by_option, tournament_by_code, user_by_option
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.games import LedgerError
@@ -216,8 +215,7 @@ def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sen
         )
         if channel == "phone":
             entry = telephone_entry(entry)
-        on = day.date() if day is not None else service_today(settings.today,
-                                                              game.tournament.time_zone)
+        on = day_by_option(settings, game.tournament, day)
         if check_only:
             checked = check_postcard(game, entry, today=on)
             _echo_check(checked)

@@ -18,8 +18,7 @@ import click
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from corrmail.cli_lookup import tournament_by_code
-from corrmail.clock import today as service_today
+from corrmail.cli_lookup import day_by_option, tournament_by_code
 from corrmail.config import Settings
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
@@ -76,10 +75,6 @@ def _refusal_exits(session: Session, refusal: type[Exception]) -> Iterator[None]
     except refusal as error:
         session.rollback()
         raise click.ClickException(str(error)) from error
-
-
-def _today(settings: Settings, tournament: Tournament, day: dt.datetime | None) -> dt.date:
-    return day.date() if day is not None else service_today(settings.today, tournament.time_zone)
 
 
 # -- user ----------------------------------------------------------------------------------------
@@ -189,7 +184,7 @@ def tournament_publish(code: str, resend_to: str | None, day: dt.datetime | None
     """Check CODE is complete, pair it, start it and send the start sheets (002 §4.3.2)."""
     with _session() as (settings, session):
         found = tournament_by_code(session, code)
-        on = _today(settings, found, day)
+        on = day_by_option(settings, found, day)
         try:
             if resend_to is not None:
                 report = resend(session, found, _participant(session, found, resend_to),
@@ -250,7 +245,7 @@ def tournament_close(code: str, day: dt.datetime | None, login_by: str | None) -
         found = tournament_by_code(session, code)
         try:
             closed = close(session, found, by=_by(session, login_by), writer=_writer(settings),
-                           today=_today(settings, found, day))
+                           today=day_by_option(settings, found, day))
         except CloseRefused as error:
             session.rollback()
             lines = "\n".join(f"  - {reason}" for reason in error.reasons)
