@@ -16,11 +16,9 @@ from corrmail.bulletins.content import to_json
 from corrmail.bulletins.render import render_printable
 from corrmail.bulletins.sending import send_issue
 from corrmail.bulletins.timetable import run_due
-from corrmail.cli_lookup import day_by_option, user_by_option
+from corrmail.commands import day_by_option, letter_writer, user_by_option
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.letters.write import LetterWriter
-from corrmail.mail.settings import MailSettings
 from corrmail.models import utcnow
 from corrmail.models.bulletins import BulletinKind, DeliveryStatus
 
@@ -59,7 +57,7 @@ def _write_paper(code: str, as_of: dt.datetime | None, send: bool, output: Path 
             day = day_by_option(settings, tournament, as_of)
             signer = user_by_option(session, by)
             if send:
-                writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
+                writer = letter_writer(settings)
                 row = issue(session, tournament, day, kind=kind, user=signer)
                 deliveries = send_issue(session, writer, row)
                 content = row.content
@@ -144,7 +142,7 @@ def bulletins_due(day: dt.datetime | None) -> None:
     """Issue and send every scheduled bulletin that is due. Safe to run daily."""
     settings = Settings.from_env()
     database = Database(settings.database_url)
-    writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
+    writer = letter_writer(settings)
     try:
         with database.transaction() as session:
             on: dt.datetime | dt.date = (day.date() if day is not None

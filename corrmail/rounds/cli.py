@@ -7,11 +7,13 @@ import json
 
 import click
 
-from corrmail.cli_lookup import day_by_option, tournament_by_code, user_by_option
-from corrmail.config import Settings
-from corrmail.db import Database
-from corrmail.letters.write import LetterWriter
-from corrmail.mail.settings import MailSettings
+from corrmail.commands import (
+    command_transaction,
+    day_by_option,
+    letter_writer,
+    tournament_by_code,
+    user_by_option,
+)
 from corrmail.models import PairedRound, TeamPairing, TournamentSystem
 from corrmail.rounds.redraw import RedrawPlan, apply_redraw, plan_redraw
 from corrmail.rounds.swiss import (
@@ -71,10 +73,8 @@ def round_group() -> None:
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text")
 def round_pair(code: str, seed: int | None, absent: str, login: str | None, output: str) -> None:
     """Pair the next round of CODE and keep it as a preview (a team round robin: every game)."""
-    settings = Settings.from_env()
-    database = Database(settings.database_url)
     try:
-        with database.transaction() as session:
+        with command_transaction() as (_settings, session):
             tournament = tournament_by_code(session, code)
             user = user_by_option(session, login)
             if (tournament.system is TournamentSystem.TEAM
@@ -88,8 +88,6 @@ def round_pair(code: str, seed: int | None, absent: str, login: str | None, outp
                        if output == "json" else draw_text(paired))
     except RoundRefused as error:
         raise click.ClickException(str(error)) from error
-    finally:
-        database.dispose()
 
 
 @round_group.command("publish")
@@ -99,11 +97,9 @@ def round_pair(code: str, seed: int | None, absent: str, login: str | None, outp
 @click.option("--by", "login", default=None, help="The director's login, for the audit log.")
 def round_publish(code: str, day: dt.datetime | None, login: str | None) -> None:
     """Publish the previewed round of CODE: games, bye and absences, round sheets, audit."""
-    settings = Settings.from_env()
-    database = Database(settings.database_url)
-    writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
     try:
-        with database.transaction() as session:
+        with command_transaction() as (settings, session):
+            writer = letter_writer(settings)
             tournament = tournament_by_code(session, code)
             on = day_by_option(settings, tournament, day)
             published = publish_round(session, tournament, user_by_option(session, login),
@@ -115,8 +111,6 @@ def round_publish(code: str, day: dt.datetime | None, login: str | None) -> None
             )
     except RoundRefused as error:
         raise click.ClickException(str(error)) from error
-    finally:
-        database.dispose()
 
 
 def redraw_text(plan: RedrawPlan) -> str:
@@ -144,11 +138,9 @@ def round_redraw(code: str, number: int, fingerprint: str | None, day: dt.dateti
                  login: str | None) -> None:
     """Show, then apply, the redraw of published round NUMBER of CODE that breaks an absolute
     criterion: as few players touched as possible (002, 004)."""
-    settings = Settings.from_env()
-    database = Database(settings.database_url)
-    writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
     try:
-        with database.transaction() as session:
+        with command_transaction() as (settings, session):
+            writer = letter_writer(settings)
             tournament = tournament_by_code(session, code)
             if fingerprint is None:
                 click.echo(redraw_text(plan_redraw(session, tournament, number)))
@@ -162,5 +154,3 @@ def round_redraw(code: str, number: int, fingerprint: str | None, day: dt.dateti
                        f"{len(done.plan.added)} paired, {done.letters} letters queued")
     except RoundRefused as error:
         raise click.ClickException(str(error)) from error
-    finally:
-        database.dispose()

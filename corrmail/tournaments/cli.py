@@ -7,17 +7,12 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
-from sqlalchemy.orm import Session
 
-from corrmail.cli_lookup import day_by_option, tournament_by_code, user_by_option
-from corrmail.config import Settings
-from corrmail.db import Database
+from corrmail.commands import command_transaction, day_by_option, tournament_by_code, user_by_option
 from corrmail.games import LedgerError
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
@@ -58,17 +53,6 @@ def register(group: click.Group) -> None:
     group.add_command(tournament)
     group.add_command(letter)
     group.add_command(sweep_command)
-
-
-@contextmanager
-def _session() -> Iterator[tuple[Settings, Session]]:
-    settings = Settings.from_env()
-    database = Database(settings.database_url)
-    try:
-        with database.transaction() as session:
-            yield settings, session
-    finally:
-        database.dispose()
 
 
 # -- tournament ------------------------------------------------------------------------------
@@ -124,7 +108,7 @@ def tournament_create(path: Path, login: str | None) -> None:
         spec = spec_from_json(json.loads(path.read_text(encoding="utf-8")))
     except (ValueError, json.JSONDecodeError) as error:
         raise click.ClickException(f"{path}: {error}") from error
-    with _session() as (_settings, session):
+    with command_transaction() as (_settings, session):
         try:
             created = create_tournament(session, spec, user_by_option(session, login))
         except RegistrationError as error:
@@ -140,7 +124,7 @@ def tournament_create(path: Path, login: str | None) -> None:
 @click.option("--by", "login", default=None, help="Who imports, for the audit log.")
 def tournament_import_players(code: str, path: Path, login: str | None) -> None:
     """Import players from a CSV file (UTF-8 or Windows-1251): all rows, or none."""
-    with _session() as (_settings, session):
+    with command_transaction() as (_settings, session):
         found = tournament_by_code(session, code)
         parsed = read_player_csv(path.read_bytes(), found.channel)
         try:
@@ -159,7 +143,7 @@ def tournament_import_players(code: str, path: Path, login: str | None) -> None:
 @click.option("--by", "login", default=None, help="Who pairs, for the audit log.")
 def tournament_pair(code: str, login: str | None) -> None:
     """Create every game of a round robin from the Berger table."""
-    with _session() as (_settings, session):
+    with command_transaction() as (_settings, session):
         try:
             games = pair_round_robin(session, tournament_by_code(session, code), user_by_option(session, login))
         except PairingRefused as error:
@@ -202,7 +186,7 @@ def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sen
 
     Exits 1, storing nothing, when the card cannot be entered."""
     white_days, black_days = _declared(declared)
-    with _session() as (settings, session):
+    with command_transaction() as (settings, session):
         game = session.get(Game, game_id)
         if game is None:
             raise click.ClickException(f"no game {game_id}")
@@ -283,7 +267,7 @@ def _echo_check(check: PostcardCheck) -> None:
 def sweep_command(day: dt.datetime | None) -> None:
     """The daily job: clocks, oversteps, repeats (002 §4.3.4), adjudication at the end date
     (002 §4.5.2). Idempotent: safe to run twice."""
-    with _session() as (settings, session):
+    with command_transaction() as (settings, session):
         mail = MailSettings.from_env(secret_fallback=settings.secret_key)
         report = sweep(session, case_writer=case_letter_writer(mail),
                        mail_writer=LetterWriter(mail),

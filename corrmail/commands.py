@@ -1,9 +1,11 @@
-"""What the command-line tools look up from their arguments: the tournament a CODE names, the
-user ``--by`` names and the day ``--today`` names, each read the same way in every command."""
+"""What every ``corrmail`` command does the same way: its one database transaction, its letter
+writer, and the tournament CODE, the user ``--by`` and the day ``--today`` name."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 from sqlalchemy import select
@@ -11,9 +13,31 @@ from sqlalchemy.orm import Session
 
 from corrmail.clock import today as service_today
 from corrmail.config import Settings
+from corrmail.db import Database
+from corrmail.letters.write import LetterWriter
+from corrmail.mail.settings import MailSettings
 from corrmail.models import Tournament, User
 
-__all__ = ["day_by_option", "tournament_by_code", "user_by_option"]
+__all__ = [
+    "command_transaction", "day_by_option", "letter_writer", "tournament_by_code", "user_by_option",
+]
+
+
+@contextmanager
+def command_transaction() -> Iterator[tuple[Settings, Session]]:
+    """The settings from the environment and one transaction for the whole command; the
+    connection pool is closed however the command ends."""
+    settings = Settings.from_env()
+    database = Database(settings.database_url)
+    try:
+        with database.transaction() as session:
+            yield settings, session
+    finally:
+        database.dispose()
+
+
+def letter_writer(settings: Settings) -> LetterWriter:
+    return LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
 
 
 def tournament_by_code(session: Session, code: str) -> Tournament:
