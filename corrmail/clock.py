@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from dataclasses import dataclass
 from zoneinfo import ZoneInfo
+
+from timekeeping import Side
 
 #: "Near overstep" means this many days left or fewer, never fewer than none: a negative number
 #: of days left is an overstep (002 §4.3.5), worded as such. Read once, at start-up, from
@@ -31,13 +34,32 @@ def today(override: dt.date | None, time_zone: str = "UTC") -> dt.date:
     return dt.datetime.now(ZoneInfo(time_zone)).date()
 
 
+@dataclass(frozen=True)
 class ClockReading:
-    """What a clock's figures mean, worded once for every page: the game page's clock (from the
-    chart) and the dashboard's (from the stored state) both read through these."""
+    """A game's clock on ``today`` and what its figures mean, worded once for every page: the game
+    page's clock (from the chart) and the dashboard's (from the stored state) differ only in where
+    the overstep on the chart is read from.
 
+    ``days_left`` and ``last_safe_date`` are the player to move's (002 §4.3.5);
+    ``repeat_due`` the day the last move letter is repeated if unanswered (002 §4.3.4).
+    """
+
+    to_move: Side | None
+    white_used: int
+    black_used: int
     days_left: int | None
+    last_safe_date: dt.date | None
     repeat_due: dt.date | None
     today: dt.date
+    #: The most the player to move may have used after his next move (002 §4.3.5).
+    limit: int | None = None
+
+    @property
+    def days_used_in_period(self) -> int | None:
+        """Days of the current period's limit the player to move has used by today."""
+        if self.limit is None or self.days_left is None:
+            return None
+        return self.limit - self.days_left
 
     @property
     def chart_shows_overstep(self) -> bool:

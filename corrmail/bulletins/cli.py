@@ -16,12 +16,10 @@ from corrmail.bulletins.content import to_json
 from corrmail.bulletins.render import render_printable
 from corrmail.bulletins.sending import send_issue
 from corrmail.bulletins.timetable import run_due
-from corrmail.clock import today
+from corrmail.commands import day_by_option, letter_writer, user_by_option
 from corrmail.config import Settings
 from corrmail.db import Database
-from corrmail.letters.write import LetterWriter
-from corrmail.mail.settings import MailSettings
-from corrmail.models import User, utcnow
+from corrmail.models import utcnow
 from corrmail.models.bulletins import BulletinKind, DeliveryStatus
 
 __all__ = ["register"]
@@ -56,15 +54,10 @@ def _write_paper(code: str, as_of: dt.datetime | None, send: bool, output: Path 
                 tournament = load_tournament(session, code)
             except TournamentNotFound as error:
                 raise click.ClickException(str(error)) from None
-            day = as_of.date() if as_of is not None else today(settings.today,
-                                                               tournament.time_zone)
-            signer = None
-            if by is not None:
-                signer = session.query(User).filter_by(login=by).one_or_none()
-                if signer is None:
-                    raise click.BadParameter(f"no user {by!r}", param_hint="--by")
+            day = day_by_option(settings, tournament, as_of)
+            signer = user_by_option(session, by)
             if send:
-                writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
+                writer = letter_writer(settings)
                 row = issue(session, tournament, day, kind=kind, user=signer)
                 deliveries = send_issue(session, writer, row)
                 content = row.content
@@ -149,7 +142,7 @@ def bulletins_due(day: dt.datetime | None) -> None:
     """Issue and send every scheduled bulletin that is due. Safe to run daily."""
     settings = Settings.from_env()
     database = Database(settings.database_url)
-    writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
+    writer = letter_writer(settings)
     try:
         with database.transaction() as session:
             on: dt.datetime | dt.date = (day.date() if day is not None

@@ -10,7 +10,6 @@ sanction and rule; a player without an e-mail address is logged for the steward'
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -20,12 +19,13 @@ from adjudication.sanction import SanctionKind
 from corrmail import audit
 from corrmail.bulletins.asof import Snapshot
 from corrmail.bulletins.render import render_printable
+from corrmail.letters.recipients import Recipient
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.compose import Attachment
-from corrmail.models import Participant, Role, TournamentOfficial, User, UserRole
+from corrmail.models import Role, TournamentOfficial, User, UserRole
 from corrmail.models.bulletins import BulletinDelivery, BulletinIssue, BulletinKind, DeliveryStatus
 
-__all__ = ["WITHHELD_BY", "Addressee", "addressees", "send_issue"]
+__all__ = ["WITHHELD_BY", "addressees", "send_issue"]
 
 INFORMATION_RULE = "002 §4.1.9"
 POST_RULE = "002 §4.1.8"
@@ -45,16 +45,7 @@ TEMPLATES = {BulletinKind.BULLETIN: "bulletin", BulletinKind.FINAL_REPORT: "fina
              BulletinKind.STEWARD_REPORT: "steward_report"}
 
 
-@dataclass(frozen=True)
-class Addressee:
-    name: str
-    address: str | None
-    language: str
-    participant: Participant | None = None
-    user: User | None = None
-
-
-def addressees(session: Session, issue: BulletinIssue) -> Iterator[Addressee]:
+def addressees(session: Session, issue: BulletinIssue) -> Iterator[Recipient]:
     """Players in entry order, then officials (the organizers for a final report); the
     steward's report goes to the tournament's referee alone (002 §4.1.8)."""
     tournament = issue.tournament
@@ -66,13 +57,10 @@ def addressees(session: Session, issue: BulletinIssue) -> Iterator[Addressee]:
                    TournamentOfficial.role == Role.REFEREE)
             .order_by(User.id)
         ).unique():
-            yield Addressee(referee.display_name, referee.email, referee.locale or "ru",
-                            user=referee)
+            yield Recipient.official(referee)
         return
     for participant in tournament.participants:
-        user = session.scalar(select(User).where(User.player_id == participant.player_id))
-        yield Addressee(participant.player.name, participant.player.email,
-                        (user.locale if user is not None else None) or "ru", participant=participant)
+        yield Recipient.player(session, participant)
     roles = [Role.REFEREE, Role.STEWARD]
     officials = list(session.scalars(
         select(User)
@@ -89,7 +77,7 @@ def addressees(session: Session, issue: BulletinIssue) -> Iterator[Addressee]:
     for user in officials:
         if user.id not in seen:
             seen.add(user.id)
-            yield Addressee(user.display_name, user.email, user.locale or "ru", user=user)
+            yield Recipient.official(user)
 
 
 def send_issue(session: Session, writer: LetterWriter, issue: BulletinIssue) -> list[BulletinDelivery]:
@@ -100,14 +88,14 @@ def send_issue(session: Session, writer: LetterWriter, issue: BulletinIssue) -> 
         status, reason, rule = _refusal(snapshot, issue, addressee)
         outbox_id = None
         if status is DeliveryStatus.QUEUED:
-            assert addressee.address is not None
+            assert addressee.email is not None
             outbox_id = _post(session, writer, issue, addressee)
         row = BulletinDelivery(
             issue_id=issue.id,
             participant_id=addressee.participant.id if addressee.participant else None,
             user_id=addressee.user.id if addressee.user else None,
             name=addressee.name,
-            address=addressee.address,
+            address=addressee.email,
             status=status,
             reason=reason,
             rule=rule,
@@ -128,7 +116,7 @@ def send_issue(session: Session, writer: LetterWriter, issue: BulletinIssue) -> 
 
 
 def _refusal(
-    snapshot: Snapshot, issue: BulletinIssue, addressee: Addressee
+    snapshot: Snapshot, issue: BulletinIssue, addressee: Recipient
 ) -> tuple[DeliveryStatus, str, str | None]:
     participant = addressee.participant
     if participant is not None:
@@ -145,19 +133,19 @@ def _refusal(
             )
         if snapshot.withdrawn(participant) and issue.kind is BulletinKind.BULLETIN:
             return DeliveryStatus.SKIPPED, "withdrew from the tournament", WITHDRAWAL_RULE
-    if not addressee.address:
+    if not addressee.email:
         return DeliveryStatus.BY_POST, "no e-mail address: the steward posts it", POST_RULE
     return DeliveryStatus.QUEUED, "", None
 
 
-def _post(session: Session, writer: LetterWriter, issue: BulletinIssue, addressee: Addressee) -> int:
+def _post(session: Session, writer: LetterWriter, issue: BulletinIssue, addressee: Recipient) -> int:
     content = issue.content
     page = render_printable(content, language=addressee.language)
     filename = f"{issue.kind.value}-{issue.tournament.code}-{issue.number}-v{issue.version}.html"
     row = writer.post(
         session,
         kind=issue.kind.value,
-        to=addressee.address or "",
+        to=addressee.email or "",
         template=TEMPLATES[issue.kind],
         language=addressee.language,
         context={"doc": content, "issue": issue, "recipient": addressee.name},

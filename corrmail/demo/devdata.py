@@ -18,6 +18,7 @@ from sqlalchemy import func, insert, select, text
 from sqlalchemy.orm import Session
 
 from corrmail.demo.moves import DEMO_MOVES
+from corrmail.demo.posting import posting_dates
 from corrmail.models import (
     Channel,
     Game,
@@ -175,19 +176,19 @@ def _letters(rng: random.Random, ids: _Ids, game: dict[str, Any], start: dt.date
     moves = rng.choice(DEMO_MOVES)
     sides = (game["white_id"], game["black_id"])
     rows = []
-    sent, partner_sent, received = start + dt.timedelta(days=rng.randint(0, 5)), None, None
-    for ply, move in enumerate(moves[:rng.randint(1, len(moves))]):
-        if sent >= today:
+    dates = posting_dates(rng, start + dt.timedelta(days=rng.randint(0, 5)))
+    played = moves[:rng.randint(1, len(moves))]
+    # The dates come first in the zip (endless, so not strict): the seed's games have always
+    # drawn a letter's dates before looking for its move.
+    for ply, (when, move) in enumerate(zip(dates, played, strict=False)):
+        if when.sent >= today:
             break
         rows.append({
             "id": ids.take(), "game_id": game["id"], "sequence": ply + 1,
             "sender_id": sides[ply % 2], "channel": Channel.POST,
             "raw_text": f"Мой ход: {move}.", "moves_text": move, "variants_text": "",
-            "partner_sent": partner_sent, "received": received, "sent": sent,
-            "postmark_date": sent, "registered": False, "penalty_days": 0,
-            "entered_at": dt.datetime.combine(sent, dt.time(12), tzinfo=dt.UTC),
+            "partner_sent": when.partner_sent, "received": when.received, "sent": when.sent,
+            "postmark_date": when.sent, "registered": False, "penalty_days": 0,
+            "entered_at": dt.datetime.combine(when.sent, dt.time(12), tzinfo=dt.UTC),
         })
-        partner_sent = sent
-        received = sent + dt.timedelta(days=rng.randint(2, 6))
-        sent = received + dt.timedelta(days=rng.randint(1, 8))
     return rows

@@ -23,6 +23,7 @@ from sqlalchemy import func, insert, select, text
 from sqlalchemy.orm import Session
 
 from corrmail.db import Database
+from corrmail.demo.posting import posting_dates
 from corrmail.models import (
     Base,
     Channel,
@@ -202,19 +203,17 @@ def generate_federation(database: Database, spec: FederationSpec) -> FederationS
 
 def _letters(game_id: int, white: int, black: int, moves: tuple[str, ...], start: dt.date,
              rng: random.Random) -> Iterator[dict[str, Any]]:
-    sent = start + dt.timedelta(days=rng.randint(0, 3))
-    partner_sent: dt.date | None = None
-    received: dt.date | None = None
-    for ply, move in enumerate(moves):
+    dates = posting_dates(rng, start + dt.timedelta(days=rng.randint(0, 3)))
+    # The dates come first in the zip (endless, so not strict): the seed's games have always
+    # drawn a letter's dates before looking for its move.
+    for ply, (when, move) in enumerate(zip(dates, moves, strict=False)):
         yield {
             "game_id": game_id, "sequence": ply + 1, "sender_id": white if ply % 2 == 0 else black,
-            "channel": Channel.POST, "raw_text": f"Мой ход: {move}.", "partner_sent": partner_sent,
-            "received": received, "sent": sent, "postmark_date": sent, "registered": False,
+            "channel": Channel.POST, "raw_text": f"Мой ход: {move}.",
+            "partner_sent": when.partner_sent, "received": when.received, "sent": when.sent,
+            "postmark_date": when.sent, "registered": False,
             "moves_text": move, "variants_text": "", "penalty_days": 0, "entered_at": utcnow(),
         }
-        partner_sent = sent
-        received = sent + dt.timedelta(days=rng.randint(2, 6))
-        sent = received + dt.timedelta(days=rng.randint(1, 8))
 
 
 def _bulk(session: Session, model: type[Base], rows: Iterable[dict[str, Any]]) -> None:

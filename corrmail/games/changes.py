@@ -249,19 +249,10 @@ PARTNER_CHARGE_RULES = ("002 §4.2.11", "002 §4.3.3")
 
 
 def _letter_of(view: GameView, letter_id: int, rule: str) -> Letter:
-    for letter in view.letters:
-        if letter.id == letter_id or _originally(letter, letter_id):
-            return letter
+    found = view.letter_as_it_reads(letter_id)
+    if found is not None:
+        return found
     raise LetterErrorRefused(rule, _("letter %(id)s is not a letter of this game", id=letter_id))
-
-
-def _originally(letter: Letter, letter_id: int) -> bool:
-    corrected = letter.corrects
-    while corrected is not None:
-        if corrected.id == letter_id:
-            return True
-        corrected = corrected.corrects
-    return False
 
 
 def _omitted_receipt(view: GameView, letter: Letter) -> bool:

@@ -43,31 +43,11 @@ __all__ = [
 _OPEN = (GameState.NOT_STARTED, GameState.IN_PLAY)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GameClock(ClockReading):
-    """The clock of a game as of ``today``.
-
-    ``days_left`` and ``last_safe_date`` are the player to move's (002 §4.3.5);
-    ``repeat_due`` the day the last move letter is repeated if unanswered (002 §4.3.4).
-    """
+    """The clock of a game as of ``today``, with the time chart it was read from."""
 
     chart: TimeChart
-    to_move: Side | None
-    white_used: int
-    black_used: int
-    days_left: int | None
-    last_safe_date: dt.date | None
-    repeat_due: dt.date | None
-    today: dt.date
-    #: The most the player to move may have used after his next move (002 §4.3.5).
-    limit: int | None = None
-
-    @property
-    def days_used_in_period(self) -> int | None:
-        """Days of the current period's limit the player to move has used by today."""
-        if self.limit is None or self.days_left is None:
-            return None
-        return self.limit - self.days_left
 
     @property
     def chart_shows_overstep(self) -> bool:
@@ -97,8 +77,8 @@ def game_clock(view: GameView, today: dt.date) -> GameClock:
     due = None
     if to_move is not None and chart.rows:
         due = repeat_due(chart.rows[-1].sent, chart.break_calendar)
-    return GameClock(chart, to_move, chart.totals.white, chart.totals.black, left, safe, due,
-                     today, limit)
+    return GameClock(to_move, chart.totals.white, chart.totals.black, left, safe, due, today,
+                     limit, chart=chart)
 
 
 def breaks_in_force(game: Game, today: dt.date) -> list[Break]:

@@ -5,10 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from sqlalchemy import select
 
-from corrmail.config import Settings
-from corrmail.db import Database
+from corrmail.commands import command_transaction, tournament_by_code, user_by_option
 from corrmail.games.cli import games
 from corrmail.games.pdn_import import (
     ArchiveCheck,
@@ -17,7 +15,6 @@ from corrmail.games.pdn_import import (
     decode_archive,
     import_archive,
 )
-from corrmail.models import Tournament, User
 
 
 def register(group: click.Group) -> None:
@@ -36,29 +33,18 @@ def import_pdn(code: str, path: Path, login: str | None, dry_run: bool) -> None:
 
     Every game is checked as `python -m notation check` checks it; warnings are printed with
     their game. Games that cannot be imported are listed with the reason and skipped."""
-    settings = Settings.from_env()
-    database = Database(settings.database_url)
-    try:
-        with database.transaction() as session:
-            tournament = session.scalar(select(Tournament).where(Tournament.code == code))
-            if tournament is None:
-                raise click.ClickException(f"no tournament {code!r}")
-            user = None
-            if login is not None:
-                user = session.scalar(select(User).where(User.login == login))
-                if user is None:
-                    raise click.BadParameter(f"no user {login!r}", param_hint="--by")
-            try:
-                text = decode_archive(path.read_bytes())
-            except ArchiveError as error:
-                raise click.ClickException(str(error)) from error
-            if dry_run:
-                check = check_archive(session, tournament, text, path.name)
-            else:
-                check = import_archive(session, tournament, text, path.name, user)
-            _report(check, dry_run)
-    finally:
-        database.dispose()
+    with command_transaction() as (_settings, session):
+        tournament = tournament_by_code(session, code)
+        user = user_by_option(session, login)
+        try:
+            text = decode_archive(path.read_bytes())
+        except ArchiveError as error:
+            raise click.ClickException(str(error)) from error
+        if dry_run:
+            check = check_archive(session, tournament, text, path.name)
+        else:
+            check = import_archive(session, tournament, text, path.name, user)
+        _report(check, dry_run)
 
 
 def _report(check: ArchiveCheck, dry_run: bool) -> None:

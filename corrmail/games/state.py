@@ -237,32 +237,16 @@ def _values_of(row: StoredGameState) -> dict[str, Any]:
 # --- what pages read --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class StoredClock(ClockReading):
     """A game's clock on ``today`` read off its stored state: the figures of
     :class:`corrmail.games.page.GameClock` without its chart (which only the game page draws)."""
 
-    to_move: Side | None
-    white_used: int
-    black_used: int
-    days_left: int | None
-    last_safe_date: dt.date | None
-    repeat_due: dt.date | None
-    today: dt.date
     chart_overstep: Side | None
-    #: The most the player to move may have used after his next move (002 §4.3.5).
-    limit: int | None = None
 
     @property
     def chart_shows_overstep(self) -> bool:
         return self.chart_overstep is not None
-
-    @property
-    def days_used_in_period(self) -> int | None:
-        """Days of the current period's limit the player to move has used by today."""
-        if self.limit is None or self.days_left is None:
-            return None
-        return self.limit - self.days_left
 
     @classmethod
     def of(cls, state: StoredGameState | Row[Any], today: dt.date) -> StoredClock | None:
@@ -280,8 +264,8 @@ class StoredClock(ClockReading):
                 end_date=state.clock_end, break_calendar=_parse_breaks(state.break_days))
             left, limit = clock.days_left(today), state.period_limit
         return cls(to_move, state.white_total, state.black_total, left, state.reply_due,
-                   state.repeat_due, today,
-                   Side(state.overstep_side) if state.overstep_side else None, limit)
+                   state.repeat_due, today, limit,
+                   chart_overstep=Side(state.overstep_side) if state.overstep_side else None)
 
 
 def letter_owed_by(game: Game, state: StoredGameState | None) -> Participant | None:

@@ -237,6 +237,16 @@ class MoveTally:
         return self.moves[sender], self.uncounted[sender], forced
 
 
+def _corrects(letter: Letter, letter_id: int) -> bool:
+    """``letter`` replaces ``letter_id``, directly or through a chain of corrections."""
+    corrected = letter.corrects
+    while corrected is not None:
+        if corrected.id == letter_id:
+            return True
+        corrected = corrected.corrects
+    return False
+
+
 @dataclass
 class GameView:
     game: Game
@@ -255,6 +265,14 @@ class GameView:
         is kept in the archive but moves nothing, and is read by :meth:`error_reports`."""
         return effective_letters([letter for letter in self.game.letters
                                   if letter.reports_error_of_id is None])
+
+    def letter_as_it_reads(self, letter_id: int) -> Letter | None:
+        """The letter of play that is ``letter_id`` or stands for it through corrections
+        (002 §4.2.5): a letter named by the id it was first sent under is found as corrected."""
+        for letter in self.letters:
+            if letter.id == letter_id or _corrects(letter, letter_id):
+                return letter
+        return None
 
     def error_report_letters(self) -> list[Letter]:
         """The letters that report a partner's faulty letter (002 §4.2.9), in ledger order."""

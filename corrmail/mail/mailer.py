@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.utils import getaddresses
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import Update, or_, select, update
 
 from corrmail import audit
 from corrmail.db import Database
@@ -75,6 +75,16 @@ class ClaimedLetter:
     attempts: int
     #: The lease this worker holds; outcomes are written only while it still holds it.
     claim: str
+
+
+def _while_held(letter: ClaimedLetter) -> Update:
+    """An update of ``letter``'s row that touches it only while it still waits under this
+    worker's lease: once another worker has claimed it, the update matches no row."""
+    return update(OutboxMessage).where(
+        OutboxMessage.id == letter.id,
+        OutboxMessage.status == OutboxStatus.PENDING,
+        OutboxMessage.lease_owner == letter.claim,
+    )
 
 
 @dataclass
@@ -188,12 +198,7 @@ class Mailer:
         """Write the outcome if we still hold the lease; False when another worker took over."""
         with self.database.transaction() as session:
             result = session.execute(
-                update(OutboxMessage)
-                .where(
-                    OutboxMessage.id == letter.id,
-                    OutboxMessage.status == OutboxStatus.PENDING,
-                    OutboxMessage.lease_owner == letter.claim,
-                )
+                _while_held(letter)
                 .values(lease_owner=None, lease_until=None, **claim_values)
                 .execution_options(synchronize_session=False)
             )
@@ -220,13 +225,8 @@ class Mailer:
         now = self.clock()
         with self.database.transaction() as session:
             result = session.execute(
-                update(OutboxMessage)
-                .where(
-                    OutboxMessage.id == letter.id,
-                    OutboxMessage.status == OutboxStatus.PENDING,
-                    OutboxMessage.lease_owner == letter.claim,
-                    OutboxMessage.lease_until > now,
-                )
+                _while_held(letter)
+                .where(OutboxMessage.lease_until > now)
                 .values(lease_until=now + self.lease)
                 .execution_options(synchronize_session=False)
             )

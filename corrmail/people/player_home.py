@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, selectinload
 
-from corrmail.games.page import GameClock, game_clock
+from corrmail.clock import ClockReading
+from corrmail.games.page import game_clock
 from corrmail.games.state import StoredClock, StoredGameState, stored_states
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
 from corrmail.models import Case, Game, GameState, Participant, Tournament
@@ -32,7 +33,7 @@ class MyGame:
     game: Game
     side: Side
     partner: Participant
-    clock: GameClock | StoredClock | None
+    clock: ClockReading | None
     #: The variants in play (002 §4.2.7): offered to him in the letter he is to answer, or his
     #: own, waiting for the partner's move.
     pending_variants: tuple[str, ...]
@@ -130,7 +131,7 @@ def _my_game(game: Game, me: Participant, today: dt.date,
     partner = game.partner_of(me.id)
     view = GameView(game)
     try:
-        clock: GameClock | StoredClock | None
+        clock: ClockReading | None
         if state is None:  # not stored (yet): the ledger replayed, as before the stored state
             clock = game_clock(view, today)
         elif state.clock_problem:

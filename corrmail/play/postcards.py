@@ -508,21 +508,7 @@ def _check_elements(check: PostcardCheck, view: GameView) -> None:
 
 
 def _replaced_letter(view: GameView, letter_id: int | None) -> Letter | None:
-    if letter_id is None:
-        return None
-    for letter in view.letters:
-        if letter.id == letter_id or _originally(letter, letter_id):
-            return letter
-    return None
-
-
-def _originally(letter: Letter, letter_id: int) -> bool:
-    corrected = letter.corrects
-    while corrected is not None:
-        if corrected.id == letter_id:
-            return True
-        corrected = corrected.corrects
-    return False
+    return None if letter_id is None else view.letter_as_it_reads(letter_id)
 
 
 def _finding_of(notice: RuleNotice, *, stops: bool) -> Finding:

@@ -9,7 +9,6 @@ same outbox, with the same headers and reply tokens, as every other letter of th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
@@ -18,6 +17,7 @@ from sqlalchemy.orm import Session
 from adjudication import Addressee, Withdrawal
 from adjudication import Case as PureCase
 from adjudication.effects import SendLetter
+from corrmail.letters.recipients import Recipient
 from corrmail.letters.write import LetterWriter, letters_env
 from corrmail.mail.compose import Attachment
 from corrmail.mail.settings import MailSettings
@@ -33,21 +33,10 @@ from corrmail.models import (
 )
 from corrmail.paths import templates_dir
 
-__all__ = ["Recipient", "CaseLetters", "case_letter_writer"]
+__all__ = ["CaseLetters", "case_letter_writer"]
 
 UNFINISHED = (GameState.NOT_STARTED, GameState.IN_PLAY, GameState.SUSPENDED,
               GameState.ADJUDICATION)
-
-
-@dataclass(frozen=True)
-class Recipient:
-    """Someone a case letter goes to; ``email`` is ``None`` for a player who plays by post."""
-
-    name: str
-    email: str | None
-    language: str
-    participant: Participant | None = None
-    user: User | None = None
 
 
 def case_letter_writer(mail: MailSettings) -> LetterWriter:
@@ -118,15 +107,15 @@ class CaseLetters:
         if to in (Addressee.WHITE, Addressee.BLACK):
             if game is None:
                 raise ValueError(f"case {row.id}: a letter to {to.value} needs the game")
-            return [self.player(game.white if to is Addressee.WHITE else game.black)]
+            return [Recipient.player(self.session, game.white if to is Addressee.WHITE else game.black)]
         if to is Addressee.PLAYER:
             participant = self._participant(row.participant_id)
-            return [self.player(participant)] if participant is not None else []
+            return [Recipient.player(self.session, participant)] if participant is not None else []
         if to is Addressee.PARTNERS:
-            return [self.player(p) for p in self.partners(row, case)]
+            return [Recipient.player(self.session, p) for p in self.partners(row, case)]
         if to is Addressee.ORGANIZER:
             users = self.session.scalars(select(User).where(User.active.is_(True))).all()
-            return [self.official(u) for u in users if u.has_role(Role.ORGANIZER)]
+            return [Recipient.official(u) for u in users if u.has_role(Role.ORGANIZER)]
         role = Role.STEWARD if to is Addressee.STEWARD else Role.REFEREE
         officials = self.session.scalars(
             select(User)
@@ -135,7 +124,7 @@ class CaseLetters:
                    TournamentOfficial.role == role)
             .order_by(User.id)
         ).all()
-        return [self.official(user) for user in officials]
+        return [Recipient.official(user) for user in officials]
 
     def partners(self, row: Case, case: PureCase) -> list[Participant]:
         """A withdrawal's partners are those of its games; otherwise every partner with an
@@ -152,16 +141,6 @@ class CaseLetters:
             ).order_by(Game.id)
         ).all()
         return [game.partner_of(row.participant_id) for game in games]
-
-    def player(self, participant: Participant) -> Recipient:
-        user = self.session.scalar(select(User).where(User.player_id == participant.player_id))
-        language = (user.locale if user is not None else None) or "ru"
-        return Recipient(participant.player.name, participant.player.email, language,
-                         participant=participant, user=user)
-
-    @staticmethod
-    def official(user: User) -> Recipient:
-        return Recipient(user.display_name, user.email, user.locale or "ru", user=user)
 
     def _game(self, game: str | None) -> Game | None:
         return self.session.get(Game, int(game)) if game else None

@@ -6,15 +6,15 @@ import datetime as dt
 import json
 
 import click
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
-from corrmail.clock import today as service_today
-from corrmail.config import Settings
-from corrmail.db import Database
-from corrmail.letters.write import LetterWriter
-from corrmail.mail.settings import MailSettings
-from corrmail.models import PairedRound, TeamPairing, Tournament, TournamentSystem, User
+from corrmail.commands import (
+    command_transaction,
+    day_by_option,
+    letter_writer,
+    tournament_by_code,
+    user_by_option,
+)
+from corrmail.models import PairedRound, TeamPairing, TournamentSystem
 from corrmail.rounds.redraw import RedrawPlan, apply_redraw, plan_redraw
 from corrmail.rounds.swiss import (
     RoundRefused,
@@ -32,22 +32,6 @@ DATE = click.DateTime(formats=["%Y-%m-%d"])
 
 def register(group: click.Group) -> None:
     group.add_command(round_group)
-
-
-def _tournament(session: Session, code: str) -> Tournament:
-    found = session.scalar(select(Tournament).where(Tournament.code == code))
-    if found is None:
-        raise click.ClickException(f"no tournament {code!r}")
-    return found
-
-
-def _user(session: Session, login: str | None) -> User | None:
-    if login is None:
-        return None
-    user = session.scalar(select(User).where(User.login == login))
-    if user is None:
-        raise click.BadParameter(f"no user {login!r}", param_hint="--by")
-    return user
 
 
 def _absent(text: str) -> list[int]:
@@ -89,12 +73,10 @@ def round_group() -> None:
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text")
 def round_pair(code: str, seed: int | None, absent: str, login: str | None, output: str) -> None:
     """Pair the next round of CODE and keep it as a preview (a team round robin: every game)."""
-    settings = Settings.from_env()
-    database = Database(settings.database_url)
     try:
-        with database.transaction() as session:
-            tournament = _tournament(session, code)
-            user = _user(session, login)
+        with command_transaction() as (_settings, session):
+            tournament = tournament_by_code(session, code)
+            user = user_by_option(session, login)
             if (tournament.system is TournamentSystem.TEAM
                     and not is_paired_by_rounds(session, tournament)
                     and round_rules(session, tournament).team_pairing is TeamPairing.ROUND_ROBIN):
@@ -106,8 +88,6 @@ def round_pair(code: str, seed: int | None, absent: str, login: str | None, outp
                        if output == "json" else draw_text(paired))
     except RoundRefused as error:
         raise click.ClickException(str(error)) from error
-    finally:
-        database.dispose()
 
 
 @round_group.command("publish")
@@ -117,15 +97,12 @@ def round_pair(code: str, seed: int | None, absent: str, login: str | None, outp
 @click.option("--by", "login", default=None, help="The director's login, for the audit log.")
 def round_publish(code: str, day: dt.datetime | None, login: str | None) -> None:
     """Publish the previewed round of CODE: games, bye and absences, round sheets, audit."""
-    settings = Settings.from_env()
-    database = Database(settings.database_url)
-    writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
     try:
-        with database.transaction() as session:
-            tournament = _tournament(session, code)
-            on = day.date() if day is not None else service_today(settings.today,
-                                                                  tournament.time_zone)
-            published = publish_round(session, tournament, _user(session, login),
+        with command_transaction() as (settings, session):
+            writer = letter_writer(settings)
+            tournament = tournament_by_code(session, code)
+            on = day_by_option(settings, tournament, day)
+            published = publish_round(session, tournament, user_by_option(session, login),
                                       writer=writer, today=on)
             click.echo(
                 f"{code}: round {published.round.number} published — {len(published.games)} "
@@ -134,8 +111,6 @@ def round_publish(code: str, day: dt.datetime | None, login: str | None) -> None
             )
     except RoundRefused as error:
         raise click.ClickException(str(error)) from error
-    finally:
-        database.dispose()
 
 
 def redraw_text(plan: RedrawPlan) -> str:
@@ -163,24 +138,19 @@ def round_redraw(code: str, number: int, fingerprint: str | None, day: dt.dateti
                  login: str | None) -> None:
     """Show, then apply, the redraw of published round NUMBER of CODE that breaks an absolute
     criterion: as few players touched as possible (002, 004)."""
-    settings = Settings.from_env()
-    database = Database(settings.database_url)
-    writer = LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
     try:
-        with database.transaction() as session:
-            tournament = _tournament(session, code)
+        with command_transaction() as (settings, session):
+            writer = letter_writer(settings)
+            tournament = tournament_by_code(session, code)
             if fingerprint is None:
                 click.echo(redraw_text(plan_redraw(session, tournament, number)))
                 click.echo(f"apply with: corrmail round redraw {code} {number} --apply FINGERPRINT")
                 return
-            on = day.date() if day is not None else service_today(settings.today,
-                                                                  tournament.time_zone)
-            done = apply_redraw(session, tournament, _user(session, login), number,
+            on = day_by_option(settings, tournament, day)
+            done = apply_redraw(session, tournament, user_by_option(session, login), number,
                                 fingerprint=fingerprint, writer=writer, today=on)
             click.echo(redraw_text(done.plan))
             click.echo(f"{code}: round {number} redrawn — {len(done.plan.cancelled)} cancelled, "
                        f"{len(done.plan.added)} paired, {done.letters} letters queued")
     except RoundRefused as error:
         raise click.ClickException(str(error)) from error
-    finally:
-        database.dispose()

@@ -4,6 +4,8 @@ web pages), and the recorded play-off that decides places (000 §3.16.2, §3.17.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -17,7 +19,12 @@ from corrmail.standings.playoff import (
     clear_playoff,
     record_playoff,
 )
-from corrmail.standings.results import TournamentNotFound, load_tournament, tournament_table
+from corrmail.standings.results import (
+    TournamentNotFound,
+    TournamentTable,
+    load_tournament,
+    tournament_table,
+)
 
 __all__ = ["register"]
 
@@ -29,26 +36,34 @@ def register(group: click.Group) -> None:
     group.add_command(playoff)
 
 
+@contextmanager
+def _table(code: str, *, with_letters: bool = False) -> Iterator[TournamentTable]:
+    """The table of CODE, read in one session; an unknown code or a table scoring cannot compute
+    ends the command with the reason, while what the caller then does with it is not caught."""
+    database = Database(Settings.from_env().database_url)
+    try:
+        with database.session() as session:
+            try:
+                table = tournament_table(load_tournament(session, code, with_letters=with_letters))
+            except (TournamentNotFound, ValueError) as error:
+                raise click.ClickException(str(error)) from None
+            yield table
+    finally:
+        database.dispose()
+
+
 @click.command()
 @click.argument("code")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",
               show_default=True, help="csv: UTF-8 with BOM, ';' and decimal commas (Excel).")
 def standings(code: str, fmt: str) -> None:
     """Print the standings and crosstable of tournament CODE."""
-    database = Database(Settings.from_env().database_url)
-    try:
-        with database.session() as session:
-            try:
-                table = tournament_table(load_tournament(session, code))
-            except (TournamentNotFound, ValueError) as error:
-                raise click.ClickException(str(error)) from None
-            if fmt == "csv":
-                click.echo(standings_csv(table), nl=False)
-            else:
-                click.echo(standings_json(table) if fmt == "json" else standings_text(table),
-                           nl=fmt == "json")
-    finally:
-        database.dispose()
+    with _table(code) as table:
+        if fmt == "csv":
+            click.echo(standings_csv(table), nl=False)
+        else:
+            click.echo(standings_json(table) if fmt == "json" else standings_text(table),
+                       nl=fmt == "json")
 
 
 @click.command()
@@ -57,17 +72,9 @@ def standings(code: str, fmt: str) -> None:
               show_default=True, help="Directory to write the files into (created if missing).")
 def export(code: str, output: Path) -> None:
     """Write the CSV, JSON, printable crosstable and PDN of every game of tournament CODE."""
-    database = Database(Settings.from_env().database_url)
-    try:
-        with database.session() as session:
-            try:
-                table = tournament_table(load_tournament(session, code, with_letters=True))
-            except (TournamentNotFound, ValueError) as error:
-                raise click.ClickException(str(error)) from None
-            for path in export_files(table, output):
-                click.echo(str(path))
-    finally:
-        database.dispose()
+    with _table(code, with_letters=True) as table:
+        for path in export_files(table, output):
+            click.echo(str(path))
 
 
 @click.command()

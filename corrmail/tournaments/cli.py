@@ -7,29 +7,21 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
-from corrmail.clock import today as service_today
-from corrmail.config import Settings
-from corrmail.db import Database
+from corrmail.commands import command_transaction, day_by_option, tournament_by_code, user_by_option
 from corrmail.games import LedgerError
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import (
     Game,
     GameType,
-    Tournament,
     TournamentChannel,
     TournamentStatus,
     TournamentSystem,
-    User,
 )
 from corrmail.play.phone import telephone_entry
 from corrmail.play.postcards import (
@@ -61,33 +53,6 @@ def register(group: click.Group) -> None:
     group.add_command(tournament)
     group.add_command(letter)
     group.add_command(sweep_command)
-
-
-@contextmanager
-def _session() -> Iterator[tuple[Settings, Session]]:
-    settings = Settings.from_env()
-    database = Database(settings.database_url)
-    try:
-        with database.transaction() as session:
-            yield settings, session
-    finally:
-        database.dispose()
-
-
-def _user(session: Session, login: str | None) -> User | None:
-    if login is None:
-        return None
-    user = session.scalar(select(User).where(User.login == login))
-    if user is None:
-        raise click.BadParameter(f"no user {login!r}", param_hint="--by")
-    return user
-
-
-def _tournament(session: Session, code: str) -> Tournament:
-    found = session.scalar(select(Tournament).where(Tournament.code == code))
-    if found is None:
-        raise click.ClickException(f"no tournament {code!r}")
-    return found
 
 
 # -- tournament ------------------------------------------------------------------------------
@@ -143,9 +108,9 @@ def tournament_create(path: Path, login: str | None) -> None:
         spec = spec_from_json(json.loads(path.read_text(encoding="utf-8")))
     except (ValueError, json.JSONDecodeError) as error:
         raise click.ClickException(f"{path}: {error}") from error
-    with _session() as (_settings, session):
+    with command_transaction() as (_settings, session):
         try:
-            created = create_tournament(session, spec, _user(session, login))
+            created = create_tournament(session, spec, user_by_option(session, login))
         except RegistrationError as error:
             raise click.ClickException(
                 "; ".join(f"{getattr(e, 'field', '')}: {e.message}" for e in error.errors)
@@ -159,12 +124,12 @@ def tournament_create(path: Path, login: str | None) -> None:
 @click.option("--by", "login", default=None, help="Who imports, for the audit log.")
 def tournament_import_players(code: str, path: Path, login: str | None) -> None:
     """Import players from a CSV file (UTF-8 or Windows-1251): all rows, or none."""
-    with _session() as (_settings, session):
-        found = _tournament(session, code)
+    with command_transaction() as (_settings, session):
+        found = tournament_by_code(session, code)
         parsed = read_player_csv(path.read_bytes(), found.channel)
         try:
             entered = import_participants(
-                session, found, parsed, _user(session, login),
+                session, found, parsed, user_by_option(session, login),
                 progress=lambda done, total: click.echo(f"{code}: {done}/{total} players", err=True),
             )
         except RegistrationError as error:
@@ -178,9 +143,9 @@ def tournament_import_players(code: str, path: Path, login: str | None) -> None:
 @click.option("--by", "login", default=None, help="Who pairs, for the audit log.")
 def tournament_pair(code: str, login: str | None) -> None:
     """Create every game of a round robin from the Berger table."""
-    with _session() as (_settings, session):
+    with command_transaction() as (_settings, session):
         try:
-            games = pair_round_robin(session, _tournament(session, code), _user(session, login))
+            games = pair_round_robin(session, tournament_by_code(session, code), user_by_option(session, login))
         except PairingRefused as error:
             raise click.ClickException(str(error)) from error
         click.echo(f"{code}: {len(games)} game(s) paired")
@@ -221,7 +186,7 @@ def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sen
 
     Exits 1, storing nothing, when the card cannot be entered."""
     white_days, black_days = _declared(declared)
-    with _session() as (settings, session):
+    with command_transaction() as (settings, session):
         game = session.get(Game, game_id)
         if game is None:
             raise click.ClickException(f"no game {game_id}")
@@ -234,8 +199,7 @@ def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sen
         )
         if channel == "phone":
             entry = telephone_entry(entry)
-        on = day.date() if day is not None else service_today(settings.today,
-                                                              game.tournament.time_zone)
+        on = day_by_option(settings, game.tournament, day)
         if check_only:
             checked = check_postcard(game, entry, today=on)
             _echo_check(checked)
@@ -243,7 +207,7 @@ def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sen
                 raise click.ClickException("postcard would not be entered")
             return
         try:
-            check, stored = enter_postcard(session, game, entry, _user(session, login), today=on)
+            check, stored = enter_postcard(session, game, entry, user_by_option(session, login), today=on)
         except PostcardRejected as error:
             _echo_check(PostcardCheck(entry, errors=list(error.errors)))
             raise click.ClickException("postcard not entered; nothing stored") from error
@@ -303,7 +267,7 @@ def _echo_check(check: PostcardCheck) -> None:
 def sweep_command(day: dt.datetime | None) -> None:
     """The daily job: clocks, oversteps, repeats (002 §4.3.4), adjudication at the end date
     (002 §4.5.2). Idempotent: safe to run twice."""
-    with _session() as (settings, session):
+    with command_transaction() as (settings, session):
         mail = MailSettings.from_env(secret_fallback=settings.secret_key)
         report = sweep(session, case_writer=case_letter_writer(mail),
                        mail_writer=LetterWriter(mail),

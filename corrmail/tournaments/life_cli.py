@@ -11,15 +11,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from corrmail.clock import today as service_today
-from corrmail.config import Settings
-from corrmail.letters.write import LetterWriter
-from corrmail.mail.settings import MailSettings
+from corrmail.commands import command_transaction, day_by_option, letter_writer, tournament_by_code
 from corrmail.models import OutboxMessage, OutboxStatus, Participant, Tournament, User
 from corrmail.people.accounts import (
     AccountRefused,
@@ -33,7 +32,7 @@ from corrmail.people.accounts import (
     set_roles,
     user_by_login,
 )
-from corrmail.tournaments.cli import _session, _tournament, tournament
+from corrmail.tournaments.cli import tournament
 from corrmail.tournaments.closing import CloseRefused, close
 from corrmail.tournaments.officials import OfficialRefused, OfficialsChange, change_officials
 from corrmail.tournaments.publishing import PublishRefused, publish, record_sheet_posted, resend
@@ -52,10 +51,6 @@ def register(group: click.Group) -> None:
         tournament.add_command(command)
 
 
-def _writer(settings: Settings) -> LetterWriter:
-    return LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
-
-
 def _by(session: Session, login: str | None) -> User | None:
     if login is None:
         return None
@@ -65,8 +60,14 @@ def _by(session: Session, login: str | None) -> User | None:
     return found
 
 
-def _today(settings: Settings, tournament: Tournament, day: dt.datetime | None) -> dt.date:
-    return day.date() if day is not None else service_today(settings.today, tournament.time_zone)
+@contextmanager
+def _refusal_exits(session: Session, refusal: type[Exception]) -> Iterator[None]:
+    """A refusal stores nothing of the command and exits 1 with its reason."""
+    try:
+        yield
+    except refusal as error:
+        session.rollback()
+        raise click.ClickException(str(error)) from error
 
 
 # -- user ----------------------------------------------------------------------------------------
@@ -92,17 +93,14 @@ def user_add(login: str, name: str, email: str | None, roles: tuple[str, ...],
              password_stdin: bool, locale: str | None, login_by: str | None) -> None:
     """Create the account LOGIN; nothing is stored when it is refused."""
     password = sys.stdin.readline().rstrip("\r\n") if password_stdin else None
-    with _session() as (settings, session):
-        try:
+    with command_transaction() as (settings, session):
+        with _refusal_exits(session, AccountRefused):
             created = add_user(
                 session,
                 NewAccount(login=login, name=name, email=email, roles=parse_roles(roles),
                            password=password, locale=locale),
-                by=_by(session, login_by), writer=None if password is not None else _writer(settings),
+                by=_by(session, login_by), writer=None if password is not None else letter_writer(settings),
                 base_url=public_base_url(), secret_key=settings.secret_key)
-        except AccountRefused as error:
-            session.rollback()
-            raise click.ClickException(str(error)) from error
         how = "password set" if password is not None else f"invitation queued to {created.email}"
         click.echo(f"user {created.login} created ({', '.join(sorted(r.value for r in created.roles))}); {how}")
 
@@ -111,7 +109,7 @@ def user_add(login: str, name: str, email: str | None, roles: tuple[str, ...],
 @click.option("--format", "output", type=FORMAT, default="text", show_default=True)
 def user_list(output: str) -> None:
     """Every account: login, name, e-mail, roles, active."""
-    with _session() as (_settings, session):
+    with command_transaction() as (_settings, session):
         rows = [account_row(found) for found in list_users(session)]
     if output == "json":
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
@@ -126,12 +124,9 @@ def user_list(output: str) -> None:
 @click.option("--by", "login_by", default=None, help="Who deactivates it, for the audit log.")
 def user_deactivate(login: str, login_by: str | None) -> None:
     """LOGIN can no longer log in; what he did stays on record."""
-    with _session() as (_settings, session):
-        try:
+    with command_transaction() as (_settings, session):
+        with _refusal_exits(session, AccountRefused):
             found = deactivate(session, login, by=_by(session, login_by))
-        except AccountRefused as error:
-            session.rollback()
-            raise click.ClickException(str(error)) from error
         click.echo(f"user {found.login} deactivated")
 
 
@@ -141,12 +136,9 @@ def user_deactivate(login: str, login_by: str | None) -> None:
 @click.option("--by", "login_by", default=None)
 def user_roles(login: str, roles: tuple[str, ...], login_by: str | None) -> None:
     """Set LOGIN's roles to exactly those given."""
-    with _session() as (_settings, session):
-        try:
+    with command_transaction() as (_settings, session):
+        with _refusal_exits(session, AccountRefused):
             found = set_roles(session, login, parse_roles(roles), by=_by(session, login_by))
-        except AccountRefused as error:
-            session.rollback()
-            raise click.ClickException(str(error)) from error
         click.echo(f"user {found.login}: {', '.join(sorted(r.value for r in found.roles))}")
 
 
@@ -162,15 +154,12 @@ def user_roles(login: str, roles: tuple[str, ...], login_by: str | None) -> None
 def tournament_officials(code: str, referee: str | None, stewards: tuple[str, ...],
                          removals: tuple[str, ...], login_by: str | None) -> None:
     """Appoint the referee and stewards of CODE (002 §4.1.6) and print who serves it."""
-    with _session() as (_settings, session):
-        found = _tournament(session, code)
-        try:
+    with command_transaction() as (_settings, session):
+        found = tournament_by_code(session, code)
+        with _refusal_exits(session, OfficialRefused):
             serving = change_officials(
                 session, found, OfficialsChange(referee, stewards, removals),
                 by=_by(session, login_by))
-        except OfficialRefused as error:
-            session.rollback()
-            raise click.ClickException(str(error)) from error
         for row in serving:
             click.echo(f"{code}: {row.role.value:<8} {row.user.login} ({row.user.display_name})")
         if not serving:
@@ -186,16 +175,16 @@ def tournament_officials(code: str, referee: str | None, stewards: tuple[str, ..
 def tournament_publish(code: str, resend_to: str | None, day: dt.datetime | None,
                        login_by: str | None) -> None:
     """Check CODE is complete, pair it, start it and send the start sheets (002 §4.3.2)."""
-    with _session() as (settings, session):
-        found = _tournament(session, code)
-        on = _today(settings, found, day)
+    with command_transaction() as (settings, session):
+        found = tournament_by_code(session, code)
+        on = day_by_option(settings, found, day)
         try:
             if resend_to is not None:
                 report = resend(session, found, _participant(session, found, resend_to),
-                                by=_by(session, login_by), writer=_writer(settings), today=on)
+                                by=_by(session, login_by), writer=letter_writer(settings), today=on)
             else:
                 report = publish(session, found, by=_by(session, login_by),
-                                 writer=_writer(settings), today=on)
+                                 writer=letter_writer(settings), today=on)
         except PublishRefused as error:
             session.rollback()
             lines = "\n".join(f"  - {item.message}" for item in error.missing)
@@ -231,14 +220,11 @@ def _participant(session: Session, tournament: Tournament, who: str) -> Particip
 def tournament_sheet_posted(code: str, player: str, posted_on: dt.datetime,
                             login_by: str | None) -> None:
     """Record that PLAYER's (login or start number) printed start sheet was posted."""
-    with _session() as (_settings, session):
-        found = _tournament(session, code)
+    with command_transaction() as (_settings, session):
+        found = tournament_by_code(session, code)
         participant = _participant(session, found, player)
-        try:
+        with _refusal_exits(session, PublishRefused):
             record_sheet_posted(session, participant, posted_on.date(), by=_by(session, login_by))
-        except PublishRefused as error:
-            session.rollback()
-            raise click.ClickException(str(error)) from error
         click.echo(f"{code}: start sheet of {participant.player.name} posted {posted_on:%d.%m.%Y}")
 
 
@@ -248,11 +234,11 @@ def tournament_sheet_posted(code: str, player: str, posted_on: dt.datetime,
 @click.option("--by", "login_by", default=None)
 def tournament_close(code: str, day: dt.datetime | None, login_by: str | None) -> None:
     """Finish CODE, freeze its final table and queue the referee's final report (002 §4.1.7)."""
-    with _session() as (settings, session):
-        found = _tournament(session, code)
+    with command_transaction() as (settings, session):
+        found = tournament_by_code(session, code)
         try:
-            closed = close(session, found, by=_by(session, login_by), writer=_writer(settings),
-                           today=_today(settings, found, day))
+            closed = close(session, found, by=_by(session, login_by), writer=letter_writer(settings),
+                           today=day_by_option(settings, found, day))
         except CloseRefused as error:
             session.rollback()
             lines = "\n".join(f"  - {reason}" for reason in error.reasons)
@@ -276,10 +262,10 @@ def outbox() -> None:
 @click.option("--format", "output", type=FORMAT, default="text", show_default=True)
 def outbox_list(code: str | None, status: str | None, kind: str | None, output: str) -> None:
     """The outbox, oldest first: id, status, kind, recipient, subject."""
-    with _session() as (_settings, session):
+    with command_transaction() as (_settings, session):
         query = select(OutboxMessage).order_by(OutboxMessage.id)
         if code is not None:
-            query = query.where(OutboxMessage.tournament_id == _tournament(session, code).id)
+            query = query.where(OutboxMessage.tournament_id == tournament_by_code(session, code).id)
         if status is not None:
             query = query.where(OutboxMessage.status == OutboxStatus(status))
         if kind is not None:

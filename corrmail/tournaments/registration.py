@@ -270,27 +270,29 @@ def _entered_emails(session: Session, tournament: Tournament) -> set[str]:
     return {email.lower() for email in rows if email}
 
 
+def _player_of(session: Session, row: PlayerRow, known: Player | None) -> Player:
+    """The player ``row`` enters: ``known`` brought up to date with the row (a blank field keeps
+    what is on record, the name is always the row's), or a new one added to the session."""
+    if known is None:
+        player = Player(name=row.name, email=row.email, postal_address=row.postal_address,
+                        rating=row.rating, club=row.club)
+        session.add(player)
+        return player
+    known.name = row.name
+    known.postal_address = row.postal_address or known.postal_address
+    known.rating = row.rating if row.rating is not None else known.rating
+    known.club = row.club or known.club
+    return known
+
+
 def _enter(
     session: Session, tournament: Tournament, row: PlayerRow, start_number: int
 ) -> Participant:
-    player = None
+    known = None
     if row.email:
         # The same person across tournaments keeps one Player row, found by e-mail.
-        player = session.scalar(select(Player).where(func.lower(Player.email) == row.email.lower()))
-    if player is None:
-        player = Player(
-            name=row.name,
-            email=row.email,
-            postal_address=row.postal_address,
-            rating=row.rating,
-            club=row.club,
-        )
-        session.add(player)
-    else:
-        player.name = row.name
-        player.postal_address = row.postal_address or player.postal_address
-        player.rating = row.rating if row.rating is not None else player.rating
-        player.club = row.club or player.club
+        known = session.scalar(select(Player).where(func.lower(Player.email) == row.email.lower()))
+    player = _player_of(session, row, known)
     session.flush()
     participant = Participant(
         tournament_id=tournament.id,
@@ -314,17 +316,7 @@ def _enter_chunk(
     } if emails else {}
     players = []
     for row in rows:
-        player = known.get(row.email.lower()) if row.email else None
-        if player is None:
-            player = Player(name=row.name, email=row.email, postal_address=row.postal_address,
-                            rating=row.rating, club=row.club)
-            session.add(player)
-        else:
-            player.name = row.name
-            player.postal_address = row.postal_address or player.postal_address
-            player.rating = row.rating if row.rating is not None else player.rating
-            player.club = row.club or player.club
-        players.append(player)
+        players.append(_player_of(session, row, known.get(row.email.lower()) if row.email else None))
     session.flush()
     participants = [
         Participant(tournament_id=tournament.id, player_id=player.id, start_number=first + index,

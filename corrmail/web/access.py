@@ -26,6 +26,14 @@ def tournament_or_404(code: str) -> Tournament:
     return tournament
 
 
+def participant_or_404(tournament: Tournament, participant_id: int) -> Participant:
+    """A participant of ``tournament``; an id from another tournament is as unknown as none."""
+    participant = db_session().get(Participant, participant_id)
+    if participant is None or participant.tournament_id != tournament.id:
+        abort(404)
+    return participant
+
+
 def official_tournament(code: str) -> Tournament:
     """The tournament ``code`` if the current user serves it (or directs every tournament):
     404 when there is none, 403 when it is not theirs."""

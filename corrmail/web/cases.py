@@ -66,7 +66,7 @@ from corrmail.referee.evidence import analyses_side_by_side, game_evidence
 from corrmail.referee.store import StoredCase, load_case
 from corrmail.referee.timing import close_waits, decided_and_final, rulings_today
 from corrmail.referee.wording import refusal_reason
-from corrmail.web.access import letters_kept_from, tournament_or_404
+from corrmail.web.access import letters_kept_from, participant_or_404, tournament_or_404
 from corrmail.web.audit_labels import audit_action, audit_summary
 from corrmail.web.case_forms import (
     AnalysisForm,
@@ -664,13 +664,6 @@ def _game_of(tournament: Tournament, game_id: int) -> Game:
     return game
 
 
-def _participant_of(tournament: Tournament, participant_id: int) -> Participant:
-    participant = db_session().get(Participant, participant_id)
-    if participant is None or participant.tournament_id != tournament.id:
-        abort(404)
-    return participant
-
-
 @blueprint.post("/new/<code>/overstep")
 @login_required
 def new_overstep(code: str) -> Any:
@@ -701,7 +694,7 @@ def new_withdrawal(code: str) -> Any:
         code,
         lambda desk, actor, t: desk.record_withdrawal(
             actor,
-            _participant_of(t, form.participant.data),
+            participant_or_404(t, form.participant.data),
             withdrew_on=form.withdrew_on.data,
             without_good_reason=bool(form.without_good_reason.data),
             reason=form.reason.data or "",
@@ -724,7 +717,7 @@ def new_sanction(code: str) -> Any:
         code,
         lambda desk, actor, t: desk.impose_sanction(
             actor,
-            _participant_of(t, form.participant.data),
+            participant_or_404(t, form.participant.data),
             sanction=SanctionKind(form.sanction.data),
             rules_violated=rules,
             game=_game_of(t, form.game.data) if form.game.data else None,
@@ -743,7 +736,7 @@ def new_break(code: str) -> Any:
         code,
         lambda desk, actor, t: desk.request_special_break(
             actor,
-            _participant_of(t, form.participant.data),
+            participant_or_404(t, form.participant.data),
             break_kind=BreakKind(form.break_kind.data),
             start=form.start.data,
             end=form.end.data,

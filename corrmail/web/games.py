@@ -54,11 +54,7 @@ blueprint = Blueprint("games", __name__, url_prefix="/games")
 @blueprint.get("/<int:game_id>")
 @login_required
 def show(game_id: int) -> str:
-    game = db_session().get(Game, game_id)
-    if game is None:
-        abort(404)
-    if not can_view_game(current_user, game):
-        abort(403)
+    game = _viewable(game_id)
     letters = list(game.letters)
     corrected_by = {
         letter.corrects_letter_id: letter for letter in letters if letter.corrects_letter_id
@@ -121,11 +117,7 @@ def add_postcard(game_id: int) -> str | Response:
     nothing; Enter stores exactly the checked card — the check's fingerprint must match the card
     and the ledger — with what follows, or refuses it whole, storing nothing."""
     session = db_session()
-    game = session.get(Game, game_id)
-    if game is None:
-        abort(404)
-    if not _may_enter_postcards(game):
-        abort(403)
+    game = _enterable(game_id)
     form = PostcardForm()
     form.offer(game, list(game.letters))
     check: PostcardCheck | None = None
@@ -196,6 +188,16 @@ def _may_enter_postcards(game: Game) -> bool:
     return is_official_of(current_user, game.tournament_id)
 
 
+def _enterable(game_id: int) -> Game:
+    """The game whose postcards, error reports and charges the current user may enter."""
+    game = db_session().get(Game, game_id)
+    if game is None:
+        abort(404)
+    if not _may_enter_postcards(game):
+        abort(403)
+    return game
+
+
 def _viewable(game_id: int) -> Game:
     game = db_session().get(Game, game_id)
     if game is None:
@@ -255,11 +257,7 @@ def add_error_report(game_id: int) -> str | Response:
     """A player's report of his partner's faulty letter (002 §4.2.9), entered by an official:
     a letter of the archive that moves nothing; days after the third are the reporter's."""
     session = db_session()
-    game = session.get(Game, game_id)
-    if game is None:
-        abort(404)
-    if not _may_enter_postcards(game):
-        abort(403)
+    game = _enterable(game_id)
     form = ErrorReportForm()
     form.offer(game, GameView(game).letters)
     refused: LetterErrorRefused | None = None
@@ -288,11 +286,7 @@ def add_partner_penalty(game_id: int) -> str | Response:
     """The 6 days a partner charged in his reply, with their reason (002 §4.2.11, §4.3.3),
     entered by an official; the game core refuses a charge the rules do not allow."""
     session = db_session()
-    game = session.get(Game, game_id)
-    if game is None:
-        abort(404)
-    if not _may_enter_postcards(game):
-        abort(403)
+    game = _enterable(game_id)
     form = PenaltyChargeForm()
     form.offer(GameView(game).letters)
     refused: LetterErrorRefused | None = None

@@ -44,7 +44,7 @@ from corrmail.tournaments.publishing import (
 )
 from corrmail.tournaments.registration import FieldError, RegistrationError, add_participant
 from corrmail.tournaments.start_sheets import start_sheets
-from corrmail.web.access import official_tournament, tournament_or_404
+from corrmail.web.access import official_tournament, participant_or_404, tournament_or_404
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, mail_settings, settings
 
@@ -197,7 +197,7 @@ def publish_now(code: str) -> str | Response:
 @roles_required(Role.ORGANIZER)
 def resend_sheet(code: str, participant_id: int) -> Response:
     tournament = tournament_or_404(code)
-    participant = _participant(tournament, participant_id)
+    participant = participant_or_404(tournament, participant_id)
     if ActionForm().validate_on_submit():
         session = db_session()
         try:
@@ -230,7 +230,7 @@ def sheets(code: str) -> str:
 def print_sheet(code: str, participant_id: int) -> str:
     """One player's start sheet as a printable A4 page (002 §4.3.2) for the steward to post."""
     tournament = official_tournament(code)
-    participant = _participant(tournament, participant_id)
+    participant = participant_or_404(tournament, participant_id)
     sheet = next(s for s in start_sheets(db_session(), tournament)
                  if s.participant.id == participant.id)
     return render_template("tournaments/start_sheet_print.html", tournament=tournament,
@@ -241,7 +241,7 @@ def print_sheet(code: str, participant_id: int) -> str:
 @login_required
 def sheet_posted(code: str, participant_id: int) -> Response:
     tournament = official_tournament(code)
-    participant = _participant(tournament, participant_id)
+    participant = participant_or_404(tournament, participant_id)
     form = PostedForm()
     if form.validate_on_submit():
         session = db_session()
@@ -257,13 +257,6 @@ def sheet_posted(code: str, participant_id: int) -> Response:
     else:
         flash(_("Give the day the sheet was posted."), "error")
     return redirect(url_for("tournament_life.sheets", code=code))
-
-
-def _participant(tournament: Tournament, participant_id: int) -> Participant:
-    found = db_session().get(Participant, participant_id)
-    if found is None or found.tournament_id != tournament.id:
-        abort(404)
-    return found
 
 
 # -- the end -------------------------------------------------------------------------------------

@@ -1,0 +1,62 @@
+"""What every ``corrmail`` command does the same way: its one database transaction, its letter
+writer, and the tournament CODE, the user ``--by`` and the day ``--today`` name."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import click
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from corrmail.clock import today as service_today
+from corrmail.config import Settings
+from corrmail.db import Database
+from corrmail.letters.write import LetterWriter
+from corrmail.mail.settings import MailSettings
+from corrmail.models import Tournament, User
+
+__all__ = [
+    "command_transaction", "day_by_option", "letter_writer", "tournament_by_code", "user_by_option",
+]
+
+
+@contextmanager
+def command_transaction() -> Iterator[tuple[Settings, Session]]:
+    """The settings from the environment and one transaction for the whole command; the
+    connection pool is closed however the command ends."""
+    settings = Settings.from_env()
+    database = Database(settings.database_url)
+    try:
+        with database.transaction() as session:
+            yield settings, session
+    finally:
+        database.dispose()
+
+
+def letter_writer(settings: Settings) -> LetterWriter:
+    return LetterWriter(MailSettings.from_env(secret_fallback=settings.secret_key))
+
+
+def tournament_by_code(session: Session, code: str) -> Tournament:
+    found = session.scalar(select(Tournament).where(Tournament.code == code))
+    if found is None:
+        raise click.ClickException(f"no tournament {code!r}")
+    return found
+
+
+def user_by_option(session: Session, login: str | None) -> User | None:
+    """The user ``--by LOGIN`` names (matched exactly), or None without ``--by``."""
+    if login is None:
+        return None
+    user = session.scalar(select(User).where(User.login == login))
+    if user is None:
+        raise click.BadParameter(f"no user {login!r}", param_hint="--by")
+    return user
+
+
+def day_by_option(settings: Settings, tournament: Tournament, day: dt.datetime | None) -> dt.date:
+    """The day ``--today`` names, else the service's today where the tournament is played."""
+    return day.date() if day is not None else service_today(settings.today, tournament.time_zone)
