@@ -85,6 +85,48 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def _load_demo_into(url: str) -> None:
+    """What the `demo_tournament` fixture loads, with the tests' cheap password hashing."""
+    from corrmail.demo.tournament import load_demo
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("corrmail.models.people.PASSWORD_HASH_METHOD", "pbkdf2:sha256:1000")
+        database = Database(url)
+        try:
+            with database.transaction() as db_session:
+                load_demo(db_session)
+        finally:
+            database.dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_demo_template(sqlite_template: Path) -> Path:
+    """The SQLite template with the demo loaded, once per worker: loading the demo replays a
+    hundred letters (seconds), and some fifty tests on each backend start from it. A test that
+    asks for `demo_tournament` gets a copy of this file; `load_demo` then finds the demo by its
+    code, as it would on a second load, and hands back the same tournament."""
+    path = sqlite_template.with_name("demo-template.sqlite")
+    shutil.copyfile(sqlite_template, path)
+    _load_demo_into(f"sqlite:///{path}")
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.exec_driver_sql("PRAGMA journal_mode=DELETE")
+    engine.dispose()
+    return path
+
+
+@pytest.fixture
+def sqlite_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A copy of the migrated SQLite template for this test alone, with the demo already in it
+    when the test asks for `demo_tournament` (see `sqlite_demo_template`). For modules whose
+    `db_url` is SQLite only."""
+    template = "sqlite_demo_template" if "demo_tournament" in request.fixturenames else "sqlite_template"
+    path = tmp_path / "corrmail.sqlite"
+    shutil.copyfile(request.getfixturevalue(template), path)
+    return f"sqlite:///{path}"
+
+
 def _require_postgres() -> None:
     """Fail in CI, skip loudly elsewhere, when the server does not answer."""
     global _postgres_unreachable
@@ -150,15 +192,57 @@ def _empty_postgres(url: str) -> None:
         engine.dispose()
 
 
+@pytest.fixture(scope="session")
+def postgres_demo_rows(postgres_worker_url: str) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The demo's rows, table by table in dependency order, read once per worker from a load
+    into the worker's database; `db_url` writes them back for a test that asks for
+    `demo_tournament` instead of replaying its letters again (see `sqlite_demo_template`)."""
+    _empty_postgres(postgres_worker_url)
+    _load_demo_into(postgres_worker_url)
+    engine = create_engine(postgres_worker_url)
+    try:
+        with engine.connect() as connection:
+            rows = [
+                (table.name, [dict(row._mapping) for row in connection.execute(table.select())])
+                for table in Base.metadata.sorted_tables
+            ]
+    finally:
+        engine.dispose()
+    _empty_postgres(postgres_worker_url)
+    return rows
+
+
+def _fill_postgres(url: str, rows: list[tuple[str, list[dict[str, Any]]]]) -> None:
+    """Write `postgres_demo_rows` back into an emptied database and move each id sequence past
+    them, as the load itself would have left it."""
+    engine = create_engine(url)
+    try:
+        with engine.begin() as connection:
+            for name, table_rows in rows:
+                table = Base.metadata.tables[name]
+                if table_rows:
+                    connection.execute(table.insert(), table_rows)
+                if table_rows and "id" in table.c and table.c.id.autoincrement is not False:
+                    connection.execute(
+                        text(
+                            f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
+                            f"(SELECT max(id) FROM \"{name}\"))"
+                        )
+                    )
+    finally:
+        engine.dispose()
+
+
 @pytest.fixture(params=BACKENDS)
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A migrated, empty database for this test alone."""
+def db_url(request: pytest.FixtureRequest) -> str:
+    """A migrated, empty database for this test alone (the demo already in it when the test
+    asks for `demo_tournament`)."""
     if request.param == "sqlite":
-        path = tmp_path / "corrmail.sqlite"
-        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
-        return f"sqlite:///{path}"
+        return str(request.getfixturevalue("sqlite_db_url"))
     url: str = request.getfixturevalue("postgres_worker_url")
     _empty_postgres(url)
+    if "demo_tournament" in request.fixturenames:
+        _fill_postgres(url, request.getfixturevalue("postgres_demo_rows"))
     return url
 
 
@@ -339,7 +423,10 @@ def make_tournament(database: Database) -> Callable[..., Tournament]:
 
 @pytest.fixture
 def demo_tournament(database: Database) -> Tournament:
-    """The `corrmail demo` tournament (6 players, 15 games, letters), loaded into this database."""
+    """The `corrmail demo` tournament (6 players, 15 games, letters), loaded into this database.
+
+    `db_url` usually hands out a database with the demo already in it, and `load_demo` finds it
+    by its code; a module with a `db_url` of its own gets it loaded here."""
     from corrmail.demo.tournament import load_demo
 
     with database.transaction() as db_session:

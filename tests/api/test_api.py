@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,12 +23,10 @@ SPEC = CHECKOUT_DIR / "docs" / "openapi.yaml"
 
 
 @pytest.fixture
-def db_url(tmp_path: Path, sqlite_template: Path) -> str:
+def db_url(sqlite_db_url: str) -> str:
     """SQLite only: the scoping is Python; the loading queries run on both backends in
     tests/standings."""
-    path = tmp_path / "api.sqlite"
-    shutil.copyfile(sqlite_template, path)
-    return f"sqlite:///{path}"
+    return sqlite_db_url
 
 
 @pytest.fixture

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 from click.testing import CliRunner
 from flask.testing import FlaskClient
@@ -15,10 +12,8 @@ from corrmail.models import Tournament
 
 
 @pytest.fixture
-def db_url(tmp_path: Path, sqlite_template: Path) -> str:
-    path = tmp_path / "tokens.sqlite"
-    shutil.copyfile(sqlite_template, path)
-    return f"sqlite:///{path}"
+def db_url(sqlite_db_url: str) -> str:
+    return sqlite_db_url
 
 
 def test_issue_use_and_revoke(

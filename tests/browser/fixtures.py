@@ -7,7 +7,6 @@ Import the fixtures into a test module or conftest (``from tests.browser.fixture
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,12 +32,11 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture
-def db_url(tmp_path: Path, sqlite_template: Path) -> str:
+def db_url(sqlite_db_url: str) -> str:
     """SQLite only: these tests are about the browser; every page's queries run on both
-    backends in the areas' own tests."""
-    path = tmp_path / "browser.sqlite"
-    shutil.copyfile(sqlite_template, path)
-    return f"sqlite:///{path}"
+    backends in the areas' own tests. The demo comes already loaded, as in the shared
+    `db_url`."""
+    return sqlite_db_url
 
 
 @pytest.fixture

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -36,11 +34,9 @@ ROLES: list[Role | None] = [None, *Role]
 
 
 @pytest.fixture
-def db_url(tmp_path: Path, sqlite_template: Path) -> str:
+def db_url(sqlite_db_url: str) -> str:
     """SQLite only: access checks are Python; every query also runs on PostgreSQL elsewhere."""
-    path = tmp_path / "routes.sqlite"
-    shutil.copyfile(sqlite_template, path)
-    return f"sqlite:///{path}"
+    return sqlite_db_url
 
 
 def _path(rule: Rule, code: str) -> str | None:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
@@ -25,10 +23,8 @@ CYRILLIC_NAME = "Иванов Пётр Сергеевич"
 
 
 @pytest.fixture
-def sqlite_url(tmp_path: Path, sqlite_template: Path) -> str:
-    path = tmp_path / "standings.sqlite"
-    shutil.copyfile(sqlite_template, path)
-    return f"sqlite:///{path}"
+def sqlite_url(sqlite_db_url: str) -> str:
+    return sqlite_db_url
 
 
 def add_games(database: Database, tournament: Tournament, results: tuple[tuple, ...]) -> None:
