@@ -89,12 +89,23 @@ MOVED_SINCE_BASELINE = {
 }
 
 
+#: Letter columns today's ledger reads that the baseline's rows did not carry.
+COLUMNS_READ_SINCE_BASELINE = ("raw_text", "variants_text", "reports_error_of_id", "supplied_receipt")
+
+
 def baseline_module(revision: str) -> ModuleType:
     source = subprocess.run(["git", "show", f"{revision}:corrmail/dashboard.py"], cwd=ROOT,
                             check=True, capture_output=True, text=True).stdout
     # The baseline's modules have moved since; its imports are pointed at where they live now.
     for then, now in MOVED_SINCE_BASELINE.items():
         source = source.replace(f"from {then} import", f"from {now} import")
+    # The baseline reads a letter's columns into rows of its own and hands them to today's
+    # GameView.ledger, which reads more of a letter since (002 §4.2.4, §4.2.9, §4.3.3): its rows
+    # carry those columns too, read in the same single query.
+    source = source.replace(
+        "    moves_text: str\n    corrects_letter_id: int | None\n",
+        "    moves_text: str\n    corrects_letter_id: int | None\n" + "".join(
+            f"    {name}: object\n" for name in COLUMNS_READ_SINCE_BASELINE), 1)
     spec = importlib.util.spec_from_loader("corrmail_dashboard_baseline", loader=None)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
