@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
@@ -35,7 +36,7 @@ def today(override: dt.date | None, time_zone: str = "UTC") -> dt.date:
 
 
 @dataclass(frozen=True)
-class ClockReading:
+class ClockReading(ABC):
     """A game's clock on ``today`` and what its figures mean, worded once for every page: the game
     page's clock (from the chart) and the dashboard's (from the stored state) differ only in where
     the overstep on the chart is read from.
@@ -62,8 +63,10 @@ class ClockReading:
         return self.limit - self.days_left
 
     @property
+    @abstractmethod
     def chart_shows_overstep(self) -> bool:
-        raise NotImplementedError
+        """Whether the time chart shows an overstep: each kind of clock reads it from its
+        source (the replayed chart, or the stored state's copy of it)."""
 
     @property
     def repeat_overdue(self) -> bool:

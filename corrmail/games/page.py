@@ -38,8 +38,6 @@ __all__ = [
     "move_rows",
 ]
 
-#: A player with this many days left or fewer is shown as near an overstep (002 §4.3.5).
-
 _OPEN = (GameState.NOT_STARTED, GameState.IN_PLAY)
 
 
