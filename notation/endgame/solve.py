@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from notation.endgame.material import Material, MaterialIndex, materials_up_to
 from notation.endgame.values import DRAW, LONGEST
-from notation.engine import Generator, generator_for
+from notation.engine import Generator, RawMove, generator_for
 from notation.rules import RuleSet
 
 Progress = Callable[[str, int, int], None]
@@ -53,6 +53,18 @@ class MissingTableError(LookupError):
 Children = list[tuple[int, int, int, int]]
 
 
+def after_capture(me: int, opp: int, kings: int, move: RawMove) -> tuple[int, int, int]:
+    """The masks ``(me, opp, kings)`` after a capture: the captured pieces gone, and the piece
+    a king at its target if it was one or crowned on the way (Russian rules crown during a
+    capture). The solver's hot loop and :func:`children` both read a capture through this."""
+    origin, target, captured = move.origin, move.target, move.captured
+    if kings & origin or move.promotes:
+        new_kings = (kings & ~origin & ~captured) | target
+    else:
+        new_kings = kings & ~captured
+    return (me ^ origin) | target, opp & ~captured, new_kings
+
+
 def children(generator: Generator, me: int, opp: int, kings: int) -> Children:
     """Distinct positions after each legal move of the side moving up the board, as the side
     then to move sees them: masks ``(kings, men, their_kings, their_men)`` as they stand on the
@@ -69,16 +81,10 @@ def children(generator: Generator, me: int, opp: int, kings: int) -> Children:
         return out
     seen: set[tuple[int, int, int]] = set()
     for move in captures:
-        origin, target, captured = move.origin, move.target, move.captured
-        new_me = (me ^ origin) | target
-        new_opp = opp & ~captured
-        if kings & origin or move.promotes:
-            new_kings = (kings & ~origin & ~captured) | target
-        else:
-            new_kings = kings & ~captured
+        key = after_capture(me, opp, kings, move)
+        new_me, new_opp, new_kings = key
         # Two routes of a man to the same square over the same pieces differ if only one
         # crowned on the way: both positions are successors.
-        key = (new_me, new_opp, new_kings)
         if key in seen:
             continue
         seen.add(key)
@@ -394,17 +400,11 @@ def _forward(
                     if capture:
                         seen: set[tuple[int, int, int]] = set()
                         for move in captures(me, opp, kings, 0):
-                            origin, target, captured = move.origin, move.target, move.captured
-                            new_opp = opp & ~captured
+                            key = after_capture(me, opp, kings, move)
+                            new_me, new_opp, new_kings = key
                             if not new_opp:
                                 best = 2  # the last piece taken: a win in 1 ply
                                 continue
-                            new_me = (me ^ origin) | target
-                            if kings & origin or move.promotes:
-                                new_kings = (kings & ~origin & ~captured) | target
-                            else:
-                                new_kings = kings & ~captured
-                            key = (new_me, new_opp, new_kings)
                             if key in seen:
                                 continue
                             seen.add(key)
