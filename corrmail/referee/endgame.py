@@ -140,10 +140,9 @@ def _pieces(position: Position) -> int:
     return (position.white | position.black).bit_count()
 
 
-def endgame_verdict(game: Game, *, limit: int = LINE_LIMIT) -> EndgameVerdict | None:
-    """The verdict of the game's current position, or ``None`` when the tables do not cover
-    it (a game type without tables, more pieces than built, a ledger that does not replay,
-    damaged tables)."""
+def _small_position(game: Game) -> tuple[GameView, GameType, Position] | None:
+    """The game's current position when the tables are made for its type and it has no more
+    than :data:`MAX_PIECES` pieces; ``None`` otherwise (or when its ledger does not replay)."""
     try:
         view = GameView(game)
         game_type = view.board_type
@@ -154,6 +153,17 @@ def endgame_verdict(game: Game, *, limit: int = LINE_LIMIT) -> EndgameVerdict | 
         return None
     if not isinstance(position, Position) or _pieces(position) > MAX_PIECES:
         return None
+    return view, game_type, position
+
+
+def endgame_verdict(game: Game, *, limit: int = LINE_LIMIT) -> EndgameVerdict | None:
+    """The verdict of the game's current position, or ``None`` when the tables do not cover
+    it (a game type without tables, more pieces than built, a ledger that does not replay,
+    damaged tables)."""
+    found = _small_position(game)
+    if found is None:
+        return None
+    view, game_type, position = found
     try:
         endgames, pieces = _endgames(game_type)
         verdict = endgames.verdict(position)
@@ -204,16 +214,11 @@ def tables_to_build(game: Game) -> TablesToBuild | None:
     """For a game of a type the tables are made for, whose position has no more than
     :data:`MAX_PIECES` pieces but whose material is not built: the build that would settle it;
     ``None`` otherwise."""
-    try:
-        view = GameView(game)
-        game_type = view.board_type
-        if game_type not in BUILD_ON_FIRST_NEED:
-            return None
-        position = view.position
-    except (UnsupportedGameType, ValueError):
+    found = _small_position(game)
+    if found is None:
         return None
-    if (not isinstance(position, Position) or not position.white or not position.black
-            or _pieces(position) > MAX_PIECES or position.rules != game_type.rules):
+    _view, game_type, position = found
+    if not position.white or not position.black or position.rules != game_type.rules:
         return None
     try:
         endgames, built = _endgames(game_type)
