@@ -30,6 +30,14 @@ def paired(make_tournament: Callable[..., Tournament], database: Database) -> Ca
 
 
 @pytest.fixture
+def game_id(paired: Callable[..., int], database: Database) -> int:
+    """The first game of a freshly paired two-player round robin."""
+    tournament_id = paired()
+    with database.transaction() as session:
+        return first_game(session, tournament_id).id
+
+
+@pytest.fixture
 def card(database: Database) -> Callable[..., PostcardCheck]:
     """card(game_id, sender="white"|"black", today=date, **PostcardEntry fields): enter one card
     in its own transaction; PostcardRejected propagates (and nothing is committed)."""

@@ -15,7 +15,6 @@ from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.models import Channel, Game, Letter, Role
 
-from .conftest import first_game
 from .postcard_steps import appoint_steward, store_card
 
 TODAY = dt.date(2026, 9, 20)
@@ -26,13 +25,6 @@ SVG = "{http://www.w3.org/2000/svg}"
 def settings(db_url: str) -> Settings:
     return Settings(database_url=db_url, secret_key="test-secret", csrf_enabled=False,
                     testing=True, today=TODAY, default_locale="en")
-
-
-@pytest.fixture
-def game_id(paired: Callable[..., int], database: Database) -> int:
-    tournament_id = paired()
-    with database.transaction() as session:
-        return first_game(session, tournament_id).id
 
 
 @pytest.fixture

@@ -23,7 +23,6 @@ from corrmail.models import AuditEntry, Channel, Game, Letter, Penalty, Role
 from corrmail.play.postcards import PostcardCheck, PostcardRejected
 from timekeeping import Side
 
-from .conftest import first_game
 from .postcard_steps import appoint_steward, store_card
 
 D = dt.date
@@ -35,13 +34,6 @@ TODAY = D(2026, 10, 10)
 def settings(db_url: str) -> Settings:
     return Settings(database_url=db_url, secret_key="test-secret", csrf_enabled=False,
                     testing=True, today=TODAY, default_locale="en")
-
-
-@pytest.fixture
-def game_id(paired: Callable[..., int], database: Database) -> int:
-    tournament_id = paired()
-    with database.transaction() as session:
-        return first_game(session, tournament_id).id
 
 
 def _play(card: Card, game_id: int, *, black_receipts: tuple[str, str] = ("05.09", "18.09"),

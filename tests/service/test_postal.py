@@ -15,17 +15,8 @@ from corrmail.games.view import GameView
 from corrmail.models import AuditEntry, Game, GameResult, GameState, Letter, Penalty
 from corrmail.play.postcards import Declaration, PostcardCheck, PostcardRejected
 
-from .conftest import first_game
-
 D = dt.date
 Card = Callable[..., PostcardCheck]
-
-
-@pytest.fixture
-def game_id(paired: Callable[..., int], database: Database) -> int:
-    tournament_id = paired()
-    with database.transaction() as session:
-        return first_game(session, tournament_id).id
 
 
 def _letters(database: Database, game_id: int) -> list[Letter]:
