@@ -38,6 +38,8 @@ def test_director_pages_through_every_game(
     page.click("main button[type=submit]")
     expect(page.locator("header .who")).to_be_visible()
     page.locator("header form.locale button[value=en]").click()
+    # the switch is a form post: the next goto must not cut it short
+    expect(page.locator("html")).to_have_attribute("lang", "en")
 
     page.goto(f"{live_server}/dashboard/{code}")
     rows = page.locator("table.dashboard tbody tr")

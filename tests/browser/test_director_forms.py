@@ -31,6 +31,8 @@ def _log_in(page: object, server: str, login: str) -> None:
     page.click("main button[type=submit]")
     expect(page.locator("header .who")).to_be_visible()
     page.locator("header form.locale button[value=en]").click()  # English labels from here
+    # the switch is a form post: the next goto must not cut it short
+    expect(page.locator("html")).to_have_attribute("lang", "en")
 
 
 def test_director_sets_lasca_rule_options(

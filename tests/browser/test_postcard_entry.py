@@ -83,6 +83,8 @@ def _log_in(page, server: str, locale: str) -> None:  # type: ignore[no-untyped-
     page.click("main button[type=submit]")
     expect(page.locator("header .who")).to_be_visible()
     page.locator(f"header form.locale button[value={locale}]").click()
+    # the switch is a form post: the next goto must not cut it short
+    expect(page.locator("html")).to_have_attribute("lang", locale)
 
 
 def _fill(page, server: str, card: Card, moves: str, *, received: dt.date | None = None,  # type: ignore[no-untyped-def]

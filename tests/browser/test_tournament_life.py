@@ -87,6 +87,8 @@ def _log_in(page, server: str, login: str, password: str, locale: str = "ru") ->
     page.click("main button[type=submit]")
     expect(page.locator("header .who")).to_be_visible()
     page.locator(f"header form.locale button[value={locale}]").click()
+    # the switch is a form post: the next goto must not cut it short
+    expect(page.locator("html")).to_have_attribute("lang", locale)
 
 
 def _flash(page, text: str) -> None:  # type: ignore[no-untyped-def]
@@ -313,6 +315,7 @@ def test_a_tournament_from_an_empty_database(
     page.select_option("select[name=ruling]", "draw")
     page.fill("textarea[name=reasons]", "Equal material, no way through: a draw.")
     page.click("button[name=decide]")
+    _flash(page, "Done.")  # the decision's redirect has landed before the page is read again
     _set_today(app, END + dt.timedelta(days=22))
     page.reload()
     page.get_by_role("button", name="Close: the decision is final").click()

@@ -28,6 +28,8 @@ def _log_in(page: object, server: str, login: str) -> None:
     page.click("main button[type=submit]")
     expect(page.locator("header .who")).to_be_visible()
     page.locator("header form.locale button[value=en]").click()  # English labels from here
+    # the switch is a form post: the next goto must not cut it short
+    expect(page.locator("html")).to_have_attribute("lang", "en")
 
 
 def _game_in_play(database: Database) -> tuple[int, int, str]:
