@@ -3,10 +3,6 @@
 The decision forms check `revision` (`UPDATE … WHERE revision = …`) so a second referee deciding
 the same case gets a conflict; `letter_text` keeps the claim or protest letter beside the payload
 the `adjudication` package owns. Existing rows get revision 0 and an empty letter.
-
-Revision ID: 0002
-Revises: 0001
-Create Date: 2026-11-29 16:26:58.073932
 """
 
 from __future__ import annotations
@@ -16,12 +12,10 @@ from alembic import op
 
 revision = "0002"
 down_revision = "0001"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("cases", schema=None) as batch_op:
+    with op.batch_alter_table("cases") as batch_op:
         batch_op.add_column(
             sa.Column("revision", sa.Integer(), nullable=False, server_default=sa.text("0"))
         )
@@ -31,6 +25,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("cases", schema=None) as batch_op:
+    with op.batch_alter_table("cases") as batch_op:
         batch_op.drop_column("letter_text")
         batch_op.drop_column("revision")

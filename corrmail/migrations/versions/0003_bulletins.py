@@ -2,10 +2,6 @@
 
 Issues keep the JSON they were rendered from with a version per re-issue (002 §4.1.7–4.1.8);
 deliveries record each addressee queued or skipped with the reason and rule (002 §4.1.9).
-
-Revision ID: 0003_bulletins
-Revises: 0002
-Create Date: 2026-11-29 16:45:17.853092
 """
 
 from __future__ import annotations
@@ -15,8 +11,6 @@ from alembic import op
 
 revision = "0003_bulletins"
 down_revision = "0002"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
@@ -50,7 +44,7 @@ def upgrade() -> None:
             name=op.f("uq_bulletin_issues_tournament_id_kind_number_version"),
         ),
     )
-    with op.batch_alter_table("bulletin_issues", schema=None) as batch_op:
+    with op.batch_alter_table("bulletin_issues") as batch_op:
         batch_op.create_index(
             batch_op.f("ix_bulletin_issues_tournament_id"), ["tournament_id"], unique=False
         )
@@ -110,17 +104,17 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_bulletin_deliveries")),
     )
-    with op.batch_alter_table("bulletin_deliveries", schema=None) as batch_op:
+    with op.batch_alter_table("bulletin_deliveries") as batch_op:
         batch_op.create_index(
             batch_op.f("ix_bulletin_deliveries_issue_id"), ["issue_id"], unique=False
         )
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("bulletin_deliveries", schema=None) as batch_op:
+    with op.batch_alter_table("bulletin_deliveries") as batch_op:
         batch_op.drop_index(batch_op.f("ix_bulletin_deliveries_issue_id"))
     op.drop_table("bulletin_deliveries")
     op.drop_table("bulletin_schedules")
-    with op.batch_alter_table("bulletin_issues", schema=None) as batch_op:
+    with op.batch_alter_table("bulletin_issues") as batch_op:
         batch_op.drop_index(batch_op.f("ix_bulletin_issues_tournament_id"))
     op.drop_table("bulletin_issues")

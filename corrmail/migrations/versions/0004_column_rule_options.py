@@ -4,10 +4,6 @@ Bashni and Lasca have optional readings (re-jumping, placement, king landing, nu
 quiet-move limit: docs/rules/columns.md); a tournament fixes them once, and every replay of its
 games (letters, diagrams, evidence, bulletins) starts from ``initial_position(type, options)``.
 Nullable JSON: existing tournaments keep the defaults.
-
-Revision ID: 0004_column_rule_options
-Revises: 0003_bulletins
-Create Date: 2026-11-29 17:30:00
 """
 
 from __future__ import annotations
@@ -17,15 +13,13 @@ from alembic import op
 
 revision = "0004_column_rule_options"
 down_revision = "0003_bulletins"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("tournaments", schema=None) as batch_op:
+    with op.batch_alter_table("tournaments") as batch_op:
         batch_op.add_column(sa.Column("rule_options", sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("tournaments", schema=None) as batch_op:
+    with op.batch_alter_table("tournaments") as batch_op:
         batch_op.drop_column("rule_options")

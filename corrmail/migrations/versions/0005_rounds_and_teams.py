@@ -5,10 +5,6 @@ absentees so it can be reproduced and checked (000 §3.18, 004: a published roun
 the bye ``+`` and known absences ``0`` have no game, so they get rows of their own. Team events
 keep their teams and board order (000 §3.17) and the regulations' choices (team round robin or
 Swiss, Scheveningen schedule, pairing before a round is finished).
-
-Revision ID: 0005_rounds_and_teams
-Revises: 0004_column_rule_options
-Create Date: 2026-11-29 17:45:00
 """
 
 from __future__ import annotations
@@ -18,8 +14,6 @@ from alembic import op
 
 revision = "0005_rounds_and_teams"
 down_revision = "0004_column_rule_options"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

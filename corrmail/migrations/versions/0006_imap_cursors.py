@@ -5,10 +5,6 @@ last UID whose message the inbox has stored. Keeping it beside ``inbound_message
 backup or a second poller host sees the same cursor, and it advances only after the message is
 committed. UIDs are unsigned 32-bit (RFC 3501 §2.3.1.1), hence BIGINT. ``corrmail poll`` imports
 an old ``var/imap-cursor-*.json`` once, the first time it finds no row for its folder.
-
-Revision ID: 0006_imap_cursors
-Revises: 0005_rounds_and_teams
-Create Date: 2026-11-29 18:50:00
 """
 
 from __future__ import annotations
@@ -18,8 +14,6 @@ from alembic import op
 
 revision = "0006_imap_cursors"
 down_revision = "0005_rounds_and_teams"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

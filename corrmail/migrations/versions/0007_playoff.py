@@ -5,10 +5,6 @@ one is held; 000 §3.17.6 gives a team placed second after winning every match a
 first place. The outcome is recorded on the tournament, groups in finishing order — start numbers
 for players, team names for teams — and every table (pages, bulletins, exports, API) applies it
 through the one standings adapter. Nullable JSON: existing tournaments have no play-off.
-
-Revision ID: 0007_playoff
-Revises: 0006_imap_cursors
-Create Date: 2026-11-29 19:00:00
 """
 
 from __future__ import annotations
@@ -18,17 +14,15 @@ from alembic import op
 
 revision = "0007_playoff"
 down_revision = "0006_imap_cursors"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("tournaments", schema=None) as batch_op:
+    with op.batch_alter_table("tournaments") as batch_op:
         batch_op.add_column(sa.Column("playoff", sa.JSON(), nullable=True))
         batch_op.add_column(sa.Column("team_playoff", sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("tournaments", schema=None) as batch_op:
+    with op.batch_alter_table("tournaments") as batch_op:
         batch_op.drop_column("team_playoff")
         batch_op.drop_column("playoff")

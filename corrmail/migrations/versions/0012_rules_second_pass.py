@@ -6,10 +6,6 @@ norms (outside 002 §4.4.1). A special break row said only "special"; ``referee_
 (``late_notice`` or ``extra``; null for an ordinary break). Special breaks already on record are
 read as ``late_notice``: the reading that keeps the yearly rule, as the older boolean of the ledger
 is read.
-
-Revision ID: 0012_rules_second_pass
-Revises: 0007_playoff
-Create Date: 2026-12-01 14:30:00
 """
 
 from __future__ import annotations
@@ -19,16 +15,14 @@ from alembic import op
 
 revision = "0012_rules_second_pass"
 down_revision = "0010_tournament_life"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("breaks", schema=None) as batch_op:
+    with op.batch_alter_table("breaks") as batch_op:
         batch_op.add_column(sa.Column("referee_grant", sa.String(length=16), nullable=True))
     op.execute("UPDATE breaks SET referee_grant = 'late_notice' WHERE kind = 'special'")
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("breaks", schema=None) as batch_op:
+    with op.batch_alter_table("breaks") as batch_op:
         batch_op.drop_column("referee_grant")

@@ -4,10 +4,6 @@ Finished games played before the service was used are entered from a PDN archive
 (corrmail.game_import). Each becomes an ordinary finished game; a new table keeps, per game, the
 file it came from, its record as read, its moves in full notation and the reader's warnings, so
 a referee can always see what was imported and what was repaired on the way.
-
-Revision ID: 0013_game_import
-Revises: 0007_playoff
-Create Date: 2026-12-01 15:00:00
 """
 
 from __future__ import annotations
@@ -17,8 +13,6 @@ from alembic import op
 
 revision = "0013_game_import"
 down_revision = "0012_rules_second_pass"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

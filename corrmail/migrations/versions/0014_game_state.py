@@ -4,10 +4,6 @@ Pages and the intake of a letter read a game's position, totals, reply clock and
 stored row (``game_states``, see corrmail.games.state) instead of replaying its whole ledger.
 The row is derived data: ``corrmail db upgrade`` fills it for every existing game after the
 last migration by replaying each ledger, and ``corrmail games verify`` / ``corrmail games rebuild`` check and repair it later.
-
-Revision ID: 0014_game_state
-Revises: 0007_playoff
-Create Date: 2026-12-01 14:45:00
 """
 
 from __future__ import annotations
@@ -17,8 +13,6 @@ from alembic import op
 
 revision = "0014_game_state"
 down_revision = "0013_game_import"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -5,10 +5,6 @@ row of ``cases`` with the type ``protest``: a case with no state of its own that
 the case table had to skip. It is now a row of ``protest_letters``; this migration moves every
 such row there (its text, protest, day received, and where it was filed) and deletes it from
 ``cases``. Its audit entries keep their ids; they name the letter, not a case.
-
-Revision ID: 0015_protest_letters
-Revises: 0014_game_state
-Create Date: 2026-12-01 18:00:00
 """
 
 from __future__ import annotations
@@ -22,8 +18,6 @@ from alembic import op
 
 revision = "0015_protest_letters"
 down_revision = "0014_game_state"
-branch_labels = None
-depends_on = None
 
 CASES = sa.table(
     "cases",

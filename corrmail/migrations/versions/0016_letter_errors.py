@@ -9,10 +9,6 @@ one (``supplied_receipt``); the omission stays on record.
 A move of an accepted variant now counts as 002 §4.3.5 asks (uncounted unless forced), so the
 games' stored states are dropped and recomputed after the last migration
 (``corrmail.migrate.fill_game_states``).
-
-Revision ID: 0016_letter_errors
-Revises: 0015_protest_letters
-Create Date: 2026-12-01 17:40:00
 """
 
 from __future__ import annotations
@@ -22,12 +18,10 @@ from alembic import op
 
 revision = "0016_letter_errors"
 down_revision = "0015_protest_letters"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("letters", schema=None) as batch_op:
+    with op.batch_alter_table("letters") as batch_op:
         batch_op.add_column(sa.Column("supplied_receipt", sa.Date(), nullable=True))
         batch_op.add_column(sa.Column("reports_error_of_id", sa.Integer(), nullable=True))
         batch_op.create_foreign_key(batch_op.f("fk_letters_reports_error_of_id_letters"),
@@ -36,7 +30,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("letters", schema=None) as batch_op:
+    with op.batch_alter_table("letters") as batch_op:
         batch_op.drop_constraint(batch_op.f("fk_letters_reports_error_of_id_letters"),
                                  type_="foreignkey")
         batch_op.drop_column("reports_error_of_id")

@@ -5,10 +5,6 @@ position before the partner's plies the player to move must repeat (002 §4.2.9)
 plies are played, not the whole ledger. This migration adds that FEN and drops the stored
 states, which ``corrmail db upgrade`` recomputes after the last migration
 (``corrmail.migrate.fill_game_states``), with every column the service writes in place.
-
-Revision ID: 0017_game_state_fen_before
-Revises: 0016_letter_errors
-Create Date: 2026-12-01 17:40:00
 """
 
 from __future__ import annotations
@@ -18,8 +14,6 @@ from alembic import op
 
 revision = "0017_game_state_fen_before"
 down_revision = "0016_letter_errors"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
