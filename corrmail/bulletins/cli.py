@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -87,15 +88,30 @@ def _write_paper(code: str, as_of: dt.datetime | None, send: bool, output: Path 
         database.dispose()
 
 
+def _paper_options(*, as_of_help: str, send_help: str, output_help: str | None = None,
+                   ) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """The argument and options every paper command takes; only their help differs."""
+    options = (
+        click.argument("code"),
+        click.option("--as-of", type=DATE, default=None, help=as_of_help),
+        click.option("--send", is_flag=True, help=send_help),
+        click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help=output_help),
+        click.option("--format", "fmt", type=click.Choice(["html", "json"]), default="html",
+                     show_default=True),
+    )
+
+    def apply(function: Callable[..., None]) -> Callable[..., None]:
+        for option in reversed(options):
+            function = option(function)
+        return function
+    return apply
+
+
 @click.command("bulletin")
-@click.argument("code")
-@click.option("--as-of", type=DATE, default=None,
-              help="The date the bulletin describes (default: today in the tournament).")
-@click.option("--send", is_flag=True, help="Archive it as the next number and send it.")
-@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the page (or JSON) to this file instead of standard output.")
-@click.option("--format", "fmt", type=click.Choice(["html", "json"]), default="html",
-              show_default=True)
+@_paper_options(as_of_help="The date the bulletin describes (default: today in the tournament).",
+                send_help="Archive it as the next number and send it.",
+                output_help="Write the page (or JSON) to this file instead of standard output.")
 def bulletin(code: str, as_of: dt.datetime | None, send: bool, output: Path | None,
              fmt: str) -> None:
     """The tournament's bulletin as of a date, rebuilt from the database (002 §4.1.8)."""
@@ -103,14 +119,8 @@ def bulletin(code: str, as_of: dt.datetime | None, send: bool, output: Path | No
 
 
 @click.command("report")
-@click.argument("code")
-@click.option("--as-of", type=DATE, default=None,
-              help="The date of the report (default: today in the tournament).")
-@click.option("--send", is_flag=True, help="Archive it and send it to the organizer, the "
-              "referee and the players.")
-@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
-@click.option("--format", "fmt", type=click.Choice(["html", "json"]), default="html",
-              show_default=True)
+@_paper_options(as_of_help="The date of the report (default: today in the tournament).",
+                send_help="Archive it and send it to the organizer, the referee and the players.")
 def report(code: str, as_of: dt.datetime | None, send: bool, output: Path | None,
            fmt: str) -> None:
     """The referee's final report to the organizer (002 §4.1.7)."""
@@ -118,16 +128,11 @@ def report(code: str, as_of: dt.datetime | None, send: bool, output: Path | None
 
 
 @click.command("steward-report")
-@click.argument("code")
-@click.option("--as-of", type=DATE, default=None,
-              help="The date of the report (default: today in the tournament).")
+@_paper_options(as_of_help="The date of the report (default: today in the tournament).",
+                send_help="Archive it as the next number and send it to the tournament's "
+                "referee.")
 @click.option("--by", default=None, help="The steward's login: the report is signed with his "
               "name (the referee's when the tournament has no steward).")
-@click.option("--send", is_flag=True, help="Archive it as the next number and send it to the "
-              "tournament's referee.")
-@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
-@click.option("--format", "fmt", type=click.Choice(["html", "json"]), default="html",
-              show_default=True)
 def steward_report(code: str, as_of: dt.datetime | None, by: str | None, send: bool,
                    output: Path | None, fmt: str) -> None:
     """The steward's report to the referee on the course of play (002 §4.1.8)."""
