@@ -21,7 +21,9 @@ from corrmail.bulletins.content import to_json
 from corrmail.models import Tournament, User
 from corrmail.models.bulletins import BulletinIssue, BulletinKind
 
-__all__ = ["IssueNotFound", "issue", "latest_issues", "next_bulletin", "rebuild", "reissue"]
+__all__ = [
+    "IssueNotFound", "issue", "latest_issues", "next_bulletin", "preview", "rebuild", "reissue",
+]
 
 RULES = {BulletinKind.BULLETIN: "002 §4.1.8", BulletinKind.FINAL_REPORT: "002 §4.1.7",
          BulletinKind.STEWARD_REPORT: "002 §4.1.8"}
@@ -90,6 +92,15 @@ def rebuild(session: Session, stored: BulletinIssue) -> dict[str, Any]:
     """The content the database gives today for the issue's number and date."""
     return _content(session, stored.tournament, stored.kind, stored.number, stored.as_of,
                     stored.since, stored.issued_by)
+
+
+def preview(session: Session, tournament: Tournament, kind: BulletinKind, as_of: dt.date,
+            signed_by: User | None = None) -> dict[str, Any]:
+    """The paper as it would be issued on ``as_of`` (a bulletin under the next number): built,
+    not archived, not sent."""
+    number, since = next_bulletin(session, tournament, as_of) if kind is BulletinKind.BULLETIN \
+        else (0, None)
+    return _content(session, tournament, kind, number, as_of, since, signed_by)
 
 
 def latest_issues(session: Session, tournament: Tournament) -> list[BulletinIssue]:

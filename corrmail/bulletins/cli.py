@@ -10,10 +10,8 @@ from pathlib import Path
 
 import click
 
-from corrmail.bulletins.archive import issue, next_bulletin
+from corrmail.bulletins.archive import issue, preview
 from corrmail.bulletins.asof import TournamentNotFound, load_tournament
-from corrmail.bulletins.build import build_bulletin, build_final_report, build_steward_report
-from corrmail.bulletins.content import to_json
 from corrmail.bulletins.render import render_printable
 from corrmail.bulletins.sending import send_issue
 from corrmail.bulletins.timetable import run_due
@@ -68,16 +66,8 @@ def _write_paper(code: str, as_of: dt.datetime | None, send: bool, output: Path 
                 queued = sum(d.status is DeliveryStatus.QUEUED for d in deliveries)
                 click.echo(f"{kind.value} {row.number} v{row.version} of {code} as of {day}: "
                            f"archived, {queued} letter(s) queued", err=True)
-            elif kind is BulletinKind.FINAL_REPORT:
-                content = to_json(build_final_report(session, tournament, day))
-            elif kind is BulletinKind.STEWARD_REPORT:
-                content = to_json(build_steward_report(
-                    session, tournament, day,
-                    steward=signer.display_name if signer is not None else ""))
             else:
-                number, since = next_bulletin(session, tournament, day)
-                content = to_json(build_bulletin(session, tournament, day, number=number,
-                                                 since=since))
+                content = preview(session, tournament, kind, day, signed_by=signer)
         text = (json.dumps(content, ensure_ascii=False, indent=1) if fmt == "json"
                 else render_printable(content))
         if output is not None:

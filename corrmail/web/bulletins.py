@@ -23,10 +23,7 @@ from corrmail.bulletins import (
     ScheduleError,
     Snapshot,
     TournamentNotFound,
-    build_bulletin,
-    build_final_report,
     build_player_sheet,
-    build_steward_report,
     issue,
     latest_issues,
     load_tournament,
@@ -36,7 +33,7 @@ from corrmail.bulletins import (
     set_schedule,
     to_json,
 )
-from corrmail.bulletins.archive import next_bulletin
+from corrmail.bulletins.archive import preview as preview_paper
 from corrmail.bulletins.sending import WITHHELD_BY
 from corrmail.clock import today
 from corrmail.letters.write import LetterWriter
@@ -195,15 +192,8 @@ def preview(code: str) -> Response:
     if not form.validate() or form.as_of.data is None:
         abort(400, description=_form_errors(form))
     try:
-        if form.kind.data == BulletinKind.FINAL_REPORT.value:
-            content = to_json(build_final_report(db_session(), tournament, form.as_of.data))
-        elif form.kind.data == BulletinKind.STEWARD_REPORT.value:
-            content = to_json(build_steward_report(db_session(), tournament, form.as_of.data,
-                                                   steward=current_user.display_name))
-        else:
-            number, since = next_bulletin(db_session(), tournament, form.as_of.data)
-            content = to_json(build_bulletin(db_session(), tournament, form.as_of.data,
-                                             number=number, since=since))
+        content = preview_paper(db_session(), tournament, BulletinKind(form.kind.data),
+                                form.as_of.data, signed_by=current_user)
     except ValueError as error:  # e.g. players without start numbers: no standings yet
         abort(400, description=str(error))
     return _printable(
