@@ -403,6 +403,14 @@ def _revision() -> int:
     return int(_form_or_400(RevisionForm()).revision.data)
 
 
+def _act(case_id: int, action: Callable[..., Done], revision: int, **values: Any) -> Any:
+    """Carry out ``action`` (a :class:`Desk` method) on the case as the form read it
+    (``revision``), with the form's ``values``."""
+    return _run_on_case(
+        case_id, lambda desk, actor: action(desk, actor, case_id, revision=revision, **values)
+    )
+
+
 @blueprint.post("/<int:case_id>/decide")
 @login_required
 def decide(case_id: int) -> Any:
@@ -416,49 +424,25 @@ def decide(case_id: int) -> Any:
             g.game: Disposition(request.form.get(f"plan-{g.game}", "keep"))
             for g in stored.case.games
         }
-    return _run_on_case(
-        case_id,
-        lambda desk, actor: desk.decide(
-            actor,
-            case_id,
-            revision=int(form.revision.data),
-            ruling=form.ruling.data or "",
-            reasons=form.reasons.data or "",
-            sharply_contradicting=bool(form.sharply_contradicting.data),
-            plan=plan,
-            start=form.start.data,
-            end=form.end.data,
-        ),
-    )
+    return _act(case_id, Desk.decide, int(form.revision.data), ruling=form.ruling.data or "",
+                reasons=form.reasons.data or "",
+                sharply_contradicting=bool(form.sharply_contradicting.data), plan=plan,
+                start=form.start.data, end=form.end.data)
 
 
 @blueprint.post("/<int:case_id>/agreed")
 @login_required
 def agreed(case_id: int) -> Any:
-    revision = _revision()
-    return _run_on_case(
-        case_id,
-        lambda desk, actor: desk.fix_agreed_result(actor, case_id, revision=revision),
-    )
+    return _act(case_id, Desk.fix_agreed_result, _revision())
 
 
 @blueprint.post("/<int:case_id>/analysis")
 @login_required
 def analysis(case_id: int) -> Any:
     form = _form_or_400(AnalysisForm())
-    return _run_on_case(
-        case_id,
-        lambda desk, actor: desk.submit_analysis(
-            actor,
-            case_id,
-            revision=int(form.revision.data),
-            side=Side(form.side.data),
-            assessment=Assessment(form.assessment.data),
-            analysis=form.analysis.data,
-            sent_on=form.sent_on.data,
-            received_on=form.received_on.data,
-        ),
-    )
+    return _act(case_id, Desk.submit_analysis, int(form.revision.data), side=Side(form.side.data),
+                assessment=Assessment(form.assessment.data), analysis=form.analysis.data,
+                sent_on=form.sent_on.data, received_on=form.received_on.data)
 
 
 @blueprint.post("/<int:case_id>/protest")
@@ -468,54 +452,31 @@ def protest(case_id: int) -> Any:
     # Only checks the posted party; the case page shows the names.
     form.party.choices = [SelectChoice(p) for p in _stored_or_404(case_id).case.parties]
     _form_or_400(form)
-    return _run_on_case(
-        case_id,
-        lambda desk, actor: desk.protest(
-            actor,
-            case_id,
-            revision=int(form.revision.data),
-            party=form.party.data,
-            grounds=form.grounds.data or "",
-            filed_on=form.filed_on.data,
-            received_on=form.received_on.data,
-            materials=frozenset(Evidence(item) for item in form.materials.data or ()),
-        ),
-    )
+    materials = frozenset(Evidence(item) for item in form.materials.data or ())
+    return _act(case_id, Desk.protest, int(form.revision.data), party=form.party.data,
+                grounds=form.grounds.data or "", filed_on=form.filed_on.data,
+                received_on=form.received_on.data, materials=materials)
 
 
 @blueprint.post("/<int:case_id>/close")
 @login_required
 def close(case_id: int) -> Any:
-    revision = _revision()
-    return _run_on_case(case_id, lambda desk, actor: desk.close(actor, case_id, revision=revision))
+    return _act(case_id, Desk.close, _revision())
 
 
 @blueprint.post("/<int:case_id>/ban")
 @login_required
 def ban(case_id: int) -> Any:
     form = _form_or_400(BanForm())
-    return _run_on_case(
-        case_id,
-        lambda desk, actor: desk.record_ban(
-            actor, case_id, revision=int(form.revision.data), until=form.until.data
-        ),
-    )
+    return _act(case_id, Desk.record_ban, int(form.revision.data), until=form.until.data)
 
 
 @blueprint.post("/<int:case_id>/record")
 @login_required
 def record(case_id: int) -> Any:
     form = _form_or_400(GameRecordForm())
-    return _run_on_case(
-        case_id,
-        lambda desk, actor: desk.register_game_record(
-            actor,
-            case_id,
-            revision=int(form.revision.data),
-            side=Side(form.side.data),
-            received_on=form.received_on.data,
-        ),
-    )
+    return _act(case_id, Desk.register_game_record, int(form.revision.data),
+                side=Side(form.side.data), received_on=form.received_on.data)
 
 
 def _receipt_form(stored: StoredCase, data: dict[str, int] | None = None) -> ReceiptForm:
@@ -528,16 +489,8 @@ def _receipt_form(stored: StoredCase, data: dict[str, int] | None = None) -> Rec
 @login_required
 def receipt(case_id: int) -> Any:
     form = _form_or_400(_receipt_form(_stored_or_404(case_id)))
-    return _run_on_case(
-        case_id,
-        lambda desk, actor: desk.acknowledge_receipt(
-            actor,
-            case_id,
-            revision=int(form.revision.data),
-            party=form.party.data,
-            received_on=form.received_on.data,
-        ),
-    )
+    return _act(case_id, Desk.acknowledge_receipt, int(form.revision.data),
+                party=form.party.data, received_on=form.received_on.data)
 
 
 @blueprint.post("/<int:case_id>/evidence")
@@ -545,12 +498,7 @@ def receipt(case_id: int) -> Any:
 def evidence(case_id: int) -> Any:
     form = _form_or_400(EvidenceForm())
     items = frozenset(Evidence(item) for item in form.items.data or [])
-    return _run_on_case(
-        case_id,
-        lambda desk, actor: desk.add_evidence(
-            actor, case_id, revision=int(form.revision.data), items=items
-        ),
-    )
+    return _act(case_id, Desk.add_evidence, int(form.revision.data), items=items)
 
 
 @blueprint.post("/letters/<int:letter_id>/file")
@@ -651,10 +599,13 @@ def _as_done(result: Done | list[Done]) -> Done:
     return result
 
 
-def _ids(rows: Iterable[Game] | Iterable[Participant]) -> list[SelectChoice]:
-    """Choices that only check a posted id belongs to the tournament; the form page shows
+def _posted(form: AnyForm, **rows: Iterable[Game] | Iterable[Participant]) -> AnyForm:
+    """The posted opening form, validated, or 400. Each named select is offered the ids of
+    its ``rows``: enough to check a posted id belongs to the tournament; the form page shows
     names (:func:`_opening_forms`)."""
-    return [SelectChoice(str(row.id)) for row in rows]
+    for field, offered in rows.items():
+        getattr(form, field).choices = [SelectChoice(str(row.id)) for row in offered]
+    return _form_or_400(form)
 
 
 def _game_of(tournament: Tournament, game_id: int) -> Game:
@@ -667,39 +618,23 @@ def _game_of(tournament: Tournament, game_id: int) -> Game:
 @blueprint.post("/new/<code>/overstep")
 @login_required
 def new_overstep(code: str) -> Any:
-    form = OverstepClaimForm(prefix="overstep")
-    form.game.choices = _ids(tournament_or_404(code).games)
-    _form_or_400(form)
-    return _open(
-        code,
-        lambda desk, actor, t: desk.open_overstep_claim(
-            actor,
-            _game_of(t, form.game.data),
-            claimant=Side(form.claimant.data),
-            held_move=form.held_move.data or "",
-            evidence=frozenset(Evidence(e) for e in form.evidence.data or []),
-            notice_received_on=form.notice_received_on.data if actor.instances else None,
-            letter_text=form.letter.data or "",
-        ),
-    )
+    form = _posted(OverstepClaimForm(prefix="overstep"), game=tournament_or_404(code).games)
+    evidence = frozenset(Evidence(e) for e in form.evidence.data or [])
+    return _open(code, lambda desk, actor, t: desk.open_overstep_claim(
+        actor, _game_of(t, form.game.data), claimant=Side(form.claimant.data),
+        held_move=form.held_move.data or "", evidence=evidence,
+        notice_received_on=form.notice_received_on.data if actor.instances else None,
+        letter_text=form.letter.data or ""))
 
 
 @blueprint.post("/new/<code>/withdrawal")
 @login_required
 def new_withdrawal(code: str) -> Any:
-    form = WithdrawalForm(prefix="withdrawal")
-    form.participant.choices = _ids(tournament_or_404(code).participants)
-    _form_or_400(form)
-    return _open(
-        code,
-        lambda desk, actor, t: desk.record_withdrawal(
-            actor,
-            participant_or_404(t, form.participant.data),
-            withdrew_on=form.withdrew_on.data,
-            without_good_reason=bool(form.without_good_reason.data),
-            reason=form.reason.data or "",
-        ),
-    )
+    form = _posted(WithdrawalForm(prefix="withdrawal"),
+                   participant=tournament_or_404(code).participants)
+    return _open(code, lambda desk, actor, t: desk.record_withdrawal(
+        actor, participant_or_404(t, form.participant.data), withdrew_on=form.withdrew_on.data,
+        without_good_reason=bool(form.without_good_reason.data), reason=form.reason.data or ""))
 
 
 @blueprint.post("/new/<code>/sanction")
@@ -707,59 +642,37 @@ def new_withdrawal(code: str) -> Any:
 def new_sanction(code: str) -> Any:
     tournament = tournament_or_404(code)
     form = SanctionForm(prefix="sanction")
-    form.participant.choices = _ids(tournament.participants)
-    form.game.choices = [SelectChoice("0", "—"), *_ids(tournament.games)]
-    _form_or_400(form)
+    form.game.choices = [SelectChoice("0", "—")]  # no game: a sanction for conduct at large
+    form.game.choices += [SelectChoice(str(game.id)) for game in tournament.games]
+    _posted(form, participant=tournament.participants)
     rules = tuple(
         part.strip() for part in (form.rules_violated.data or "").split(",") if part.strip()
     )
-    return _open(
-        code,
-        lambda desk, actor, t: desk.impose_sanction(
-            actor,
-            participant_or_404(t, form.participant.data),
-            sanction=SanctionKind(form.sanction.data),
-            rules_violated=rules,
-            game=_game_of(t, form.game.data) if form.game.data else None,
-            reasons=form.reasons.data or "",
-        ),
-    )
+    return _open(code, lambda desk, actor, t: desk.impose_sanction(
+        actor, participant_or_404(t, form.participant.data),
+        sanction=SanctionKind(form.sanction.data), rules_violated=rules,
+        game=_game_of(t, form.game.data) if form.game.data else None,
+        reasons=form.reasons.data or ""))
 
 
 @blueprint.post("/new/<code>/break")
 @login_required
 def new_break(code: str) -> Any:
-    form = SpecialBreakForm(prefix="break")
-    form.participant.choices = _ids(tournament_or_404(code).participants)
-    _form_or_400(form)
-    return _open(
-        code,
-        lambda desk, actor, t: desk.request_special_break(
-            actor,
-            participant_or_404(t, form.participant.data),
-            break_kind=BreakKind(form.break_kind.data),
-            start=form.start.data,
-            end=form.end.data,
-            reason=form.reason.data,
-        ),
-    )
+    form = _posted(SpecialBreakForm(prefix="break"),
+                   participant=tournament_or_404(code).participants)
+    return _open(code, lambda desk, actor, t: desk.request_special_break(
+        actor, participant_or_404(t, form.participant.data),
+        break_kind=BreakKind(form.break_kind.data), start=form.start.data, end=form.end.data,
+        reason=form.reason.data))
 
 
 @blueprint.post("/new/<code>/dispute")
 @login_required
 def new_dispute(code: str) -> Any:
-    form = DisputeForm(prefix="dispute")
-    form.game.choices = _ids(tournament_or_404(code).games)
-    _form_or_400(form)
-    return _open(
-        code,
-        lambda desk, actor, t: desk.open_dispute(
-            actor,
-            _game_of(t, form.game.data),
-            complainant=Side(form.complainant.data),
-            subject=form.subject.data,
-        ),
-    )
+    form = _posted(DisputeForm(prefix="dispute"), game=tournament_or_404(code).games)
+    return _open(code, lambda desk, actor, t: desk.open_dispute(
+        actor, _game_of(t, form.game.data), complainant=Side(form.complainant.data),
+        subject=form.subject.data))
 
 
 @blueprint.post("/new/<code>/adjudications")
