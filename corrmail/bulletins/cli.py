@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -78,55 +77,50 @@ def _write_paper(code: str, as_of: dt.datetime | None, send: bool, output: Path 
         database.dispose()
 
 
-def _paper_options(*, as_of_help: str, send_help: str, output_help: str | None = None,
-                   ) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """The argument and options every paper command takes; only their help differs."""
-    options = (
-        click.argument("code"),
-        click.option("--as-of", type=DATE, default=None, help=as_of_help),
-        click.option("--send", is_flag=True, help=send_help),
-        click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                     help=output_help),
-        click.option("--format", "fmt", type=click.Choice(["html", "json"]), default="html",
+def _paper_command(name: str, kind: BulletinKind, summary: str, *, as_of_help: str,
+                   send_help: str, output_help: str | None = None,
+                   signed: bool = False) -> click.Command:
+    """A command printing (or with ``--send`` archiving and sending) one kind of paper; a
+    ``signed`` one names its signer with ``--by``."""
+    def write(code: str, as_of: dt.datetime | None, send: bool, output: Path | None, fmt: str,
+              by: str | None = None) -> None:
+        _paper(code, as_of, send, output, fmt, kind, by)
+
+    params: list[click.Parameter] = [
+        click.Argument(["code"]),
+        click.Option(["--as-of"], type=DATE, default=None, help=as_of_help),
+        click.Option(["--send"], is_flag=True, help=send_help),
+        click.Option(["--output"], type=click.Path(dir_okay=False, path_type=Path),
+                     default=None, help=output_help),
+        click.Option(["--format", "fmt"], type=click.Choice(["html", "json"]), default="html",
                      show_default=True),
-    )
-
-    def apply(function: Callable[..., None]) -> Callable[..., None]:
-        for option in reversed(options):
-            function = option(function)
-        return function
-    return apply
-
-
-@click.command("bulletin")
-@_paper_options(as_of_help="The date the bulletin describes (default: today in the tournament).",
-                send_help="Archive it as the next number and send it.",
-                output_help="Write the page (or JSON) to this file instead of standard output.")
-def bulletin(code: str, as_of: dt.datetime | None, send: bool, output: Path | None,
-             fmt: str) -> None:
-    """The tournament's bulletin as of a date, rebuilt from the database (002 §4.1.8)."""
-    _paper(code, as_of, send, output, fmt, BulletinKind.BULLETIN)
+    ]
+    if signed:
+        params.append(click.Option(["--by"], default=None, help=(
+            "The steward's login: the report is signed with his name (the referee's when the "
+            "tournament has no steward).")))
+    return click.Command(name, callback=write, params=params, help=summary)
 
 
-@click.command("report")
-@_paper_options(as_of_help="The date of the report (default: today in the tournament).",
-                send_help="Archive it and send it to the organizer, the referee and the players.")
-def report(code: str, as_of: dt.datetime | None, send: bool, output: Path | None,
-           fmt: str) -> None:
-    """The referee's final report to the organizer (002 §4.1.7)."""
-    _paper(code, as_of, send, output, fmt, BulletinKind.FINAL_REPORT)
+_REPORT_DATE_HELP = "The date of the report (default: today in the tournament)."
 
-
-@click.command("steward-report")
-@_paper_options(as_of_help="The date of the report (default: today in the tournament).",
-                send_help="Archive it as the next number and send it to the tournament's "
-                "referee.")
-@click.option("--by", default=None, help="The steward's login: the report is signed with his "
-              "name (the referee's when the tournament has no steward).")
-def steward_report(code: str, as_of: dt.datetime | None, by: str | None, send: bool,
-                   output: Path | None, fmt: str) -> None:
-    """The steward's report to the referee on the course of play (002 §4.1.8)."""
-    _paper(code, as_of, send, output, fmt, BulletinKind.STEWARD_REPORT, by)
+bulletin = _paper_command(
+    "bulletin", BulletinKind.BULLETIN,
+    "The tournament's bulletin as of a date, rebuilt from the database (002 §4.1.8).",
+    as_of_help="The date the bulletin describes (default: today in the tournament).",
+    send_help="Archive it as the next number and send it.",
+    output_help="Write the page (or JSON) to this file instead of standard output.")
+report = _paper_command(
+    "report", BulletinKind.FINAL_REPORT,
+    "The referee's final report to the organizer (002 §4.1.7).",
+    as_of_help=_REPORT_DATE_HELP,
+    send_help="Archive it and send it to the organizer, the referee and the players.")
+steward_report = _paper_command(
+    "steward-report", BulletinKind.STEWARD_REPORT,
+    "The steward's report to the referee on the course of play (002 §4.1.8).",
+    as_of_help=_REPORT_DATE_HELP,
+    send_help="Archive it as the next number and send it to the tournament's referee.",
+    signed=True)
 
 
 @click.command("bulletins-due")
