@@ -19,8 +19,12 @@ from corrmail.mail.settings import MailSettings
 from corrmail.models import Tournament, User
 
 __all__ = [
-    "command_transaction", "day_by_option", "letter_writer", "tournament_by_code", "user_by_option",
+    "DATE", "command_transaction", "day_by_option", "letter_writer", "tournament_by_code",
+    "user_by_option",
 ]
+
+#: How every command takes a date: ISO, as the rulebook's dates are written in the database.
+DATE = click.DateTime(formats=["%Y-%m-%d"])
 
 
 @contextmanager

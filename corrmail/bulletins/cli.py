@@ -14,7 +14,7 @@ from corrmail.bulletins.asof import TournamentNotFound, load_tournament
 from corrmail.bulletins.render import render_printable
 from corrmail.bulletins.sending import send_issue
 from corrmail.bulletins.timetable import run_due
-from corrmail.commands import day_by_option, letter_writer, user_by_option
+from corrmail.commands import DATE, day_by_option, letter_writer, user_by_option
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.models import utcnow
@@ -22,7 +22,6 @@ from corrmail.models.bulletins import BulletinKind, DeliveryStatus
 
 __all__ = ["register"]
 
-DATE = click.DateTime(formats=["%Y-%m-%d"])
 
 
 def register(group: click.Group) -> None:

@@ -9,6 +9,7 @@ from typing import TypeVar
 import click
 from sqlalchemy.orm import Session
 
+from corrmail.commands import DATE
 from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.letters.write import LetterWriter
@@ -35,7 +36,7 @@ def cases() -> None:
 
 
 TODAY_OPTION = click.option(
-    "--today", "day", type=click.DateTime(formats=["%Y-%m-%d"]), default=None, help=TODAY_HELP
+    "--today", "day", type=DATE, default=None, help=TODAY_HELP
 )
 
 

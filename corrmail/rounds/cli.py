@@ -8,6 +8,7 @@ import json
 import click
 
 from corrmail.commands import (
+    DATE,
     command_transaction,
     day_by_option,
     letter_writer,
@@ -27,7 +28,6 @@ from corrmail.rounds.teams import pair_team_round_robin
 
 __all__ = ["register", "round_group"]
 
-DATE = click.DateTime(formats=["%Y-%m-%d"])
 
 
 def register(group: click.Group) -> None:

@@ -12,7 +12,13 @@ from typing import Any
 
 import click
 
-from corrmail.commands import command_transaction, day_by_option, tournament_by_code, user_by_option
+from corrmail.commands import (
+    DATE,
+    command_transaction,
+    day_by_option,
+    tournament_by_code,
+    user_by_option,
+)
 from corrmail.games import LedgerError
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
@@ -45,7 +51,6 @@ from corrmail.tournaments.start_sheets import PairingRefused, pair_round_robin
 
 __all__ = ["register", "spec_from_json"]
 
-DATE = click.DateTime(formats=["%Y-%m-%d"])
 TODAY_HELP = "The date to act on (default: CORRMAIL_TODAY, else the tournament's date)."
 
 

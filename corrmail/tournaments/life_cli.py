@@ -18,7 +18,13 @@ import click
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from corrmail.commands import command_transaction, day_by_option, letter_writer, tournament_by_code
+from corrmail.commands import (
+    DATE,
+    command_transaction,
+    day_by_option,
+    letter_writer,
+    tournament_by_code,
+)
 from corrmail.models import OutboxMessage, OutboxStatus, Participant, Tournament, User
 from corrmail.people.accounts import (
     AccountRefused,
@@ -39,7 +45,6 @@ from corrmail.tournaments.publishing import PublishRefused, publish, record_shee
 
 __all__ = ["register"]
 
-DATE = click.DateTime(formats=["%Y-%m-%d"])
 FORMAT = click.Choice(["text", "json"])
 
 
