@@ -9,8 +9,8 @@ import threading
 import click
 
 from corrmail.bulletins.cli import register as register_bulletin_commands
+from corrmail.commands import command_transaction
 from corrmail.config import Settings
-from corrmail.db import Database
 from corrmail.demo.tournament import DEMO_CODE, demo_logins, load_demo
 from corrmail.games.cli import register as register_game_commands
 from corrmail.games.pdn_import_cli import register as register_game_import_commands
@@ -68,13 +68,8 @@ def db_current() -> None:
 @main.command()
 def demo() -> None:
     """Load the demo tournament (once; running it again changes nothing) and print its logins."""
-    settings = Settings.from_env()
-    database = Database(settings.database_url)
-    try:
-        with database.transaction() as session:
-            load_demo(session, MailSettings.from_env(secret_fallback=settings.secret_key))
-    finally:
-        database.dispose()
+    with command_transaction() as (settings, session):
+        load_demo(session, MailSettings.from_env(secret_fallback=settings.secret_key))
     click.echo(f"Demo tournament {DEMO_CODE} is loaded. Logins (password for all shown):")
     for login, password, what in demo_logins():
         click.echo(f"  {login:<10} {password}   {what}")

@@ -19,7 +19,7 @@ from corrmail.mail.settings import MailSettings
 from corrmail.models import Tournament, User
 
 __all__ = [
-    "DATE", "command_transaction", "day_by_option", "letter_writer", "tournament_by_code",
+    "DATE", "command_session", "command_transaction", "day_by_option", "letter_writer", "tournament_by_code",
     "user_by_option",
 ]
 
@@ -36,6 +36,19 @@ def command_transaction() -> Iterator[tuple[Settings, Session]]:
     try:
         with database.transaction() as session:
             yield settings, session
+    finally:
+        database.dispose()
+
+
+@contextmanager
+def command_session() -> Iterator[Session]:
+    """One session for a command that only reads: nothing it does is committed; the
+    connection pool is closed however the command ends."""
+    database = Database(Settings.from_env().database_url)
+    try:
+        with database.session() as session:
+            yield session
+            session.rollback()
     finally:
         database.dispose()
 

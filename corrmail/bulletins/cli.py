@@ -14,9 +14,13 @@ from corrmail.bulletins.asof import TournamentNotFound, load_tournament
 from corrmail.bulletins.render import render_printable
 from corrmail.bulletins.sending import send_issue
 from corrmail.bulletins.timetable import run_due
-from corrmail.commands import DATE, day_by_option, letter_writer, user_by_option
-from corrmail.config import Settings
-from corrmail.db import Database
+from corrmail.commands import (
+    DATE,
+    command_transaction,
+    day_by_option,
+    letter_writer,
+    user_by_option,
+)
 from corrmail.models import utcnow
 from corrmail.models.bulletins import BulletinKind, DeliveryStatus
 
@@ -43,37 +47,32 @@ def _paper(code: str, as_of: dt.datetime | None, send: bool, output: Path | None
 
 def _write_paper(code: str, as_of: dt.datetime | None, send: bool, output: Path | None,
                  fmt: str, kind: BulletinKind, by: str | None = None) -> None:
-    settings = Settings.from_env()
-    database = Database(settings.database_url)
-    try:
-        with database.transaction() as session:
-            try:
-                tournament = load_tournament(session, code)
-            except TournamentNotFound as error:
-                raise click.ClickException(str(error)) from None
-            day = day_by_option(settings, tournament, as_of)
-            signer = user_by_option(session, by)
-            if send:
-                writer = letter_writer(settings)
-                row = issue(session, tournament, day, kind=kind, user=signer)
-                deliveries = send_issue(session, writer, row)
-                content = row.content
-                for delivery in deliveries:
-                    why = f": {delivery.reason} ({delivery.rule})" if delivery.reason else ""
-                    click.echo(f"  {delivery.status.value:<8} {delivery.name}{why}", err=True)
-                queued = sum(d.status is DeliveryStatus.QUEUED for d in deliveries)
-                click.echo(f"{kind.value} {row.number} v{row.version} of {code} as of {day}: "
-                           f"archived, {queued} letter(s) queued", err=True)
-            else:
-                content = preview(session, tournament, kind, day, signed_by=signer)
-        text = (json.dumps(content, ensure_ascii=False, indent=1) if fmt == "json"
-                else render_printable(content))
-        if output is not None:
-            output.write_text(text, encoding="utf-8")
+    with command_transaction() as (settings, session):
+        try:
+            tournament = load_tournament(session, code)
+        except TournamentNotFound as error:
+            raise click.ClickException(str(error)) from None
+        day = day_by_option(settings, tournament, as_of)
+        signer = user_by_option(session, by)
+        if send:
+            writer = letter_writer(settings)
+            row = issue(session, tournament, day, kind=kind, user=signer)
+            deliveries = send_issue(session, writer, row)
+            content = row.content
+            for delivery in deliveries:
+                why = f": {delivery.reason} ({delivery.rule})" if delivery.reason else ""
+                click.echo(f"  {delivery.status.value:<8} {delivery.name}{why}", err=True)
+            queued = sum(d.status is DeliveryStatus.QUEUED for d in deliveries)
+            click.echo(f"{kind.value} {row.number} v{row.version} of {code} as of {day}: "
+                       f"archived, {queued} letter(s) queued", err=True)
         else:
-            click.echo(text)
-    finally:
-        database.dispose()
+            content = preview(session, tournament, kind, day, signed_by=signer)
+    text = (json.dumps(content, ensure_ascii=False, indent=1) if fmt == "json"
+            else render_printable(content))
+    if output is not None:
+        output.write_text(text, encoding="utf-8")
+    else:
+        click.echo(text)
 
 
 def _paper_command(name: str, kind: BulletinKind, summary: str, *, as_of_help: str,
@@ -128,17 +127,10 @@ steward_report = _paper_command(
               "today in each tournament's time zone).")
 def bulletins_due(day: dt.datetime | None) -> None:
     """Issue and send every scheduled bulletin that is due. Safe to run daily."""
-    settings = Settings.from_env()
-    database = Database(settings.database_url)
-    writer = letter_writer(settings)
-    try:
-        with database.transaction() as session:
-            on: dt.datetime | dt.date = (day.date() if day is not None
-                                         else settings.today or utcnow())
-            issued = run_due(session, writer, on)
-            for row in issued:
-                click.echo(f"{row.tournament.code}: bulletin {row.number} as of {row.as_of}")
-        if not issued:
-            click.echo("no bulletin is due")
-    finally:
-        database.dispose()
+    with command_transaction() as (settings, session):
+        on: dt.datetime | dt.date = day.date() if day is not None else settings.today or utcnow()
+        issued = run_due(session, letter_writer(settings), on)
+        for row in issued:
+            click.echo(f"{row.tournament.code}: bulletin {row.number} as of {row.as_of}")
+    if not issued:
+        click.echo("no bulletin is due")

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import click
 
-from corrmail.config import Settings
-from corrmail.db import Database
+from corrmail.commands import command_session, command_transaction
 from corrmail.games.state import UnknownTournament, rebuild, verify
 
 __all__ = ["register"]
@@ -28,16 +27,11 @@ def games() -> None:
 def verify_command(code: str | None) -> None:
     """Replay every ledger (of tournament CODE) and compare it with the stored state; exit 1
     naming each game that differs."""
-    database = Database(Settings.from_env().database_url)
-    try:
-        with database.session() as session:
-            try:
-                differences = verify(session, code)
-            except UnknownTournament as error:
-                raise click.ClickException(str(error)) from None
-            session.rollback()
-    finally:
-        database.dispose()
+    with command_session() as session:
+        try:
+            differences = verify(session, code)
+        except UnknownTournament as error:
+            raise click.ClickException(str(error)) from None
     for difference in differences:
         click.echo(difference.describe(), err=True)
     if differences:
@@ -51,13 +45,9 @@ def verify_command(code: str | None) -> None:
 @click.argument("code", required=False)
 def rebuild_command(code: str | None) -> None:
     """Recompute the stored state of every game (of tournament CODE) from its ledger."""
-    database = Database(Settings.from_env().database_url)
     try:
-        try:
-            with database.transaction() as session:
-                count = rebuild(session, code)
-        except UnknownTournament as error:
-            raise click.ClickException(str(error)) from None
-    finally:
-        database.dispose()
+        with command_transaction() as (_, session):
+            count = rebuild(session, code)
+    except UnknownTournament as error:
+        raise click.ClickException(str(error)) from None
     click.echo(f"{count} game state(s) recomputed")

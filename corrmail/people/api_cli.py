@@ -6,8 +6,7 @@ import click
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from corrmail.config import Settings
-from corrmail.db import Database
+from corrmail.commands import command_transaction
 from corrmail.models import User
 from corrmail.people.api_tokens import issue_token, revoke_tokens
 
@@ -36,13 +35,9 @@ def _user(session: Session, login: str) -> User:
 @click.option("--name", required=True, help="What the token is for, e.g. 'federation website'.")
 def issue(login: str, name: str) -> None:
     """Print a new token for LOGIN (shown once; only its SHA-256 is stored)."""
-    database = Database(Settings.from_env().database_url)
-    try:
-        with database.transaction() as session:
-            token = issue_token(session, _user(session, login), name)
-        click.echo(token)
-    finally:
-        database.dispose()
+    with command_transaction() as (_, session):
+        token = issue_token(session, _user(session, login), name)
+    click.echo(token)
 
 
 @api_token.command("revoke")
@@ -50,10 +45,6 @@ def issue(login: str, name: str) -> None:
 @click.option("--name", default=None, help="Only the tokens with this name (default: all).")
 def revoke(login: str, name: str | None) -> None:
     """Revoke LOGIN's tokens."""
-    database = Database(Settings.from_env().database_url)
-    try:
-        with database.transaction() as session:
-            count = revoke_tokens(session, _user(session, login), name)
-        click.echo(f"{count} token(s) revoked")
-    finally:
-        database.dispose()
+    with command_transaction() as (_, session):
+        count = revoke_tokens(session, _user(session, login), name)
+    click.echo(f"{count} token(s) revoked")

@@ -9,9 +9,7 @@ from typing import TypeVar
 import click
 from sqlalchemy.orm import Session
 
-from corrmail.commands import DATE
-from corrmail.config import Settings
-from corrmail.db import Database
+from corrmail.commands import DATE, command_transaction
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.referee.case_letters import case_letter_writer
@@ -45,14 +43,9 @@ def _run_on(
 ) -> T:
     """Run one of the referee's daily jobs in a transaction, with the case letter writer, on
     ``--today`` (else ``CORRMAIL_TODAY``, else each tournament's own date)."""
-    settings = Settings.from_env()
-    writer = case_letter_writer(MailSettings.from_env(secret_fallback=settings.secret_key))
-    database = Database(settings.database_url)
-    try:
-        with database.transaction() as session:
-            return job(session, writer, day.date() if day is not None else settings.today)
-    finally:
-        database.dispose()
+    with command_transaction() as (settings, session):
+        writer = case_letter_writer(MailSettings.from_env(secret_fallback=settings.secret_key))
+        return job(session, writer, day.date() if day is not None else settings.today)
 
 
 @cases.command("open-adjudications")

@@ -10,8 +10,7 @@ from pathlib import Path
 
 import click
 
-from corrmail.config import Settings
-from corrmail.db import Database
+from corrmail.commands import command_session, command_transaction
 from corrmail.standings.exports import export_files, standings_csv, standings_json, standings_text
 from corrmail.standings.playoff import (
     PlayoffRefused,
@@ -40,16 +39,12 @@ def register(group: click.Group) -> None:
 def _table(code: str, *, with_letters: bool = False) -> Iterator[TournamentTable]:
     """The table of CODE, read in one session; an unknown code or a table scoring cannot compute
     ends the command with the reason, while what the caller then does with it is not caught."""
-    database = Database(Settings.from_env().database_url)
-    try:
-        with database.session() as session:
-            try:
-                table = tournament_table(load_tournament(session, code, with_letters=with_letters))
-            except (TournamentNotFound, ValueError) as error:
-                raise click.ClickException(str(error)) from None
-            yield table
-    finally:
-        database.dispose()
+    with command_session() as session:
+        try:
+            table = tournament_table(load_tournament(session, code, with_letters=with_letters))
+        except (TournamentNotFound, ValueError) as error:
+            raise click.ClickException(str(error)) from None
+        yield table
 
 
 @click.command()
@@ -88,18 +83,14 @@ def playoff(code: str, order: str, teams: bool, remove: bool) -> None:
     --teams, team names ("Казань / Уфа", 000 §3.17.6). Nothing is stored if it does not fit."""
     if remove == bool(order):
         raise click.UsageError("give the finishing ORDER, or --clear to remove the recorded play-off")
-    database = Database(Settings.from_env().database_url)
-    try:
-        with database.transaction() as session:
-            try:
-                tournament = load_tournament(session, code)
-                if remove:
-                    removed = clear_playoff(session, tournament, None, teams=teams)
-                    click.echo("play-off removed" if removed else "no play-off was recorded")
-                    return
-                recorded = record_playoff(session, tournament, order, None, teams=teams)
-            except (TournamentNotFound, PlayoffSyntaxError, PlayoffRefused) as error:
-                raise click.ClickException(str(error)) from None
-            click.echo("play-off recorded: " + " / ".join(", ".join(g) for g in recorded.groups))
-    finally:
-        database.dispose()
+    with command_transaction() as (_, session):
+        try:
+            tournament = load_tournament(session, code)
+            if remove:
+                removed = clear_playoff(session, tournament, None, teams=teams)
+                click.echo("play-off removed" if removed else "no play-off was recorded")
+                return
+            recorded = record_playoff(session, tournament, order, None, teams=teams)
+        except (TournamentNotFound, PlayoffSyntaxError, PlayoffRefused) as error:
+            raise click.ClickException(str(error)) from None
+        click.echo("play-off recorded: " + " / ".join(", ".join(g) for g in recorded.groups))
