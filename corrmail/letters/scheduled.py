@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 
 from corrmail.games.ledger import to_move
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
+from corrmail.letters.recipients import Recipient
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.calendar import CalendarDate, calendar_attachment
 from corrmail.models import (
@@ -40,7 +41,6 @@ from corrmail.models import (
     Tournament,
     TournamentChannel,
     TournamentStatus,
-    User,
 )
 from timekeeping import NotToMoveError, days_left, first_move_query_date, local_date, repeat_due
 
@@ -124,7 +124,7 @@ class Schedule:
         email = participant.player.email
         if not email:
             return False
-        language = _language(session, participant)
+        language = Recipient.player(session, participant).language
         rendered = self.writer.render(template, language, **context)
         if self._already(session, kind, game.id if game else None, email, rendered.subject):
             return False
@@ -248,7 +248,7 @@ class Schedule:
                 "replies_to": replies,
                 "start_sheet_rule": "002 §4.3.2",
             }
-            language = _language(session, participant)
+            language = Recipient.player(session, participant).language
             subject = self.writer.render("start_sheet", language, **context).subject
             if not again and self._already(session, "start_sheet", None, email, subject):
                 continue
@@ -260,8 +260,3 @@ class Schedule:
             report.start_sheets += 1
             report.start_sheet_recipients.append(participant)
         return report
-
-
-def _language(session: Session, participant: Participant) -> str:
-    user = session.scalar(select(User).where(User.player_id == participant.player_id))
-    return (user.locale if user is not None and user.locale else None) or "ru"

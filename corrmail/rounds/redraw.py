@@ -30,6 +30,7 @@ from sqlalchemy import exists, select, update
 from sqlalchemy.orm import Session
 
 from corrmail.audit import record
+from corrmail.letters.recipients import Recipient
 from corrmail.letters.write import LetterWriter
 from corrmail.models import (
     Case,
@@ -49,7 +50,6 @@ from corrmail.rounds.refusals import ENGINE
 from corrmail.rounds.swiss import (
     PUBLISHED_ROUND_RULE,
     RoundRefused,
-    _language,
     round_letter_writer,
     scoring_view,
 )
@@ -283,7 +283,7 @@ def _post_new_sheets(
                 continue
             writer.post(
                 session, kind="round_sheet", to=participant.player.email, template="round_redraw",
-                language=_language(session, participant),
+                language=Recipient.player(session, participant).language,
                 context={**common, "recipient": participant.player, "colour": colour,
                          "partner": game.partner_of(participant.id).player, "bye": False},
                 reply_for=(game.id, participant.id), tournament_id=tournament.id, game_id=game.id,
@@ -295,7 +295,7 @@ def _post_new_sheets(
         if participant.player.email:
             writer.post(
                 session, kind="round_sheet", to=participant.player.email, template="round_redraw",
-                language=_language(session, participant),
+                language=Recipient.player(session, participant).language,
                 context={**common, "recipient": participant.player, "colour": None,
                          "partner": None, "bye": True},
                 tournament_id=tournament.id,

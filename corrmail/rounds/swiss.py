@@ -32,12 +32,12 @@ from sqlalchemy.orm import Session
 
 from corrmail.audit import record
 from corrmail.games.view import game_start_date
+from corrmail.letters.recipients import Recipient
 from corrmail.letters.write import LetterWriter, letters_env
 from corrmail.models import (
     Game,
     GameState,
     PairedRound,
-    Participant,
     RoundRules,
     Team,
     TeamPairing,
@@ -501,11 +501,6 @@ def round_letter_writer(writer: LetterWriter) -> LetterWriter:
     return LetterWriter(writer.settings, env=env, clock=writer.clock)
 
 
-def _language(session: Session, participant: Participant) -> str:
-    user = session.scalar(select(User).where(User.player_id == participant.player_id))
-    return (user.locale if user is not None and user.locale else None) or "ru"
-
-
 def _post_round_sheets(
     session: Session,
     writer: LetterWriter,
@@ -533,7 +528,7 @@ def _post_round_sheets(
             }  # fmt: skip
             writer.post(
                 session, kind="round_sheet", to=email, template="round_sheet",
-                language=_language(session, participant), context=context,
+                language=Recipient.player(session, participant).language, context=context,
                 reply_for=(game.id, participant.id), tournament_id=tournament.id, game_id=game.id,
             )  # fmt: skip
             posted += 1
@@ -548,7 +543,7 @@ def _post_round_sheets(
         }  # fmt: skip
         writer.post(
             session, kind="round_sheet", to=email, template="round_sheet",
-            language=_language(session, entry.participant), context=context,
+            language=Recipient.player(session, entry.participant).language, context=context,
             tournament_id=tournament.id,
         )  # fmt: skip
         posted += 1

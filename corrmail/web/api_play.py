@@ -16,8 +16,8 @@ from corrmail.games.ledger import LedgerConflict, LedgerError
 from corrmail.people.player_home import MyGame, player_home
 from corrmail.play.web_moves import WebLetter, WebLetterRefused, submit_web_letter
 from corrmail.web.api import _user, _visible_game, blueprint, token_required
-from corrmail.web.database import db_session
-from corrmail.web.play import legal_moves_of, letter_writer, own_participant, tournament_today
+from corrmail.web.database import db_session, letter_writer, tournament_today
+from corrmail.web.play import legal_moves_of, own_participant
 
 
 def _iso(value: Any) -> str | None:

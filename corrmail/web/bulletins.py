@@ -5,7 +5,6 @@ and a player reads his own sheet."""
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -35,12 +34,14 @@ from corrmail.bulletins import (
 )
 from corrmail.bulletins.archive import preview as preview_paper
 from corrmail.bulletins.sending import WITHHELD_BY
-from corrmail.clock import today
-from corrmail.letters.write import LetterWriter
 from corrmail.models import Participant, Tournament
 from corrmail.models.bulletins import BulletinIssue, BulletinKind, BulletinSchedule, ScheduleUnit
 from corrmail.web.access import is_official_of
-from corrmail.web.database import db_session, mail_settings, settings
+from corrmail.web.database import (
+    db_session,
+    letter_writer,
+    tournament_today,
+)
 from corrmail.web.downloads import attachment
 
 blueprint = Blueprint("bulletins", __name__, url_prefix="/bulletins")
@@ -84,9 +85,6 @@ def _tournament(code: str) -> Tournament:
         abort(404)
 
 
-def _today(tournament: Tournament) -> dt.date:
-    return today(settings().today, tournament.time_zone)
-
 
 def _require_official(tournament: Tournament) -> None:
     if not is_official_of(current_user, tournament.id):
@@ -98,9 +96,6 @@ def _own_entry(tournament: Tournament) -> Participant | None:
         return None
     return next((p for p in tournament.participants if p.player_id == current_user.player_id), None)
 
-
-def _writer() -> LetterWriter:
-    return LetterWriter(mail_settings())
 
 
 def _printable(html: str) -> Response:
@@ -134,10 +129,10 @@ def tournament_page(code: str) -> str:
     schedule_form = (
         ScheduleForm(obj=schedule)
         if schedule is not None
-        else ScheduleForm(next_on=_today(tournament))
+        else ScheduleForm(next_on=tournament_today(tournament))
     )
-    issue_form = IssueForm(as_of=_today(tournament))
-    preview_form = PreviewForm(as_of=_today(tournament))
+    issue_form = IssueForm(as_of=tournament_today(tournament))
+    preview_form = PreviewForm(as_of=tournament_today(tournament))
     issues = latest_issues(db_session(), tournament)
     if not official:
         issues = [row for row in issues if _may_read(row)]
@@ -169,7 +164,7 @@ def schedule(code: str) -> Response:
             tournament,
             every=form.every.data or 1,
             unit=form.unit.data or "",
-            next_on=form.next_on.data or _today(tournament),
+            next_on=form.next_on.data or tournament_today(tournament),
             active=bool(form.active.data),
             user=current_user,
         )
@@ -217,7 +212,7 @@ def issue_paper(code: str) -> Response:
         db_session().rollback()
         flash(_("Nothing was issued: %(errors)s", errors=str(error)), "error")
         return redirect(url_for(".tournament_page", code=code))
-    sent = send_issue(db_session(), _writer(), row)
+    sent = send_issue(db_session(), letter_writer(), row)
     db_session().commit()
     if row.kind is BulletinKind.STEWARD_REPORT and not sent:
         flash(_("Issued, but not sent: the tournament has no referee to receive it "
@@ -241,7 +236,7 @@ def reissue_paper(issue_id: int) -> Response:
     row = _issue(issue_id)
     _require_official(row.tournament)
     new = reissue(db_session(), issue_id, user=current_user)
-    send_issue(db_session(), _writer(), new)
+    send_issue(db_session(), letter_writer(), new)
     db_session().commit()
     flash(_("A corrected version was issued and sent."), "success")
     return redirect(url_for(".show_issue", issue_id=new.id))
@@ -278,7 +273,7 @@ def sheet(code: str) -> Response:
         entry = next((p for p in tournament.participants if p.id == wanted), None)
     if entry is None:
         abort(403 if wanted is None else 404)
-    content = to_json(build_player_sheet(db_session(), entry, _today(tournament)))
+    content = to_json(build_player_sheet(db_session(), entry, tournament_today(tournament)))
     return _printable(render_printable(content, language=_language()))
 
 

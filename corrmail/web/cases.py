@@ -8,7 +8,6 @@ deciding the same case gets 409 and a message saying nothing was decided.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -37,7 +36,6 @@ from adjudication import (
     case_from_dict,
     referee_queue,
 )
-from corrmail.clock import today
 from corrmail.models import (
     AuditEntry,
     Case,
@@ -86,7 +84,7 @@ from corrmail.web.case_forms import (
     WithdrawalForm,
 )
 from corrmail.web.choice_labels import choices, label
-from corrmail.web.database import db_session, mail_settings, settings
+from corrmail.web.database import db_session, mail_settings, tournament_today
 
 blueprint = Blueprint("cases", __name__, url_prefix="/cases")
 # The case pages name stored codes as the forms' options do.
@@ -99,13 +97,10 @@ AnyForm = TypeVar("AnyForm", bound=FlaskForm)
 OPEN_GAME_STATES = (GameState.NOT_STARTED, GameState.IN_PLAY, GameState.SUSPENDED)
 
 
-def _today(tournament: Tournament) -> dt.date:
-    return today(settings().today, tournament.time_zone)
-
 
 def _desk(tournament: Tournament) -> Desk:
     mail = mail_settings()
-    return Desk(db_session(), case_letter_writer(mail), on=_today(tournament))
+    return Desk(db_session(), case_letter_writer(mail), on=tournament_today(tournament))
 
 
 def _actor(tournament_id: int) -> Actor:
@@ -160,7 +155,7 @@ def queue() -> str:
         for row in rows:
             case = case_from_dict(row.payload)
             row_of[id(case)] = (case, row)
-        on = _today(tournament)
+        on = tournament_today(tournament)
         # A decided case no party may protest any more waits for nobody: it leaves the queue
         # (listed apart, to be closed) instead of reading as overdue.
         final = [pair for pair in row_of.values() if decided_and_final(pair[0], on)]
@@ -227,7 +222,7 @@ def _render_case(case_id: int, status: int = 200) -> Any:
     actor = _actor(row.tournament_id)
     if not _sees(actor, row):
         abort(403)
-    on = _today(row.tournament)
+    on = tournament_today(row.tournament)
     game = row.game
     evidence = game_evidence(game) if game is not None else None
     revision = {"revision": case.revision}

@@ -1,15 +1,22 @@
-"""One SQLAlchemy session per request, closed (and rolled back if uncommitted) at teardown; a
-connection that died meanwhile is discarded, not raised (see :mod:`corrmail.ops.outage`)."""
+"""What a view reads the service through: one SQLAlchemy session per request, closed (and rolled
+back if uncommitted) at teardown — a connection that died meanwhile is discarded, not raised (see
+:mod:`corrmail.ops.outage`) — the settings parsed at start-up, the letter writer, and today
+where a tournament is played."""
 
 from __future__ import annotations
+
+import datetime as dt
 
 from flask import Flask, current_app, g
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from corrmail.clock import today
 from corrmail.config import Settings
 from corrmail.db import Database
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
+from corrmail.models import Tournament
 
 _EXTENSION = "corrmail.database"
 
@@ -53,3 +60,13 @@ def mail_settings() -> MailSettings:
     """The mail settings the app parsed from the environment when it started."""
     value: MailSettings = current_app.config["CORRMAIL_MAIL_SETTINGS"]
     return value
+
+
+def letter_writer() -> LetterWriter:
+    """The writer of the service's letters, with the mail settings parsed at start-up."""
+    return LetterWriter(mail_settings())
+
+
+def tournament_today(tournament: Tournament) -> dt.date:
+    """Today in the tournament's time zone (or the day the settings fix, for tests and demos)."""
+    return today(settings().today, tournament.time_zone)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
@@ -11,7 +9,6 @@ from markupsafe import Markup
 from sqlalchemy import select
 from werkzeug.wrappers.response import Response
 
-from corrmail.clock import today
 from corrmail.games import (
     LedgerError,
     LetterErrorRefused,
@@ -42,7 +39,7 @@ from corrmail.play.postcards import (
     written_moves,
 )
 from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
-from corrmail.web.database import db_session, settings
+from corrmail.web.database import db_session, tournament_today
 from corrmail.web.downloads import attachment
 from corrmail.web.letter_forms import ErrorReportForm, LetterForm, PenaltyChargeForm
 from corrmail.web.play import play_panel
@@ -60,7 +57,7 @@ def show(game_id: int) -> str:
         letter.corrects_letter_id: letter for letter in letters if letter.corrects_letter_id
     }
     moves = [letter for letter in effective_letters(letters) if letter.moves_text.strip()]
-    on = _today(game)
+    on = tournament_today(game.tournament)
     view = GameView(game)
     # The header reads the game's stored state; only the time chart below replays the ledger.
     state = stored_states(db_session(), [game.id]).get(game.id)
@@ -125,7 +122,7 @@ def add_postcard(game_id: int) -> str | Response:
     status = 200
     if form.validate_on_submit():
         entry = form.entry()
-        on = _today(game)
+        on = tournament_today(game.tournament)
         check = check_postcard(game, entry, today=on)
         storing = request.form.get("action") == "enter" and bool(form.fingerprint.data)
         if storing and check.accepted and check.stops_play and not form.confirm_stop.data:
@@ -207,9 +204,6 @@ def _viewable(game_id: int) -> Game:
     return game
 
 
-def _today(game: Game) -> dt.date:
-    return today(settings().today, game.tournament.time_zone)
-
 
 def _svg_body(svg: str) -> str:
     """The diagram without its XML declaration, to be placed inline in the page."""
@@ -267,7 +261,8 @@ def add_error_report(game_id: int) -> str | Response:
             letter = record_error_report(
                 session, game, reporter_id=form.reporter.data, letter_id=form.letter.data,
                 received=form.received.data, reported=form.reported.data,
-                channel=Channel(form.channel.data), on=_today(game), user=current_user)
+                channel=Channel(form.channel.data), on=tournament_today(game.tournament),
+                user=current_user)
         except LetterErrorRefused as error:
             session.rollback()
             refused = error
@@ -294,8 +289,8 @@ def add_partner_penalty(game_id: int) -> str | Response:
         try:
             charge_letter_penalty(
                 session, game, letter_id=form.letter.data, charged_in_id=form.charged_in.data,
-                rule=form.rule.data or "", reason=form.reason.data or "", on=_today(game),
-                user=current_user)
+                rule=form.rule.data or "", reason=form.reason.data or "",
+                on=tournament_today(game.tournament), user=current_user)
         except LetterErrorRefused as error:
             session.rollback()
             refused = error

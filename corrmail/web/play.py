@@ -8,7 +8,6 @@ intake as e-mail letters. The board's legal moves come from :mod:`notation` thro
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,12 +20,10 @@ from werkzeug.wrappers.response import Response
 from wtforms import BooleanField, DateField, HiddenField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
-from corrmail.clock import today as service_today
 from corrmail.games.ledger import LedgerError
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
-from corrmail.letters.write import LetterWriter
 from corrmail.mail.content import read_letter
-from corrmail.models import Game, GameState, Participant, Role, Tournament, User
+from corrmail.models import Game, GameState, Participant, Role, User
 from corrmail.people.player_home import player_home
 from corrmail.play.web_moves import (
     WebLetter,
@@ -37,7 +34,11 @@ from corrmail.play.web_moves import (
     square_centres,
 )
 from corrmail.web.access import can_view_game
-from corrmail.web.database import db_session, mail_settings, settings
+from corrmail.web.database import (
+    db_session,
+    letter_writer,
+    tournament_today,
+)
 from notation.full import format_full
 from notation.letters import LegalMove, read_move
 from notation.svg import board_svg
@@ -47,12 +48,6 @@ blueprint = Blueprint("play", __name__)
 _OPEN = (GameState.NOT_STARTED, GameState.IN_PLAY)
 
 
-def letter_writer() -> LetterWriter:
-    return LetterWriter(mail_settings())
-
-
-def tournament_today(tournament: Tournament) -> dt.date:
-    return service_today(settings().today, tournament.time_zone)
 
 
 def own_participant(user: User, game: Game) -> Participant | None:

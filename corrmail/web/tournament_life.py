@@ -7,8 +7,6 @@ Thin views over :mod:`corrmail.tournaments.officials`, :mod:`corrmail.tournament
 
 from __future__ import annotations
 
-import datetime as dt
-
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -21,8 +19,6 @@ from wtforms import DateField, SelectField, SelectMultipleField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired
 
-from corrmail.clock import today as service_today
-from corrmail.letters.write import LetterWriter
 from corrmail.models import Channel, Participant, Role, Tournament, User
 from corrmail.people.accounts import AccountRefused, player_account
 from corrmail.tournaments.closing import CloseRefused, blockers, close
@@ -46,7 +42,11 @@ from corrmail.tournaments.registration import FieldError, RegistrationError, add
 from corrmail.tournaments.start_sheets import start_sheets
 from corrmail.web.access import official_tournament, participant_or_404, tournament_or_404
 from corrmail.web.auth import roles_required
-from corrmail.web.database import db_session, mail_settings, settings
+from corrmail.web.database import (
+    db_session,
+    letter_writer,
+    tournament_today,
+)
 
 blueprint = Blueprint("tournament_life", __name__, url_prefix="/tournaments")
 
@@ -68,12 +68,6 @@ class PostedForm(FlaskForm):
     posted_on = DateField(_l("Posted on"), validators=[DataRequired()])
 
 
-def _writer() -> LetterWriter:
-    return LetterWriter(mail_settings())
-
-
-def _today(tournament: Tournament) -> dt.date:
-    return service_today(settings().today, tournament.time_zone)
 
 
 def enter_player(session: Session, tournament: Tournament, row: PlayerRow, *, channel: str,
@@ -88,7 +82,7 @@ def enter_player(session: Session, tournament: Tournament, row: PlayerRow, *, ch
         if not row.email:
             raise RegistrationError([FieldError("email", _("an invitation needs an e-mail address"))])
         try:
-            player_account(session, participant.player, by=current_user, writer=_writer(),
+            player_account(session, participant.player, by=current_user, writer=letter_writer(),
                            base_url=request.url_root, secret_key=current_app.config["SECRET_KEY"])
         except AccountRefused as error:
             raise RegistrationError([FieldError("email", str(error))]) from error
@@ -101,7 +95,7 @@ def invite_players(session: Session, participants: list[Participant]) -> int:
     for participant in participants:
         try:
             account = player_account(session, participant.player, by=current_user,
-                                     writer=_writer(), base_url=request.url_root,
+                                     writer=letter_writer(), base_url=request.url_root,
                                      secret_key=current_app.config["SECRET_KEY"])
         except AccountRefused as error:
             raise RegistrationError([FieldError("file", f"{participant.player.name}: {error}")]) \
@@ -177,8 +171,8 @@ def publish_now(code: str) -> str | Response:
         abort(400)
     session = db_session()
     try:
-        report = publish(session, tournament, by=current_user, writer=_writer(),
-                         today=_today(tournament))
+        report = publish(session, tournament, by=current_user, writer=letter_writer(),
+                         today=tournament_today(tournament))
     except PublishRefused as error:
         session.rollback()
         page = render_template("tournaments/publish.html", tournament=tournament,
@@ -201,8 +195,8 @@ def resend_sheet(code: str, participant_id: int) -> Response:
     if ActionForm().validate_on_submit():
         session = db_session()
         try:
-            resend(session, tournament, participant, by=current_user, writer=_writer(),
-                   today=_today(tournament))
+            resend(session, tournament, participant, by=current_user, writer=letter_writer(),
+                   today=tournament_today(tournament))
         except PublishRefused as error:
             session.rollback()
             flash(str(error), "error")
@@ -222,7 +216,7 @@ def sheets(code: str) -> str:
                            participants=[p for p in tournament.participants if not p.withdrawn],
                            channel_of=channel_of, to_post=sheets_for_steward(tournament),
                            posted_form=PostedForm(), action_form=ActionForm(),
-                           today=_today(tournament))
+                           today=tournament_today(tournament))
 
 
 @blueprint.get("/<code>/start-sheets/<int:participant_id>/print")
@@ -278,8 +272,8 @@ def close_now(code: str) -> str | Response:
         abort(400)
     session = db_session()
     try:
-        closed = close(session, tournament, by=current_user, writer=_writer(),
-                       today=_today(tournament))
+        closed = close(session, tournament, by=current_user, writer=letter_writer(),
+                       today=tournament_today(tournament))
     except CloseRefused as error:
         session.rollback()
         page = render_template("tournaments/close.html", tournament=tournament,

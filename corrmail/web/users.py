@@ -15,7 +15,6 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from corrmail.letters.write import LetterWriter
 from corrmail.models import Role
 from corrmail.ops.password_reset import MIN_PASSWORD_LENGTH
 from corrmail.people.accounts import (
@@ -31,7 +30,7 @@ from corrmail.people.accounts import (
     user_by_login,
 )
 from corrmail.web.auth import roles_required
-from corrmail.web.database import db_session, mail_settings
+from corrmail.web.database import db_session, letter_writer
 
 blueprint = Blueprint("users", __name__, url_prefix="/admin/users")
 
@@ -66,9 +65,6 @@ class RolesForm(FlaskForm):
 class ActionForm(FlaskForm):
     pass
 
-
-def _writer() -> LetterWriter:
-    return LetterWriter(mail_settings())
 
 
 def _refusal(error: AccountRefused) -> str:
@@ -106,7 +102,7 @@ def index() -> str | Response:
                 NewAccount(login=form.login.data, name=form.name.data, email=form.email.data,
                            roles=parse_roles(form.roles.data), password=password,
                            locale=form.locale.data),
-                by=current_user, writer=_writer(), base_url=request.url_root,
+                by=current_user, writer=letter_writer(), base_url=request.url_root,
                 secret_key=current_app.config["SECRET_KEY"],
                 min_password_length=MIN_PASSWORD_LENGTH)
         except AccountRefused as error:
@@ -146,7 +142,7 @@ def _act(step: str, login: str) -> Response:
             invited = user_by_login(session, login)
             if invited is None:
                 raise AccountRefused("unknown_login", login, login=login)
-            invite(session, invited, writer=_writer(), base_url=request.url_root,
+            invite(session, invited, writer=letter_writer(), base_url=request.url_root,
                    secret_key=current_app.config["SECRET_KEY"], by=current_user)
             message = _("An invitation to set the password is on its way to %(email)s.",
                         email=invited.email)
