@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from email import policy
 from email.parser import BytesParser
 from email.utils import getaddresses
+from typing import Any
 
 from sqlalchemy import Connection, bindparam, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -73,6 +74,21 @@ _CLAIM = (
     .returning(InboundRow)
     .execution_options(synchronize_session=False)
 )
+
+
+_STORE_STATEMENTS: dict[str, Any] = {}
+
+
+def _store_statement(dialect: str) -> Any:
+    """The raw store's ``INSERT … ON CONFLICT DO NOTHING RETURNING id`` of a dialect, one
+    statement object for every message, its values given at execution (a statement built with
+    ``.values(...)`` for every message had its cache key computed every time)."""
+    statement = _STORE_STATEMENTS.get(dialect)
+    if statement is None:
+        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        statement = _STORE_STATEMENTS[dialect] = (
+            insert(InboundRow).on_conflict_do_nothing().returning(InboundRow.id))
+    return statement
 
 
 class TemporaryFailure(MailError):
@@ -203,11 +219,9 @@ class Inbox:
                 outcome_detail=str(OversizeMessage(len(raw), self.max_bytes)),
                 processed_at=self.clock(),
             )
-        insert = postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
         with connection.begin():
-            new_id = connection.execute(
-                insert(InboundRow).values(**values).on_conflict_do_nothing().returning(InboundRow.id)
-            ).scalar_one_or_none()
+            new_id = connection.execute(_store_statement(connection.dialect.name), values
+                                        ).scalar_one_or_none()
             if new_id is not None:
                 return Receipt(new_id, False, status, "")
             same = InboundRow.sha256 == digest
