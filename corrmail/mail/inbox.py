@@ -36,6 +36,8 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import dml as postgresql_dml
+from sqlalchemy.dialects.sqlite import dml as sqlite_dml
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, PendingRollbackError
 from sqlalchemy.orm import Session
 
@@ -76,18 +78,49 @@ _CLAIM = (
 )
 
 
+class _SQLiteInsert(sqlite.Insert):
+    """SQLite's ``INSERT … ON CONFLICT``, in SQLAlchemy's statement cache: the dialect's
+    classes are left out of it (``inherit_cache = False``), so the raw store's insert was
+    compiled anew for every message. With :class:`_SQLiteDoNothing` as its only conflict clause
+    its cache key is complete."""
+
+    inherit_cache = True
+
+
+class _SQLiteDoNothing(sqlite_dml.OnConflictDoNothing):
+    """``ON CONFLICT DO NOTHING`` without a target: its class is its whole cache key."""
+
+    inherit_cache = True
+    _traverse_internals = []
+
+
+class _PostgreSQLInsert(postgresql.Insert):
+    """PostgreSQL's ``INSERT … ON CONFLICT``, cached: see :class:`_SQLiteInsert`."""
+
+    inherit_cache = True
+
+
+class _PostgreSQLDoNothing(postgresql_dml.OnConflictDoNothing):
+    """``ON CONFLICT DO NOTHING`` without a target: its class is its whole cache key."""
+
+    inherit_cache = True
+    _traverse_internals = []
+
+
 _STORE_STATEMENTS: dict[str, Any] = {}
 
 
 def _store_statement(dialect: str) -> Any:
     """The raw store's ``INSERT … ON CONFLICT DO NOTHING RETURNING id`` of a dialect, one
-    statement object for every message, its values given at execution (a statement built with
-    ``.values(...)`` for every message had its cache key computed every time)."""
+    statement for every message, compiled once; the values are given at execution."""
     statement = _STORE_STATEMENTS.get(dialect)
     if statement is None:
-        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        statement = _STORE_STATEMENTS[dialect] = (
-            insert(InboundRow).on_conflict_do_nothing().returning(InboundRow.id))
+        insert, nothing = ((_PostgreSQLInsert, _PostgreSQLDoNothing) if dialect == "postgresql"
+                           else (_SQLiteInsert, _SQLiteDoNothing))
+        statement = insert(InboundRow).returning(InboundRow.id)
+        # What on_conflict_do_nothing() sets, with the cacheable clause.
+        statement._post_values_clause = nothing()
+        _STORE_STATEMENTS[dialect] = statement
     return statement
 
 
