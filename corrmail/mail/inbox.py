@@ -320,8 +320,19 @@ class Inbox:
             )
         except MalformedMessage as error:
             return self._finish(row, InboundStatus.IGNORED, "malformed", error.reason)
-        row.auth_results = topmost_authentication_results(row.raw)
+        auth_results = topmost_authentication_results(row.raw)
+        receipt = self._apply(session, row, message, auth_results,
+                              envelope_sender=envelope_sender)
+        # Written with the outcome by the last flush. Set before the game was read, it left the
+        # claimed row dirty, so reading the game flushed the session first: a flush with nothing
+        # to write, or an UPDATE of its own when the MTA reported results.
+        row.auth_results = auth_results
+        return receipt
 
+    def _apply(self, session: Session, row: InboundRow, message: InboundMessage,
+               auth_results: str | None, *, envelope_sender: str | None) -> Receipt:
+        """What the parsed message does: recorded if machine-made, refused if it is not
+        authenticated, else applied to its game."""
         if message.automation is not None:
             return self._record_automated(session, row, message)
 
@@ -353,11 +364,12 @@ class Inbox:
                 detail={"inbound_message_id": row.id},
             )
             return self._finish(row, InboundStatus.REFUSED, "sender_mismatch", message.from_address)
-        envelope = judge_envelope(envelope_sender, registered, row.auth_results,
+        envelope = judge_envelope(envelope_sender, registered, auth_results,
                                   authserv_ids=self.writer.settings.authserv_ids,
                                   mail_domain=self.writer.settings.domain)
         if not envelope.accepted:
-            return self._refuse_envelope(session, row, message, game, participant, envelope_sender)
+            return self._refuse_envelope(session, row, message, game, participant,
+                                         envelope_sender, auth_results)
 
         arrival = local_date(row.received_at, game.tournament.time_zone)
         if is_sheet_request(message.text):  # «лист»: the player's own sheet (corrmail.bulletins)
@@ -376,7 +388,8 @@ class Inbox:
         return self._finish(row, status, outcome.code, detail)
 
     def _refuse_envelope(self, session: Session, row: InboundRow, message: InboundMessage,
-                         game: Game, participant: Participant, envelope_sender: str | None) -> Receipt:
+                         game: Game, participant: Participant, envelope_sender: str | None,
+                         auth_results: str | None) -> Receipt:
         """The player's From and token, another mailbox's envelope, no DKIM/SPF pass for the
         player's domain (corrmail.mail.envelope): nothing changes, the *player* is told (at the
         registered address, which is not the sender's) and the referee can read why."""
@@ -386,7 +399,7 @@ class Inbox:
             entity_id=game.id, tournament_id=game.tournament_id,
             summary=(f"letter for {participant.player.name} sent from {envelope_sender!r} "
                      "without DKIM or SPF pass for the player's domain"),
-            detail={"inbound_message_id": row.id, "auth_results": row.auth_results or ""},
+            detail={"inbound_message_id": row.id, "auth_results": auth_results or ""},
         )
         return self._finish(row, InboundStatus.REFUSED, "envelope_mismatch",
                             f"envelope sender {envelope_sender}")
