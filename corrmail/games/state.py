@@ -96,6 +96,10 @@ class StoredGameState(Base):
     #: FEN of the position before the plies the side to move has to repeat (002 §4.2.9: the
     #: partner's, since his own last move letter): the intake starts its board here.
     fen_before: Mapped[str | None] = mapped_column(Text)
+    #: Which plies of the ledger were forced (002 §4.2.4), one character a ply: "1" forced,
+    #: "0" not; None when the board cannot be replayed. The intake's time ledger reads the
+    #: flags of earlier plies here instead of playing the game again to find them.
+    forced_plies: Mapped[str | None] = mapped_column(Text)
     board_turn: Mapped[str | None] = mapped_column(String(5))
     ply_count: Mapped[int] = mapped_column(default=0)
     board_problem: Mapped[str] = mapped_column(Text, default="")
@@ -190,6 +194,9 @@ def replay_values(game: Game) -> dict[str, Any]:
             if letter.variants_text.strip():
                 values["pending_variants"] = letter.variants_text
                 break
+    flags = view.forced_flags()
+    if flags is not None:
+        values["forced_plies"] = "".join("1" if forced else "0" for forced in flags)
     try:
         ledger = view.ledger()
         chart = compute_chart(ledger)

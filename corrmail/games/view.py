@@ -31,7 +31,6 @@ from notation.game_position import (
 )
 from notation.letter_form import forced_plies
 from notation.letters import LegalMove, PlayedGame, play_moves, read_move
-from notation.move import Move
 from notation.rules import Color
 from notation.rules import GameType as BoardType
 from notation.variants import VariantOffer, parse_variants
@@ -165,8 +164,11 @@ def seed_board(game: Game) -> None:
             return
     except (ValueError, TypeError):  # no engine for the game type, a bad option or FEN: replay
         return
-    game.__dict__[_REPLAY_MEMO] = (_board_key(game, view.board_type), plies, tail,
-                                   len(plies) - count)
+    key = _board_key(game, view.board_type)
+    game.__dict__[_REPLAY_MEMO] = (key, plies, tail, len(plies) - count)
+    flags = state.forced_plies
+    if flags is not None and len(flags) == len(plies) and not flags.strip("01"):
+        game.__dict__[_FORCED_MEMO] = (key, plies, tuple(flag == "1" for flag in flags))
 
 
 #: Where :meth:`GameView.game_penalties` keeps a game object's penalties, and the count of
@@ -422,24 +424,30 @@ class GameView:
         :func:`notation.letter_form.forced_plies` finds it; ``None`` when the board cannot be
         replayed (a game type without an engine, an illegal move on record).
 
-        Kept on the game object like the replay: a later view finds only the new plies' flags.
+        Kept on the game object like the replay, keyed by the plies as written: a later view
+        finds only the new plies' flags. The intake starts it from the stored state's flags
+        (:func:`seed_board`), so the flags of the plies before the board's start are read,
+        not found by playing the whole game again.
         """
         try:
-            played = self.played
+            offset, played = (0, self.played) if "played" in self.__dict__ else self._tail()
         except (UnsupportedGameType, ValueError):
             return None
         if not played.complete:
             return None
-        moves = played.moves
-        key = (self.board_type, repr(self.game.tournament.rule_options or None))
-        memo: tuple[object, tuple[Move, ...], tuple[bool, ...]] | None = self.game.__dict__.get(
+        plies = tuple(self.plies)
+        key = _board_key(self.game, self.board_type)
+        memo: tuple[object, tuple[str, ...], tuple[bool, ...]] | None = self.game.__dict__.get(
             _FORCED_MEMO)
-        if memo is not None and memo[0] == key and moves[:len(memo[1])] == memo[1]:
-            known = len(memo[1])
-            flags = memo[2] + forced_plies(played.positions[known], moves[known:])
-        else:
-            flags = forced_plies(self.start, moves)
-        self.game.__dict__[_FORCED_MEMO] = (key, moves, flags)
+        if (memo is not None and memo[0] == key and offset <= len(memo[1])
+                and plies[:len(memo[1])] == memo[1]):
+            known = len(memo[1]) - offset  # the plies already flagged, of those played here
+            flags = memo[2] + forced_plies(played.positions[known], played.moves[known:])
+        elif offset == 0:
+            flags = forced_plies(played.positions[0], played.moves)
+        else:  # the board started late and the flags before it are not known: the whole game
+            flags = forced_plies(self.start, self.played.moves)
+        self.game.__dict__[_FORCED_MEMO] = (key, plies, flags)
         return flags
 
     def move_tally(self) -> MoveTally:
