@@ -179,6 +179,34 @@ class _BlockGenerator(BytesGenerator):
         if parts[-1]:
             self.write(parts[-1])
 
+    @classmethod
+    def _make_boundary(cls, text: bytes | None = None) -> str:
+        """The stdlib's boundary (the same draw), checked against the parts without compiling
+        a regular expression for every boundary (a third of writing a letter's bytes)."""
+        boundary: str = super()._make_boundary()  # type: ignore[misc]
+        if text is None:
+            return boundary
+        chosen, counter = boundary, 0
+        while _is_delimiter_line(text, chosen.encode("ascii")):
+            chosen = f"{boundary}.{counter}"
+            counter += 1
+        return chosen
+
+
+def _is_delimiter_line(text: bytes, boundary: bytes) -> bool:
+    """Whether a line of ``text`` is ``--boundary`` or ``--boundary--``: what the stdlib's
+    ``re.compile('^--' + re.escape(boundary) + '(--)?$', re.MULTILINE).search`` finds."""
+    needle = b"--" + boundary
+    start = text.find(needle)
+    while start != -1:
+        if start == 0 or text[start - 1] == 0x0A:
+            end = start + len(needle)
+            for after in (end + 2, end) if text.startswith(b"--", end) else (end,):
+                if after == len(text) or text[after] == 0x0A:
+                    return True
+        start = text.find(needle, start + 1)
+    return False
+
 
 def build_message(letter: OutgoingLetter) -> EmailMessage:
     """The :class:`EmailMessage` for ``letter``, ready for :func:`aiosmtplib.send`."""
