@@ -209,7 +209,12 @@ def append_letter(
             **letter.__dict__,
         )
         # Under the lock no other writer can take this sequence: no savepoint to fall back to.
-        game.letters.append(row)
+        # The letter joins the loaded ledger as read state, not as a change of the game: the
+        # row carries its game_id, and a game changed through its collection would take part
+        # in the flush (dependency processing, history of its columns) for nothing to write.
+        session.add(row)
+        set_committed_value(game, "letters", [*game.letters, row])
+        set_committed_value(row, "game", game)
         session.flush()
         return row
     last = session.scalar(select(func.max(Letter.sequence)).where(Letter.game_id == game.id))
