@@ -19,7 +19,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from corrmail.games.ledger import effective_letters
 from corrmail.games.move_walk import color_of
-from corrmail.models import Break, Game, Letter, PairedRound, Participant, Tournament
+from corrmail.models import Break, Game, Letter, PairedRound, Participant, Player, Tournament
 from corrmail.models import Penalty as PenaltyRow
 from corrmail.models.enums import ROUND_BY_ROUND_SYSTEMS
 from notation.full import format_full
@@ -119,10 +119,14 @@ def _mail_game_options() -> tuple[Any, ...]:
     them is then made once too (:func:`corrmail.games.append.load_locked_game`)."""
     from corrmail.games.state import with_stored_state
 
+    # The players' locales (the letters' language) come with them: no query of their own.
+    locale = getattr(Player, "locale")  # noqa: B009 - mapped after the class (models.people)
     return (
         joinedload(Game.tournament, innerjoin=True),
-        joinedload(Game.white, innerjoin=True).joinedload(Participant.player, innerjoin=True),
-        joinedload(Game.black, innerjoin=True).joinedload(Participant.player, innerjoin=True),
+        joinedload(Game.white, innerjoin=True).joinedload(Participant.player, innerjoin=True)
+        .undefer(locale),
+        joinedload(Game.black, innerjoin=True).joinedload(Participant.player, innerjoin=True)
+        .undefer(locale),
         with_stored_state(),
     )
 

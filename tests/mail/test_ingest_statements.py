@@ -27,12 +27,13 @@ from notation.position import Position
 from notation.rules import GameType as BoardType
 
 #: One statement each: store (INSERT … ON CONFLICT … RETURNING), claim (UPDATE … RETURNING),
-#: game with tournament, participants, players and its stored state, letters, breaks,
-#: penalties, the players' locales, INSERT letter, INSERT outbox, INSERT audit entry, UPDATE
+#: game with tournament, participants, players (with their locales) and its stored state,
+#: letters, breaks, penalties, INSERT letter, INSERT outbox, INSERT audit entry, UPDATE
 #: inbound row, UPDATE outbox (the bounce address needs the outbox id), UPDATE of the game's
 #: stored state (corrmail.games.state, written in the same transaction as the letter). Before
-#: the ingest pass a move letter took 24; before the stored state, 12.
-MOVE_LETTER_STATEMENTS = 13
+#: the ingest pass a move letter took 24; before the stored state, 12, then 13 with it until
+#: the locales came with the players.
+MOVE_LETTER_STATEMENTS = 12
 #: The raw store, then the processing (claim, letter, answer, mark processed) as one.
 COMMITS_PER_LETTER = 2
 #: A letter delivered again after it was processed: the conflicting insert, the stored outcome.
