@@ -101,6 +101,8 @@ class StoredGameState(Base):
     #: flags of earlier plies here instead of playing the game again to find them.
     forced_plies: Mapped[str | None] = mapped_column(Text)
     board_turn: Mapped[str | None] = mapped_column(String(5))
+    #: How many penalty rows the game has: with none, the intake does not read them.
+    penalty_count: Mapped[int] = mapped_column(default=0)
     ply_count: Mapped[int] = mapped_column(default=0)
     board_problem: Mapped[str] = mapped_column(Text, default="")
     #: The variants (002 §4.2.7) of the partner's letter the side to move is answering, as written.
@@ -194,6 +196,7 @@ def replay_values(game: Game) -> dict[str, Any]:
             if letter.variants_text.strip():
                 values["pending_variants"] = letter.variants_text
                 break
+    values["penalty_count"] = len(view.game_penalties())
     flags = view.forced_flags()
     if flags is not None:
         values["forced_plies"] = "".join("1" if forced else "0" for forced in flags)

@@ -173,12 +173,25 @@ def seed_board(game: Game) -> None:
     flags = state.forced_plies
     if flags is not None and len(flags) == len(plies) and not flags.strip("01"):
         game.__dict__[_FORCED_MEMO] = (key, plies, tuple(flag == "1" for flag in flags))
+    session = object_session(game)
+    if (state.penalty_count == 0 and session is not None
+            and not session.info.get(_PENALTY_WRITES)):
+        # No penalty rows when the state was written (in the transaction of the game's last
+        # change, under its lock, as every penalty's is), and this session has written none
+        # since: nothing to read for this letter.
+        game.__dict__[_PENALTY_MEMO] = (_penalty_stamp(session), ())
 
 
 #: Where :meth:`GameView.game_penalties` keeps a game object's penalties, and the count of
 #: penalty writes in a session that makes such a copy stale.
 _PENALTY_MEMO = "_corrmail_penalty_memo"
 _PENALTY_WRITES = "corrmail.game_view.penalty_writes"
+
+
+def _penalty_stamp(session: Session) -> tuple[object, int]:
+    """What a copy of a game's penalties is valid for: this transaction, while no penalty has
+    been written in it since."""
+    return (session.get_transaction(), session.info.get(_PENALTY_WRITES, 0))
 
 
 @event.listens_for(Session, "after_flush")
@@ -578,15 +591,13 @@ class GameView:
         session = object_session(self.game)
         if session is None:
             raise RuntimeError(f"game {self.game.id} is not attached to a session")
-        stamp = (session.get_transaction(), session.info.get(_PENALTY_WRITES, 0))
         memo = self.game.__dict__.get(_PENALTY_MEMO)
         unflushed = any(isinstance(item, PenaltyRow)
                         for item in (*session.new, *session.dirty, *session.deleted))
-        if memo is not None and memo[0] == stamp and not unflushed:
+        if memo is not None and memo[0] == _penalty_stamp(session) and not unflushed:
             return list(memo[1])
         rows = list(session.scalars(_PENALTIES_OF_GAME, {"game_id": self.game.id}))
-        stamp = (session.get_transaction(), session.info.get(_PENALTY_WRITES, 0))
-        self.game.__dict__[_PENALTY_MEMO] = (stamp, tuple(rows))
+        self.game.__dict__[_PENALTY_MEMO] = (_penalty_stamp(session), tuple(rows))
         return rows
 
     def chart(self) -> TimeChart:
