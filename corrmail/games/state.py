@@ -2,13 +2,14 @@
 instead of replaying every letter (docs/benchmarks/load.md named the replay as the cost).
 
 A :class:`StoredGameState` row (table ``game_states``, one per game) holds what follows from a
-game's ledger: the position (FEN), the side to move on the board and the ply count, the
-variants offered in the letter now being answered, both players' totals, who owes the reply
-and his current period (the counted move his reply will be) with its limit, the day his clock
-counts from, the last safe reply date, the day he comes within :data:`NEAR_OVERSTEP_DAYS` of an
-overstep, the repeat date (002 §4.3.4), the chart's overstep, the game's merged break days and
-the last letter's dates. Flags that depend on today are stored as the day they turn on, so a
-page compares dates (and SQL can count them) without the ledger.
+game's ledger: the position (FEN), the side to move on the board and the ply count, which plies
+were forced, the number of the game's penalty rows, the variants offered in the letter now
+being answered, both players' totals, who owes the reply and his current period (the counted
+move his reply will be) with its limit, the day his clock counts from, the last safe reply
+date, the day he comes within :data:`NEAR_OVERSTEP_DAYS` of an overstep, the repeat date (002
+§4.3.4), the chart's overstep, the game's merged break days and the last letter's dates.
+Flags that depend on today are stored as the day they turn on, so a page compares dates (and
+SQL can count them) without the ledger.
 
 It is derived data, and :func:`replay_values` is the one definition of it: the same
 :class:`corrmail.games.view.GameView` replay (``notation`` for the board, ``timekeeping``
