@@ -2,13 +2,14 @@
 instead of replaying every letter (docs/benchmarks/load.md named the replay as the cost).
 
 A :class:`StoredGameState` row (table ``game_states``, one per game) holds what follows from a
-game's ledger: the position (FEN), the side to move on the board and the ply count, the
-variants offered in the letter now being answered, both players' totals, who owes the reply
-and his current period (the counted move his reply will be) with its limit, the day his clock
-counts from, the last safe reply date, the day he comes within :data:`NEAR_OVERSTEP_DAYS` of an
-overstep, the repeat date (002 §4.3.4), the chart's overstep, the game's merged break days and
-the last letter's dates. Flags that depend on today are stored as the day they turn on, so a
-page compares dates (and SQL can count them) without the ledger.
+game's ledger: the position (FEN), the side to move on the board and the ply count, which plies
+were forced, the number of the game's penalty rows, the variants offered in the letter now
+being answered, both players' totals, who owes the reply and his current period (the counted
+move his reply will be) with its limit, the day his clock counts from, the last safe reply
+date, the day he comes within :data:`NEAR_OVERSTEP_DAYS` of an overstep, the repeat date (002
+§4.3.4), the chart's overstep, the game's merged break days and the last letter's dates.
+Flags that depend on today are stored as the day they turn on, so a page compares dates (and
+SQL can count them) without the ledger.
 
 It is derived data, and :func:`replay_values` is the one definition of it: the same
 :class:`corrmail.games.view.GameView` replay (``notation`` for the board, ``timekeeping``
@@ -96,7 +97,13 @@ class StoredGameState(Base):
     #: FEN of the position before the plies the side to move has to repeat (002 §4.2.9: the
     #: partner's, since his own last move letter): the intake starts its board here.
     fen_before: Mapped[str | None] = mapped_column(Text)
+    #: Which plies of the ledger were forced (002 §4.2.4), one character a ply: "1" forced,
+    #: "0" not; None when the board cannot be replayed. The intake's time ledger reads the
+    #: flags of earlier plies here instead of playing the game again to find them.
+    forced_plies: Mapped[str | None] = mapped_column(Text)
     board_turn: Mapped[str | None] = mapped_column(String(5))
+    #: How many penalty rows the game has: with none, the intake does not read them.
+    penalty_count: Mapped[int] = mapped_column(default=0)
     ply_count: Mapped[int] = mapped_column(default=0)
     board_problem: Mapped[str] = mapped_column(Text, default="")
     #: The variants (002 §4.2.7) of the partner's letter the side to move is answering, as written.
@@ -190,6 +197,10 @@ def replay_values(game: Game) -> dict[str, Any]:
             if letter.variants_text.strip():
                 values["pending_variants"] = letter.variants_text
                 break
+    values["penalty_count"] = len(view.game_penalties())
+    flags = view.forced_flags()
+    if flags is not None:
+        values["forced_plies"] = "".join("1" if forced else "0" for forced in flags)
     try:
         ledger = view.ledger()
         chart = compute_chart(ledger)

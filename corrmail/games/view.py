@@ -19,7 +19,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from corrmail.games.ledger import effective_letters
 from corrmail.games.move_walk import color_of
-from corrmail.models import Break, Game, Letter, PairedRound, Participant, Tournament
+from corrmail.models import Break, Game, Letter, PairedRound, Participant, Player, Tournament
 from corrmail.models import Penalty as PenaltyRow
 from corrmail.models.enums import ROUND_BY_ROUND_SYSTEMS
 from notation.full import format_full
@@ -31,7 +31,6 @@ from notation.game_position import (
 )
 from notation.letter_form import forced_plies
 from notation.letters import LegalMove, PlayedGame, play_moves, read_move
-from notation.move import Move
 from notation.rules import Color
 from notation.rules import GameType as BoardType
 from notation.variants import VariantOffer, parse_variants
@@ -120,10 +119,14 @@ def _mail_game_options() -> tuple[Any, ...]:
     them is then made once too (:func:`corrmail.games.append.load_locked_game`)."""
     from corrmail.games.state import with_stored_state
 
+    # The players' locales (the letters' language) come with them: no query of their own.
+    locale = getattr(Player, "locale")  # noqa: B009 - mapped after the class (models.people)
     return (
         joinedload(Game.tournament, innerjoin=True),
-        joinedload(Game.white, innerjoin=True).joinedload(Participant.player, innerjoin=True),
-        joinedload(Game.black, innerjoin=True).joinedload(Participant.player, innerjoin=True),
+        joinedload(Game.white, innerjoin=True).joinedload(Participant.player, innerjoin=True)
+        .undefer(locale),
+        joinedload(Game.black, innerjoin=True).joinedload(Participant.player, innerjoin=True)
+        .undefer(locale),
         with_stored_state(),
     )
 
@@ -165,14 +168,30 @@ def seed_board(game: Game) -> None:
             return
     except (ValueError, TypeError):  # no engine for the game type, a bad option or FEN: replay
         return
-    game.__dict__[_REPLAY_MEMO] = (_board_key(game, view.board_type), plies, tail,
-                                   len(plies) - count)
+    key = _board_key(game, view.board_type)
+    game.__dict__[_REPLAY_MEMO] = (key, plies, tail, len(plies) - count)
+    flags = state.forced_plies
+    if flags is not None and len(flags) == len(plies) and not flags.strip("01"):
+        game.__dict__[_FORCED_MEMO] = (key, plies, tuple(flag == "1" for flag in flags))
+    session = object_session(game)
+    if (state.penalty_count == 0 and session is not None
+            and not session.info.get(_PENALTY_WRITES)):
+        # No penalty rows when the state was written (in the transaction of the game's last
+        # change, under its lock, as every penalty's is), and this session has written none
+        # since: nothing to read for this letter.
+        game.__dict__[_PENALTY_MEMO] = (_penalty_stamp(session), ())
 
 
 #: Where :meth:`GameView.game_penalties` keeps a game object's penalties, and the count of
 #: penalty writes in a session that makes such a copy stale.
 _PENALTY_MEMO = "_corrmail_penalty_memo"
 _PENALTY_WRITES = "corrmail.game_view.penalty_writes"
+
+
+def _penalty_stamp(session: Session) -> tuple[object, int]:
+    """What a copy of a game's penalties is valid for: this transaction, while no penalty has
+    been written in it since."""
+    return (session.get_transaction(), session.info.get(_PENALTY_WRITES, 0))
 
 
 @event.listens_for(Session, "after_flush")
@@ -422,24 +441,30 @@ class GameView:
         :func:`notation.letter_form.forced_plies` finds it; ``None`` when the board cannot be
         replayed (a game type without an engine, an illegal move on record).
 
-        Kept on the game object like the replay: a later view finds only the new plies' flags.
+        Kept on the game object like the replay, keyed by the plies as written: a later view
+        finds only the new plies' flags. The intake starts it from the stored state's flags
+        (:func:`seed_board`), so the flags of the plies before the board's start are read,
+        not found by playing the whole game again.
         """
         try:
-            played = self.played
+            offset, played = (0, self.played) if "played" in self.__dict__ else self._tail()
         except (UnsupportedGameType, ValueError):
             return None
         if not played.complete:
             return None
-        moves = played.moves
-        key = (self.board_type, repr(self.game.tournament.rule_options or None))
-        memo: tuple[object, tuple[Move, ...], tuple[bool, ...]] | None = self.game.__dict__.get(
+        plies = tuple(self.plies)
+        key = _board_key(self.game, self.board_type)
+        memo: tuple[object, tuple[str, ...], tuple[bool, ...]] | None = self.game.__dict__.get(
             _FORCED_MEMO)
-        if memo is not None and memo[0] == key and moves[:len(memo[1])] == memo[1]:
-            known = len(memo[1])
-            flags = memo[2] + forced_plies(played.positions[known], moves[known:])
-        else:
-            flags = forced_plies(self.start, moves)
-        self.game.__dict__[_FORCED_MEMO] = (key, moves, flags)
+        if (memo is not None and memo[0] == key and offset <= len(memo[1])
+                and plies[:len(memo[1])] == memo[1]):
+            known = len(memo[1]) - offset  # the plies already flagged, of those played here
+            flags = memo[2] + forced_plies(played.positions[known], played.moves[known:])
+        elif offset == 0:
+            flags = forced_plies(played.positions[0], played.moves)
+        else:  # the board started late and the flags before it are not known: the whole game
+            flags = forced_plies(self.start, self.played.moves)
+        self.game.__dict__[_FORCED_MEMO] = (key, plies, flags)
         return flags
 
     def move_tally(self) -> MoveTally:
@@ -566,15 +591,13 @@ class GameView:
         session = object_session(self.game)
         if session is None:
             raise RuntimeError(f"game {self.game.id} is not attached to a session")
-        stamp = (session.get_transaction(), session.info.get(_PENALTY_WRITES, 0))
         memo = self.game.__dict__.get(_PENALTY_MEMO)
         unflushed = any(isinstance(item, PenaltyRow)
                         for item in (*session.new, *session.dirty, *session.deleted))
-        if memo is not None and memo[0] == stamp and not unflushed:
+        if memo is not None and memo[0] == _penalty_stamp(session) and not unflushed:
             return list(memo[1])
         rows = list(session.scalars(_PENALTIES_OF_GAME, {"game_id": self.game.id}))
-        stamp = (session.get_transaction(), session.info.get(_PENALTY_WRITES, 0))
-        self.game.__dict__[_PENALTY_MEMO] = (stamp, tuple(rows))
+        self.game.__dict__[_PENALTY_MEMO] = (_penalty_stamp(session), tuple(rows))
         return rows
 
     def chart(self) -> TimeChart:

@@ -8,6 +8,7 @@ from email.message import EmailMessage
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from corrmail.mail.compose import message_bytes
 from corrmail.models import OutboxMessage, OutboxStatus
 
 
@@ -39,7 +40,7 @@ def enqueue(
         envelope_sender=envelope_sender or str(message["From"]),
         subject=str(message["Subject"]),
         body_text=body.get_content() if body is not None else "",
-        raw=message.as_bytes(),
+        raw=message_bytes(message),
         tournament_id=tournament_id,
         game_id=game_id,
         case_id=case_id,

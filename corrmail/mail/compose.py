@@ -13,13 +13,15 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from email.generator import NLCRE, BytesGenerator  # type: ignore[attr-defined]
 from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
 from email.policy import EmailPolicy
 from email.utils import format_datetime
+from io import BytesIO
 from typing import Any
 
-__all__ = ["Attachment", "OutgoingLetter", "build_message", "new_message_id"]
+__all__ = ["Attachment", "OutgoingLetter", "build_message", "message_bytes", "new_message_id"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +155,57 @@ def new_message_id(domain: str, *, tag: str = "corrmail") -> str:
     unique key. 128 bits from the operating system cannot repeat that way.
     """
     return f"<{tag}.{secrets.token_hex(16)}@{domain}>"
+
+
+def message_bytes(message: EmailMessage) -> bytes:
+    """``message.as_bytes()``, byte for byte, written a block at a time (see
+    :class:`_BlockGenerator`)."""
+    out = BytesIO()
+    _BlockGenerator(out, mangle_from_=False, policy=message.policy).flatten(message)
+    return out.getvalue()
+
+
+class _BlockGenerator(BytesGenerator):
+    """The stdlib's ``BytesGenerator`` writing each body's lines as one block with the
+    policy's line ends, instead of two writes a line (a base64 diagram is some two hundred
+    lines): the same text joined the same way, so the same bytes."""
+
+    def _write_lines(self, lines: str) -> None:
+        if not lines:
+            return
+        parts = NLCRE.split(lines)
+        if len(parts) > 1:
+            self.write(self._NL.join(parts[:-1]) + self._NL)  # type: ignore[attr-defined]
+        if parts[-1]:
+            self.write(parts[-1])
+
+    @classmethod
+    def _make_boundary(cls, text: bytes | None = None) -> str:
+        """The stdlib's boundary (the same draw), checked against the parts without compiling
+        a regular expression for every boundary (a third of writing a letter's bytes)."""
+        boundary: str = super()._make_boundary()  # type: ignore[misc]
+        if text is None:
+            return boundary
+        chosen, counter = boundary, 0
+        while _is_delimiter_line(text, chosen.encode("ascii")):
+            chosen = f"{boundary}.{counter}"
+            counter += 1
+        return chosen
+
+
+def _is_delimiter_line(text: bytes, boundary: bytes) -> bool:
+    """Whether a line of ``text`` is ``--boundary`` or ``--boundary--``: what the stdlib's
+    ``re.compile('^--' + re.escape(boundary) + '(--)?$', re.MULTILINE).search`` finds."""
+    needle = b"--" + boundary
+    start = text.find(needle)
+    while start != -1:
+        if start == 0 or text[start - 1] == 0x0A:
+            end = start + len(needle)
+            for after in (end + 2, end) if text.startswith(b"--", end) else (end,):
+                if after == len(text) or text[after] == 0x0A:
+                    return True
+        start = text.find(needle, start + 1)
+    return False
 
 
 def build_message(letter: OutgoingLetter) -> EmailMessage:

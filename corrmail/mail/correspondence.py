@@ -184,8 +184,13 @@ class _Context:
     # -- helpers ---------------------------------------------------------------------------------
 
     def language(self, participant: Participant) -> str:
-        """The player's locale, else Russian. The first call reads both players of the game at
-        once (their locales only: a whole ``User`` would also load its roles)."""
+        """The player's locale, else Russian: read with the player when the game was loaded for
+        a letter (:func:`corrmail.games.view.load_mail_game`); otherwise the first call reads
+        both players of the game at once (their locales only: a whole ``User`` would also load
+        its roles)."""
+        player = participant.__dict__.get("player")
+        if player is not None and "locale" in player.__dict__:
+            return player.__dict__["locale"] or "ru"
         if participant.player_id not in self.locales:
             wanted = {participant.player_id, self.game.white.player_id, self.game.black.player_id}
             wanted -= self.locales.keys()

@@ -32,9 +32,12 @@ from dataclasses import dataclass
 from email import policy
 from email.parser import BytesParser
 from email.utils import getaddresses
+from typing import Any
 
 from sqlalchemy import Connection, bindparam, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import dml as postgresql_dml
+from sqlalchemy.dialects.sqlite import dml as sqlite_dml
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, PendingRollbackError
 from sqlalchemy.orm import Session
 
@@ -73,6 +76,52 @@ _CLAIM = (
     .returning(InboundRow)
     .execution_options(synchronize_session=False)
 )
+
+
+class _SQLiteInsert(sqlite.Insert):
+    """SQLite's ``INSERT … ON CONFLICT``, in SQLAlchemy's statement cache: the dialect's
+    classes are left out of it (``inherit_cache = False``), so the raw store's insert was
+    compiled anew for every message. With :class:`_SQLiteDoNothing` as its only conflict clause
+    its cache key is complete."""
+
+    inherit_cache = True
+
+
+class _SQLiteDoNothing(sqlite_dml.OnConflictDoNothing):
+    """``ON CONFLICT DO NOTHING`` without a target: its class is its whole cache key."""
+
+    inherit_cache = True
+    _traverse_internals = []
+
+
+class _PostgreSQLInsert(postgresql.Insert):
+    """PostgreSQL's ``INSERT … ON CONFLICT``, cached: see :class:`_SQLiteInsert`."""
+
+    inherit_cache = True
+
+
+class _PostgreSQLDoNothing(postgresql_dml.OnConflictDoNothing):
+    """``ON CONFLICT DO NOTHING`` without a target: its class is its whole cache key."""
+
+    inherit_cache = True
+    _traverse_internals = []
+
+
+_STORE_STATEMENTS: dict[str, Any] = {}
+
+
+def _store_statement(dialect: str) -> Any:
+    """The raw store's ``INSERT … ON CONFLICT DO NOTHING RETURNING id`` of a dialect, one
+    statement for every message, compiled once; the values are given at execution."""
+    statement = _STORE_STATEMENTS.get(dialect)
+    if statement is None:
+        insert, nothing = ((_PostgreSQLInsert, _PostgreSQLDoNothing) if dialect == "postgresql"
+                           else (_SQLiteInsert, _SQLiteDoNothing))
+        statement = insert(InboundRow).returning(InboundRow.id)
+        # What on_conflict_do_nothing() sets, with the cacheable clause.
+        statement._post_values_clause = nothing()
+        _STORE_STATEMENTS[dialect] = statement
+    return statement
 
 
 class TemporaryFailure(MailError):
@@ -203,11 +252,9 @@ class Inbox:
                 outcome_detail=str(OversizeMessage(len(raw), self.max_bytes)),
                 processed_at=self.clock(),
             )
-        insert = postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
         with connection.begin():
-            new_id = connection.execute(
-                insert(InboundRow).values(**values).on_conflict_do_nothing().returning(InboundRow.id)
-            ).scalar_one_or_none()
+            new_id = connection.execute(_store_statement(connection.dialect.name), values
+                                        ).scalar_one_or_none()
             if new_id is not None:
                 return Receipt(new_id, False, status, "")
             same = InboundRow.sha256 == digest
@@ -273,8 +320,19 @@ class Inbox:
             )
         except MalformedMessage as error:
             return self._finish(row, InboundStatus.IGNORED, "malformed", error.reason)
-        row.auth_results = topmost_authentication_results(row.raw)
+        auth_results = topmost_authentication_results(row.raw)
+        receipt = self._apply(session, row, message, auth_results,
+                              envelope_sender=envelope_sender)
+        # Written with the outcome by the last flush. Set before the game was read, it left the
+        # claimed row dirty, so reading the game flushed the session first: a flush with nothing
+        # to write, or an UPDATE of its own when the MTA reported results.
+        row.auth_results = auth_results
+        return receipt
 
+    def _apply(self, session: Session, row: InboundRow, message: InboundMessage,
+               auth_results: str | None, *, envelope_sender: str | None) -> Receipt:
+        """What the parsed message does: recorded if machine-made, refused if it is not
+        authenticated, else applied to its game."""
         if message.automation is not None:
             return self._record_automated(session, row, message)
 
@@ -306,11 +364,12 @@ class Inbox:
                 detail={"inbound_message_id": row.id},
             )
             return self._finish(row, InboundStatus.REFUSED, "sender_mismatch", message.from_address)
-        envelope = judge_envelope(envelope_sender, registered, row.auth_results,
+        envelope = judge_envelope(envelope_sender, registered, auth_results,
                                   authserv_ids=self.writer.settings.authserv_ids,
                                   mail_domain=self.writer.settings.domain)
         if not envelope.accepted:
-            return self._refuse_envelope(session, row, message, game, participant, envelope_sender)
+            return self._refuse_envelope(session, row, message, game, participant,
+                                         envelope_sender, auth_results)
 
         arrival = local_date(row.received_at, game.tournament.time_zone)
         if is_sheet_request(message.text):  # «лист»: the player's own sheet (corrmail.bulletins)
@@ -329,7 +388,8 @@ class Inbox:
         return self._finish(row, status, outcome.code, detail)
 
     def _refuse_envelope(self, session: Session, row: InboundRow, message: InboundMessage,
-                         game: Game, participant: Participant, envelope_sender: str | None) -> Receipt:
+                         game: Game, participant: Participant, envelope_sender: str | None,
+                         auth_results: str | None) -> Receipt:
         """The player's From and token, another mailbox's envelope, no DKIM/SPF pass for the
         player's domain (corrmail.mail.envelope): nothing changes, the *player* is told (at the
         registered address, which is not the sender's) and the referee can read why."""
@@ -339,7 +399,7 @@ class Inbox:
             entity_id=game.id, tournament_id=game.tournament_id,
             summary=(f"letter for {participant.player.name} sent from {envelope_sender!r} "
                      "without DKIM or SPF pass for the player's domain"),
-            detail={"inbound_message_id": row.id, "auth_results": row.auth_results or ""},
+            detail={"inbound_message_id": row.id, "auth_results": auth_results or ""},
         )
         return self._finish(row, InboundStatus.REFUSED, "envelope_mismatch",
                             f"envelope sender {envelope_sender}")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING
 
-from sqlalchemy import ForeignKey, String, Text
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import ForeignKey, String, Text, select
+from sqlalchemy import inspect as sa_inspect
+from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from corrmail.models.base import Base, utcnow
@@ -115,6 +116,13 @@ class User(Base):
 
     def __repr__(self) -> str:
         return f"<User {self.login!r} {sorted(self.roles)}>"
+
+
+# A player's locale is his login's. Deferred: only a query that asks for it (``undefer``, as
+# the mail intake's game query does) pays for the subquery; elsewhere it is read on first use.
+sa_inspect(Player).add_property("locale", column_property(
+    select(User.locale).where(User.player_id == Player.id).correlate_except(User)
+    .scalar_subquery(), deferred=True))
 
 
 class UserRole(Base):

@@ -62,7 +62,10 @@ def test_composing_policy_writes_the_bytes_of_the_smtp_policy(
     for _ in range(rounds):
         for letter in letters():
             random.seed(letter.message_id)
-            kept = build_message(letter).as_bytes()
+            message = build_message(letter)
+            kept = message.as_bytes()
+            # The outbox's writer (one write a block of lines) gives the generator's bytes.
+            assert compose.message_bytes(message) == kept
             with monkeypatch.context() as patch:
                 patch.setattr(compose, "SMTP_POLICY", SMTP)
                 random.seed(letter.message_id)
@@ -128,3 +131,17 @@ def test_kept_calendars_are_the_calendars_icalendar_writes(stamp: datetime) -> N
                                     date(2026, 3, 20), description=summary[::-1])
             made = ics.calendar_attachment([item], domain="turnir.example", stamp=stamp)
             assert made.content == ics._calendar([item], "turnir.example", stamp), summary
+
+
+def test_boundary_check_finds_the_lines_the_stdlib_pattern_finds() -> None:
+    """The outbox's generator checks a drawn boundary against the parts without a regular
+    expression; it must find exactly the delimiter lines the stdlib's pattern finds."""
+    import itertools
+    import re
+
+    pieces = [b"--", b"-", b"ab", b"\n", b"\r\n", b"x", b"--ab--", b"--ab", b"ab--"]
+    pattern = re.compile(b"^--" + re.escape(b"ab") + b"(--)?$", re.MULTILINE)
+    for length in range(5):
+        for parts in itertools.product(pieces, repeat=length):
+            text = b"".join(parts)
+            assert compose._is_delimiter_line(text, b"ab") == bool(pattern.search(text)), text

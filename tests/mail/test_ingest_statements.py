@@ -27,12 +27,14 @@ from notation.position import Position
 from notation.rules import GameType as BoardType
 
 #: One statement each: store (INSERT … ON CONFLICT … RETURNING), claim (UPDATE … RETURNING),
-#: game with tournament, participants, players and its stored state, letters, breaks,
-#: penalties, the players' locales, INSERT letter, INSERT outbox, INSERT audit entry, UPDATE
-#: inbound row, UPDATE outbox (the bounce address needs the outbox id), UPDATE of the game's
-#: stored state (corrmail.games.state, written in the same transaction as the letter). Before
-#: the ingest pass a move letter took 24; before the stored state, 12.
-MOVE_LETTER_STATEMENTS = 13
+#: game with tournament, participants, players (with their locales) and its stored state,
+#: letters, breaks, INSERT letter, INSERT outbox, INSERT audit entry, UPDATE inbound row,
+#: UPDATE outbox (the bounce address needs the outbox id), UPDATE of the game's stored state
+#: (corrmail.games.state, written in the same transaction as the letter). A game with
+#: penalties reads them too (the stored state counts them). Before the ingest pass a move
+#: letter took 24; before the stored state, 12, then 13 with it until the locales came with
+#: the players and the penalties of a game without any were no longer read.
+MOVE_LETTER_STATEMENTS = 11
 #: The raw store, then the processing (claim, letter, answer, mark processed) as one.
 COMMITS_PER_LETTER = 2
 #: A letter delivered again after it was processed: the conflicting insert, the stored outcome.
@@ -105,6 +107,39 @@ def test_a_move_letter_costs_a_bounded_number_of_statements(email_game) -> None:
     assert len({letter.id for letter in game.letters}) == PLIES
     assert all(letter.inbound_message_id is not None for letter in game.letters)
     assert len(email_game.outbox(kind="move")) == PLIES
+
+
+def test_the_penalties_of_a_game_with_penalties_are_read_with_each_letter(email_game) -> None:  # type: ignore[no-untyped-def]
+    """The stored state counts a game's penalty rows: a game without any reads none for a
+    letter, a game charged one reads it (and the stored totals count it: the fixture compares
+    every stored state with the replay of its ledger at the end)."""
+    from corrmail import games
+    from corrmail.games.state import StoredGameState
+
+    plies = _plies()
+    day = dt.date(2026, 3, 2)
+    engine = email_game.database.engine
+    read_penalties = []
+    for ply in range(4):
+        if ply == 2:
+            with email_game.database.transaction() as session:
+                game = session.get(Game, email_game.game_id)
+                games.charge_penalty(session, game, email_game.white_id, 6, rule="002 §4.2.11",
+                                     reason="penalty under test", on=day, user=None)
+        body = numbered(plies[max(ply - 1, 0): ply + 1], max(ply - 1, 0))
+        with counting(engine) as seen:
+            receipt = email_game.send("white" if ply % 2 == 0 else "black",
+                                      f"Здравствуйте!\n{body}\nС уважением.",
+                                      day + dt.timedelta(days=2 * ply))
+        assert receipt.outcome == "move_relayed", receipt
+        statements = seen["statements"]
+        assert isinstance(statements, list)
+        read_penalties.append(any("FROM penalties" in text or "penalties.id" in text
+                                  for text in statements))
+    assert read_penalties == [False, False, True, True]
+    with email_game.database.transaction() as session:
+        state = session.get(StoredGameState, email_game.game_id)
+        assert state is not None and state.penalty_count == 1
 
 
 def test_a_duplicate_delivery_reads_its_outcome_and_changes_nothing(email_game) -> None:  # type: ignore[no-untyped-def]
