@@ -7,10 +7,6 @@ new plies only; and the number of the game's penalty rows, so that a game withou
 intake no query for them. This migration adds the columns and drops the stored states, which
 ``corrmail db upgrade`` recomputes after the last migration
 (``corrmail.migrate.fill_game_states``), with every column the service writes in place.
-
-Revision ID: 0018_game_state_forced_plies
-Revises: 0017_game_state_fen_before
-Create Date: 2026-12-01 20:00:00
 """
 
 from __future__ import annotations
@@ -20,8 +16,6 @@ from alembic import op
 
 revision = "0018_game_state_forced_plies"
 down_revision = "0017_game_state_fen_before"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
