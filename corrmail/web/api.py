@@ -42,7 +42,8 @@ def token_required(view: Callable[P, R]) -> Callable[P, R]:
         user = authenticate(db_session(), token.strip()) if scheme.lower() == "bearer" else None
         if user is None:
             abort(401)
-        db_session().commit()  # keeps last_used_at
+        if db_session().dirty:
+            db_session().commit()  # keeps last_used_at (written once a minute)
         g.api_user = user
         return view(*args, **kwargs)
 
