@@ -39,7 +39,14 @@ def result_mark(result: GameResult | None, kind: ResultKind | None) -> str:
 
 
 def short_date(value: dt.date | None) -> str:
-    return format_date(value, "dd.MM.yyyy") if value is not None else ""
+    """``dd.MM.yyyy``. A plain date is written directly: the pattern is all digits, the same
+    in both of the service's locales (``LOCALES``), and a game page writes a hundred of them;
+    a moment (datetime) goes through Babel, which first moves it to the reader's time zone."""
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        return str(format_date(value, "dd.MM.yyyy"))
+    return f"{value.day:02d}.{value.month:02d}.{value.year:04d}"
 
 
 def result_cells(cells: Iterable[Cell], marker: Marker, marks: Mapping[str, str]) -> Markup:
