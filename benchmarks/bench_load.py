@@ -4,7 +4,8 @@
    101,200 games, ≈2 million letters, every letter a legal move) generated once into a template
    database named after its size and labelled with its spec; ``--reuse`` keeps a template of
    the same spec. Each run works on a fresh copy of it (``CREATE DATABASE … TEMPLATE``, seconds).
-1. **Web** — ``corrmail serve --gunicorn`` with ``--web-workers`` processes; ``--clients``
+1. **Web** — ``corrmail serve --gunicorn`` configured as production's defaults configure it
+   (``--web-workers`` and ``--web-threads`` override them); ``--clients``
    threads, each logged in as the director, send a realistic mix (directors' dashboard of a
    tournament 10 %, game pages 50 %, standings 20 %, the JSON API 20 %) until ``--requests`` are
    done or ``--seconds`` have passed. Reported: p50/p95/p99 latency per kind and overall,
@@ -67,6 +68,7 @@ from corrmail.models import (  # noqa: E402
     Tournament,
     User,
 )
+from corrmail.ops.web import WebSettings, worker_class  # noqa: E402
 from corrmail.people.api_tokens import issue_token  # noqa: E402
 
 POSTGRES = os.environ.get("CORRMAIL_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
@@ -200,7 +202,8 @@ def logged_in_client(base: str) -> httpx.Client:
     return client
 
 
-def web_load(url: str, token: str, *, workers: int, clients: int, requests: int, seconds: float) -> None:
+def web_load(url: str, token: str, *, workers: int | None, threads: int | None, clients: int,
+             requests: int, seconds: float) -> None:
     database = Database(url)
     with database.session() as session:
         codes = list(session.scalars(select(Tournament.code).where(Tournament.code.startswith(CODE_PREFIX))))
@@ -208,10 +211,15 @@ def web_load(url: str, token: str, *, workers: int, clients: int, requests: int,
     database.dispose()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    # gunicorn as production runs it (corrmail.ops.web's defaults) unless told otherwise.
+    chosen = {name: str(value) for name, value in (("CORRMAIL_WEB_WORKERS", workers),
+                                                   ("CORRMAIL_WEB_THREADS", threads))
+              if value is not None}
+    env = environment(url, **chosen)
+    web = WebSettings.from_env(env)
     server = subprocess.Popen(
         [str(ROOT / ".venv/bin/corrmail"), "serve", "--gunicorn", "--port", str(port)],
-        env=environment(url, CORRMAIL_WEB_WORKERS=str(workers), CORRMAIL_WEB_THREADS="4"),
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
         for _ in range(120):
@@ -268,7 +276,8 @@ def web_load(url: str, token: str, *, workers: int, clients: int, requests: int,
         server.send_signal(signal.SIGTERM)
         server.wait(60)
     every = [v for values in latencies.values() for v in values]
-    print(f"web: {workers} gunicorn workers × 4 threads, {clients} clients, {len(every)} requests "
+    print(f"web: {web.workers} gunicorn workers × {web.threads} thread(s) "
+          f"({worker_class(web)}), {clients} clients, {len(every)} requests "
           f"in {wall:.1f} s = {len(every) / wall:.1f} req/s; errors: {dict(errors) or 'none'}")
     print(f"  {meter.summary()}")
     print(f"  {'kind':<10} {'n':>6} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
@@ -672,7 +681,10 @@ def mailer_drain(url: str, ranges: list[tuple[int, int]], limit: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of the federation")
-    parser.add_argument("--web-workers", type=int, default=4)
+    parser.add_argument("--web-workers", type=int, default=None,
+                        help="gunicorn worker processes (default: production's, 2 × cores + 1)")
+    parser.add_argument("--web-threads", type=int, default=None,
+                        help="threads per worker (default: production's, 1: sync workers)")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--requests", type=int, default=3000)
     parser.add_argument("--seconds", type=float, default=90)
@@ -698,7 +710,8 @@ def main() -> None:
     url = fresh_copy(template)
     token = api_token(url)
     if "web" in options.phases:
-        web_load(url, token, workers=options.web_workers, clients=options.clients,
+        web_load(url, token, workers=options.web_workers, threads=options.web_threads,
+                 clients=options.clients,
                  requests=options.requests, seconds=options.seconds)
     if options.profile_pages and "pages" in options.phases:
         web_profile(url, token, options.profile_pages)

@@ -57,13 +57,15 @@ def crosstable(tournament: Tournament, order: Sequence[int] | None = None) -> Cr
     matrix = []
     by_round = []
     for player in rows:
-        entries = tournament.history[player]
-        matrix.append(
-            tuple(tuple(_cell(e) for e in entries if e.opponent == other) for other in rows)
-        )
+        # Each entry's cell is made once and filed under its opponent: the matrix then reads
+        # each pairing's cells directly instead of scanning the player's entries per column.
+        by_opponent: dict[int | None, list[Cell]] = {}
         round_cells: list[Cell | None] = [None] * last_round
-        for entry in entries:
-            round_cells[entry.round - 1] = _cell(entry)
+        for entry in tournament.history[player]:
+            cell = _cell(entry)
+            by_opponent.setdefault(entry.opponent, []).append(cell)
+            round_cells[entry.round - 1] = cell
+        matrix.append(tuple(tuple(by_opponent.get(other, ())) for other in rows))
         by_round.append(tuple(round_cells))
     return Crosstable(rows, tuple(matrix), tuple(by_round), tuple(tournament.scores[p] for p in rows))
 

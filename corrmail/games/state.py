@@ -69,6 +69,7 @@ __all__ = [
     "StoredClock",
     "StoredGameState",
     "UnknownTournament",
+    "begun_games",
     "rebuild",
     "letter_owed_by",
     "replay_values",
@@ -303,6 +304,17 @@ def stored_state_rows(session: Session, tournament_id: int) -> dict[int, Row[Any
     query = select(*table.columns).join(Game.__table__, Game.__table__.c.id == table.c.game_id) \
         .where(Game.__table__.c.tournament_id == tournament_id)
     return {row.game_id: row for row in session.execute(query)}
+
+
+def begun_games(session: Session, tournament_id: int) -> frozenset[int]:
+    """Ids of the tournament's games with at least one ply on their stored board (one column
+    query: the standings ask this of every request and need no state object), current with the
+    session's own uncommitted writes."""
+    settle(session)
+    table, games = StoredGameState.__table__, Game.__table__
+    return frozenset(session.scalars(
+        select(table.c.game_id).join(games, games.c.id == table.c.game_id)
+        .where(games.c.tournament_id == tournament_id, table.c.ply_count > 0)))
 
 
 def stored_states(session: Session, game_ids: Sequence[int] | None = None, *,

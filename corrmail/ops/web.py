@@ -1,8 +1,16 @@
 """``corrmail serve --gunicorn``: the web app behind gunicorn, configured from the environment.
 
 ``CORRMAIL_WEB_WORKERS`` worker processes (default ``2 × cores + 1``, at most 8), each with
-``CORRMAIL_WEB_THREADS`` threads (default 4; the ``gthread`` worker), ``CORRMAIL_WEB_TIMEOUT``
-seconds before a stuck worker is replaced (default 30). Every worker builds its own app — and so
+``CORRMAIL_WEB_THREADS`` threads (default 1: gunicorn's ``sync`` worker; more: ``gthread``),
+``CORRMAIL_WEB_TIMEOUT`` seconds before a stuck worker is replaced (default 30).
+
+One thread per process because the pages are CPU-bound Python: threads of one process share
+its interpreter lock, so four requests in one worker run on one core while another worker may
+idle, and a ``gthread`` worker keeps each keep-alive connection (and so that client's next
+requests) to itself. Sync workers take a request only when free, so the kernel hands each one
+to an idle process. They need a buffering proxy in front for slow clients — nginx, as
+deployed (docs/operations.md). On the 2-core benchmark host the load mix's p95 fell from 624
+to 366 ms with 5 × 1 instead of 5 × 4 (docs/benchmarks/load.md, run 6). Every worker builds its own app — and so
 its own database pool — after the fork, because connections must never be shared across processes.
 Access and error lines go through :mod:`corrmail.ops.logging` (JSON, secrets masked).
 """
@@ -19,7 +27,8 @@ from flask import Flask
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger as GunicornLogger
 
-__all__ = ["WebSettings", "WebSettingsError", "GunicornFront", "StructuredGunicornLogger", "serve"]
+__all__ = ["WebSettings", "WebSettingsError", "GunicornFront", "StructuredGunicornLogger", "serve",
+           "worker_class"]
 
 MAX_DEFAULT_WORKERS = 8
 
@@ -34,7 +43,7 @@ class WebSettingsError(ValueError):
 @dataclass(frozen=True, slots=True)
 class WebSettings:
     workers: int
-    threads: int = 4
+    threads: int = 1
     timeout: int = 30
     #: Requests a worker serves before it is replaced (bounds slow leaks); 0 = never.
     max_requests: int = 2000
@@ -45,7 +54,7 @@ class WebSettings:
         default_workers = min(2 * (os.cpu_count() or 1) + 1, MAX_DEFAULT_WORKERS)
         return cls(
             workers=_positive(env, "CORRMAIL_WEB_WORKERS", default_workers),
-            threads=_positive(env, "CORRMAIL_WEB_THREADS", 4),
+            threads=_positive(env, "CORRMAIL_WEB_THREADS", 1),
             timeout=_positive(env, "CORRMAIL_WEB_TIMEOUT", 30),
             max_requests=_positive(env, "CORRMAIL_WEB_MAX_REQUESTS", 2000, minimum=0),
         )
@@ -110,12 +119,17 @@ class GunicornFront(BaseApplication):
         return self.app_factory()
 
 
+def worker_class(web: WebSettings) -> str:
+    """gunicorn's ``sync`` worker for one thread, ``gthread`` for more."""
+    return "sync" if web.threads == 1 else "gthread"
+
+
 def gunicorn_options(host: str, port: int, web: WebSettings) -> dict[str, object]:
     return {
         "bind": f"{host}:{port}",
         "workers": web.workers,
         "threads": web.threads,
-        "worker_class": "gthread",
+        "worker_class": worker_class(web),
         "timeout": web.timeout,
         "graceful_timeout": web.timeout,
         "max_requests": web.max_requests,

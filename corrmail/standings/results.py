@@ -31,13 +31,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import groupby
+from typing import Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, object_session, selectinload
 
 from adjudication import case_from_dict
 from corrmail.games.ledger import effective_letters, letter_date
-from corrmail.games.state import stored_states
+from corrmail.games.state import begun_games
 from corrmail.models import (
     Case,
     CaseType,
@@ -75,8 +76,10 @@ __all__ = [
     "TournamentTable",
     "cell_text",
     "decided_withdrawals",
+    "GameResultRow",
     "games_in_progress",
     "load_tournament",
+    "result_rows",
     "round_cell_text",
     "scoring_game",
     "scoring_tournament",
@@ -113,24 +116,59 @@ class MissingStartNumber(ValueError):
         self.game_id = game_id
 
 
-def load_tournament(session: Session, code: str, *, with_letters: bool = False) -> TournamentRow:
+def load_tournament(
+    session: Session, code: str, *, with_letters: bool = False, with_games: bool = True
+) -> TournamentRow:
     """The tournament with everything the table reads (and, for the PDN, every game's letters)
-    in a fixed number of queries whatever its size."""
+    in a fixed number of queries whatever its size. ``with_games=False`` leaves the games
+    unloaded, for a table computed from :func:`result_rows` (a page that shows only the table
+    need not build an ORM object for each of its 500 games)."""
+    participants = selectinload(TournamentRow.participants).selectinload(Participant.player)
     games = selectinload(TournamentRow.games)
+    if with_letters:
+        games = games.selectinload(Game.letters)
     tournament = session.scalar(
         select(TournamentRow)
         .where(TournamentRow.code == code)
-        .options(
-            selectinload(TournamentRow.participants).selectinload(Participant.player),
-            games.selectinload(Game.letters) if with_letters else games,
-        )
+        .options(participants, *([games] if with_games or with_letters else []))
     )
     if tournament is None:
         raise TournamentNotFound(code)
     return tournament
 
 
-def result_on_record(game: Game, as_of: dt.date | None = None) -> GameResult | None:
+class GameResultRow(Protocol):
+    """What the table reads of a game: a :class:`~corrmail.models.Game` or a row of
+    :func:`result_rows`."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def white_id(self) -> int: ...
+    @property
+    def black_id(self) -> int: ...
+    @property
+    def result(self) -> GameResult | None: ...
+    @property
+    def result_kind(self) -> ResultKind | None: ...
+    @property
+    def result_on(self) -> dt.date | None: ...
+
+
+def result_rows(session: Session, tournament: TournamentRow) -> Sequence[GameResultRow]:
+    """The tournament's games as plain rows of the columns the table reads, in the order of
+    ``tournament.games``: one query and no ORM object per game."""
+    return session.execute(
+        select(Game.id, Game.round, Game.white_id, Game.black_id, Game.result,
+               Game.result_kind, Game.result_on)
+        .where(Game.tournament_id == tournament.id)
+        .order_by(Game.round, Game.id)
+    ).all()
+
+
+def result_on_record(game: GameResultRow, as_of: dt.date | None = None) -> GameResult | None:
     """The game's result as the record stood on ``as_of`` (today when ``None``): a result
     counts from its ``result_on`` date; one without a date has always been on record."""
     if game.result is None or as_of is None or game.result_on is None:
@@ -138,8 +176,24 @@ def result_on_record(game: Game, as_of: dt.date | None = None) -> GameResult | N
     return game.result if game.result_on <= as_of else None
 
 
+#: How a result on record reads for `scoring`; a forfeit's win is ``+``/``−`` (002 §4.5.8).
+_RESULTS: Mapping[GameResult | None, ScoringResult] = {
+    None: ScoringResult.PENDING,
+    GameResult.ANNULLED: ScoringResult.PENDING,
+    GameResult.DRAW: ScoringResult.DRAW,
+    GameResult.DOUBLE_LOSS: ScoringResult.DOUBLE_FORFEIT,
+    GameResult.WHITE_WIN: ScoringResult.WHITE_WINS,
+    GameResult.BLACK_WIN: ScoringResult.BLACK_WINS,
+}
+_FORFEIT_RESULTS: Mapping[GameResult | None, ScoringResult] = {
+    **_RESULTS,
+    GameResult.WHITE_WIN: ScoringResult.WHITE_FORFEIT_WIN,
+    GameResult.BLACK_WIN: ScoringResult.BLACK_FORFEIT_WIN,
+}
+
+
 def scoring_game(
-    game: Game,
+    game: GameResultRow | Game,
     start_numbers: Mapping[int, int | None] | None = None,
     *,
     in_progress: bool = False,
@@ -151,6 +205,7 @@ def scoring_game(
     tournament the relationship look-ups of every game; ``as_of`` reads the result on record
     on that date (`result_on_record`)."""
     if start_numbers is None:
+        assert isinstance(game, Game)  # a plain row has no players to look up
         white, black = game.white.start_number, game.black.start_number
     else:
         white, black = start_numbers[game.white_id], start_numbers[game.black_id]
@@ -158,18 +213,7 @@ def scoring_game(
         raise MissingStartNumber(game.id)
     recorded = result_on_record(game, as_of)
     forfeit = game.result_kind is ResultKind.FORFEIT
-    result = {
-        None: ScoringResult.PENDING,
-        GameResult.ANNULLED: ScoringResult.PENDING,
-        GameResult.DRAW: ScoringResult.DRAW,
-        GameResult.DOUBLE_LOSS: ScoringResult.DOUBLE_FORFEIT,
-        GameResult.WHITE_WIN: (
-            ScoringResult.WHITE_FORFEIT_WIN if forfeit else ScoringResult.WHITE_WINS
-        ),
-        GameResult.BLACK_WIN: (
-            ScoringResult.BLACK_FORFEIT_WIN if forfeit else ScoringResult.BLACK_WINS
-        ),
-    }[recorded]
+    result = (_FORFEIT_RESULTS if forfeit else _RESULTS)[recorded]
     return ScoringGame(
         round=game.round,
         white=white,
@@ -187,6 +231,7 @@ def scoring_tournament(
     as_of: dt.date | None = None,
     unpaired: Sequence[Unpaired] | None = None,
     undecided_withdrawals: bool = False,
+    games: Sequence[GameResultRow] | None = None,
 ) -> ScoringTournament:
     """The tournament as `scoring` reads it (see the module docstring), in at most two queries
     beyond the loaded tournament whatever its size: none per game.
@@ -198,7 +243,8 @@ def scoring_tournament(
     read with :func:`unpaired_entries` (one query, Swiss and team events only). They are passed
     on and count for `withdrawal_after_round`. ``undecided_withdrawals`` passes every
     recorded withdrawal, decided or not, as ``KEEP`` unless decided otherwise: pairing must not
-    pair a player who left (000 §3.18.2), whatever the referee has yet to rule.
+    pair a player who left (000 §3.18.2), whatever the referee has yet to rule. ``games``
+    (:func:`result_rows`) stand for ``tournament.games`` when given.
     """
     players = tuple(
         ScoringPlayer(
@@ -214,10 +260,11 @@ def scoring_tournament(
     numbers = {p.id: p.start_number for p in tournament.participants}
     if unpaired is None:
         unpaired = unpaired_entries(session, tournament)
-    begun = games_in_progress(session, tournament, as_of=as_of)
-    games = tuple(
+    rows = tournament.games if games is None else games
+    begun = games_in_progress(session, tournament, as_of=as_of, games=rows)
+    scored = tuple(
         scoring_game(game, numbers, in_progress=game.id in begun, as_of=as_of)
-        for game in tournament.games
+        for game in rows
     )
     decided = decided_withdrawals(session, tournament, as_of=as_of)
     withdrawals: list[ScoringWithdrawal] = []
@@ -227,7 +274,7 @@ def scoring_tournament(
             continue
         if as_of is not None and withdrawn_on > as_of:
             continue
-        withdrawal = _withdrawal(tournament, participant, games, unpaired)
+        withdrawal = _withdrawal(tournament, participant, scored, unpaired)
         # Annulling every game is itself the referee's ruling, decided case or not.
         if (undecided_withdrawals or participant.id in decided
                 or withdrawal.decision is WithdrawalDecision.ANNUL):
@@ -235,7 +282,7 @@ def scoring_tournament(
     swiss = tournament.system is TournamentSystem.SWISS
     return ScoringTournament(
         players=players,
-        games=games,
+        games=scored,
         unpaired=tuple(unpaired),
         withdrawals=tuple(withdrawals),
         system=ScoringSystem.SWISS if swiss else ScoringSystem.ROUND_ROBIN,
@@ -279,19 +326,21 @@ def _session_of(tournament: TournamentRow) -> Session:
 
 
 def games_in_progress(
-    session: Session, tournament: TournamentRow, *, as_of: dt.date | None = None
+    session: Session, tournament: TournamentRow, *, as_of: dt.date | None = None,
+    games: Sequence[GameResultRow] | None = None,
 ) -> frozenset[int]:
     """Ids of the games begun and without a result on record: at least one move in the
     effective ledger (each letter read as last corrected, 002 §4.2.5; `effective_letters`),
     only letters on record by ``as_of`` when given. One query for the whole tournament: of the
     stored game states (their ply count, :mod:`corrmail.games.state`) for today's table, of the
-    letters for a table as of a past date."""
-    open_ids = {game.id for game in tournament.games if result_on_record(game, as_of) is None}
+    letters for a table as of a past date. ``games`` (:func:`result_rows`) stand for
+    ``tournament.games`` when given."""
+    games = tournament.games if games is None else games
+    open_ids = {game.id for game in games if result_on_record(game, as_of) is None}
     if not open_ids:
         return frozenset()
     if as_of is None:
-        states = stored_states(session, sorted(open_ids))
-        return frozenset(game_id for game_id, state in states.items() if state.ply_count > 0)
+        return frozenset(open_ids & begun_games(session, tournament.id))
     rows = session.execute(
         select(Letter.game_id, Letter.id, Letter.corrects_letter_id, Letter.moves_text,
                Letter.sent, Letter.entered_at)
@@ -440,8 +489,13 @@ class TournamentTable:
 
 
 def tournament_table(tournament: TournamentRow) -> TournamentTable:
-    """Compute the table; raises `MissingStartNumber` or a `scoring.errors` ``ValueError``."""
-    scoring = scoring_tournament(tournament)
+    """Compute the table; raises `MissingStartNumber` or a `scoring.errors` ``ValueError``.
+
+    The games loaded with the tournament are read as they are; a tournament loaded without
+    them (``load_tournament(..., with_games=False)``) has them read as :func:`result_rows`."""
+    games = (tournament.games if "games" in tournament.__dict__
+             else result_rows(_session_of(tournament), tournament))
+    scoring = scoring_tournament(tournament, games=games)
     order = tiebreak_order(tournament, scoring)
     problem = ""
     try:
@@ -456,7 +510,7 @@ def tournament_table(tournament: TournamentRow) -> TournamentTable:
     marks = {
         (game.round, numbers[game.white_id] or 0, numbers[game.black_id] or 0):
             KIND_MARKS[game.result_kind]
-        for game in tournament.games
+        for game in games
         if game.result_kind in KIND_MARKS and game.result is not GameResult.ANNULLED
     }
     return TournamentTable(tournament, scoring, order, rows, table, marks, problem,

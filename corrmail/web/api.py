@@ -42,7 +42,8 @@ def token_required(view: Callable[P, R]) -> Callable[P, R]:
         user = authenticate(db_session(), token.strip()) if scheme.lower() == "bearer" else None
         if user is None:
             abort(401)
-        db_session().commit()  # keeps last_used_at
+        if db_session().dirty:
+            db_session().commit()  # keeps last_used_at (written once a minute)
         g.api_user = user
         return view(*args, **kwargs)
 
@@ -78,10 +79,13 @@ def _plays_in(user: User, tournament_id: int) -> bool:
     ) is not None
 
 
-def _visible_tournament(code: str, *, with_letters: bool = False) -> Tournament:
-    """``with_letters`` loads every game's letters at once (who is to move reads them)."""
+def _visible_tournament(code: str, *, with_letters: bool = False,
+                        with_games: bool = True) -> Tournament:
+    """``with_letters`` loads every game's letters at once (who is to move reads them);
+    ``with_games=False`` loads no game (the standings read them as plain rows)."""
     try:
-        tournament = load_tournament(db_session(), code, with_letters=with_letters)
+        tournament = load_tournament(db_session(), code, with_letters=with_letters,
+                                     with_games=with_games)
     except TournamentNotFound:
         abort(404)
     user = _user()
@@ -213,7 +217,7 @@ def tournament_games(code: str) -> Response:
 @blueprint.get("/tournaments/<code>/standings")
 @token_required
 def standings(code: str) -> Response:
-    row = _visible_tournament(code)
+    row = _visible_tournament(code, with_games=False)
     try:
         table = tournament_table(row)
     except ValueError as error:  # players without start numbers, a tiebreak that does not apply

@@ -11,6 +11,7 @@ from flask import Blueprint, Flask, abort, flash, redirect, render_template, req
 from flask_babel import gettext as _
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
 from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 from werkzeug.wrappers.response import Response
 
 from corrmail.models import Role, User
@@ -44,7 +45,8 @@ def load_user(user_id: str) -> User | None:
     number, _, version = user_id.partition(".")
     if not number.isdigit() or not version.isdigit():
         return None  # a cookie from before session versions: log in again
-    user = db_session().get(User, int(number))
+    # Every page asks the user's roles: read them in the user's own query, not a second one.
+    user = db_session().get(User, int(number), options=[joinedload(User.role_rows)])
     if user is None or not user.active or user.session_version != int(version):
         return None
     return user

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable, Mapping
 
 from flask import Flask
 from flask_babel import format_date
+from markupsafe import Markup, escape
 
 from corrmail.games.chart_notes import chart_error, chart_note, chart_side
 from corrmail.models import GameResult, ResultKind
 from corrmail.standings.exports import reader_points
+from corrmail.standings.results import Marker
+from scoring.crosstable import Cell
 
 _PLAYED = {
     GameResult.WHITE_WIN: "1–0",
@@ -35,11 +39,37 @@ def result_mark(result: GameResult | None, kind: ResultKind | None) -> str:
 
 
 def short_date(value: dt.date | None) -> str:
-    return format_date(value, "dd.MM.yyyy") if value is not None else ""
+    """``dd.MM.yyyy``. A plain date is written directly: the pattern is all digits, the same
+    in both of the service's locales (``LOCALES``), and a game page writes a hundred of them;
+    a moment (datetime) goes through Babel, which first moves it to the reader's time zone."""
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        return str(format_date(value, "dd.MM.yyyy"))
+    return f"{value.day:02d}.{value.month:02d}.{value.year:04d}"
+
+
+def result_cells(cells: Iterable[Cell], marker: Marker, marks: Mapping[str, str]) -> Markup:
+    """A crosstable cell's results (``1``, ``½``, ``+``…), each with its mark (``*``, ``†``,
+    ``‡``) as a superscript titled with its meaning, annulled and adjudicated ones classed.
+    Written here rather than as a template macro: a 23-player table has 500 cells, and a macro
+    call for each was most of the standings page's rendering."""
+    parts = []
+    for cell in cells:
+        if not cell.symbol:
+            continue
+        sign = marker(cell)
+        classes = ("result" + (" annulled" if cell.annulled else "")
+                   + (" adjudicated" if cell.adjudicated else ""))
+        title = f' title="{escape(marks[sign])}"' if sign else ""
+        sup = f"<sup>{escape(sign)}</sup>" if sign else ""
+        parts.append(f'<span class="{classes}"{title}>{escape(cell.symbol)}{sup}</span>')
+    return Markup(" ".join(parts))
 
 
 def init_filters(app: Flask) -> None:
     app.add_template_global(result_mark)
+    app.add_template_global(result_cells)
     app.add_template_filter(short_date)
     app.add_template_filter(reader_points, "points")
     app.add_template_filter(chart_note)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from markupsafe import Markup
 from sqlalchemy import select
+from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm.interfaces import ORMOption
 from werkzeug.wrappers.response import Response
 
 from corrmail.games import (
@@ -27,7 +31,7 @@ from corrmail.games.page import (
 )
 from corrmail.games.state import StoredClock, letter_owed_by, stored_states
 from corrmail.games.view import GameView, UnsupportedGameType
-from corrmail.models import Case, Channel, Game, Role
+from corrmail.models import Case, Channel, Game, Participant, Role
 from corrmail.play.postcards import (
     Finding,
     PostcardCheck,
@@ -51,7 +55,7 @@ blueprint = Blueprint("games", __name__, url_prefix="/games")
 @blueprint.get("/<int:game_id>")
 @login_required
 def show(game_id: int) -> str:
-    game = _viewable(game_id)
+    game = _viewable(game_id, options=_PAGE_LOADS)
     letters = list(game.letters)
     corrected_by = {
         letter.corrects_letter_id: letter for letter in letters if letter.corrects_letter_id
@@ -195,8 +199,21 @@ def _enterable(game_id: int) -> Game:
     return game
 
 
-def _viewable(game_id: int) -> Game:
-    game = db_session().get(Game, game_id)
+#: What the game page reads of a game, loaded with it: its tournament and both players (one
+#: joined query), its letters and both players' breaks — where reading each on first use cost a
+#: query apiece, a dozen a page.
+_PAGE_LOADS = (
+    joinedload(Game.tournament, innerjoin=True),
+    joinedload(Game.white, innerjoin=True).options(
+        joinedload(Participant.player, innerjoin=True), selectinload(Participant.breaks)),
+    joinedload(Game.black, innerjoin=True).options(
+        joinedload(Participant.player, innerjoin=True), selectinload(Participant.breaks)),
+    selectinload(Game.letters),
+)
+
+
+def _viewable(game_id: int, *, options: Sequence[ORMOption] = ()) -> Game:
+    game = db_session().get(Game, game_id, options=options)
     if game is None:
         abort(404)
     if not can_view_game(current_user, game):

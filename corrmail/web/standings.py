@@ -38,7 +38,9 @@ blueprint = Blueprint("standings", __name__, url_prefix="/tournaments")
 
 def _table(code: str, *, with_letters: bool = False) -> TournamentTable:
     try:
-        tournament = load_tournament(db_session(), code, with_letters=with_letters)
+        # Only the PDN reads the games themselves; the tables read them as plain rows.
+        tournament = load_tournament(db_session(), code, with_letters=with_letters,
+                                     with_games=with_letters)
     except TournamentNotFound:
         abort(404)
     try:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
+import pytest
 from flask.testing import FlaskClient
 
 from corrmail.app import create_app
@@ -12,6 +14,7 @@ from corrmail.db import Database
 from corrmail.demo.tournament import DEMO_CODE
 from corrmail.migrate import head_revision
 from corrmail.models import ApiToken, Role, Tournament, User
+from corrmail.people import api_tokens
 from corrmail.people.api_tokens import issue_token
 
 
@@ -60,6 +63,24 @@ def test_api_needs_a_valid_bearer_token(client: FlaskClient, database: Database)
     with database.session() as session:
         stored = session.query(ApiToken).one()
         assert stored.token_sha256 != token and stored.last_used_at is not None
+
+
+def test_a_tokens_last_use_is_kept_to_the_minute(
+    client: FlaskClient, database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tokens page shows the minute; the row is written when the minute changes."""
+    token = _token(database)
+    headers = {"Authorization": f"Bearer {token}"}
+
+    def used_at(moment: dt.datetime) -> dt.datetime | None:
+        monkeypatch.setattr(api_tokens, "utcnow", lambda: moment)
+        assert client.get("/api/v1/tournaments", headers=headers).status_code == 200
+        with database.session() as session:
+            return session.query(ApiToken).one().last_used_at
+
+    assert used_at(dt.datetime(2026, 12, 1, 12, 0, 10, tzinfo=dt.UTC)) == dt.datetime(2026, 12, 1, 12, 0, 10, tzinfo=dt.UTC)
+    assert used_at(dt.datetime(2026, 12, 1, 12, 0, 50, tzinfo=dt.UTC)) == dt.datetime(2026, 12, 1, 12, 0, 10, tzinfo=dt.UTC)
+    assert used_at(dt.datetime(2026, 12, 1, 12, 1, 5, tzinfo=dt.UTC)) == dt.datetime(2026, 12, 1, 12, 1, 5, tzinfo=dt.UTC)
 
 
 def test_api_describes_the_demo_tournament(

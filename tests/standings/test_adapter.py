@@ -146,3 +146,19 @@ def test_oversteps_and_referee_decisions_are_marked_as_ordinary_results(
     assert cell(1, 3) == "½‡" and cell(3, 1) == "½‡"
     assert cell(2, 3) == "1" and cell(3, 2) == "0"
     assert {row.start_no: row.games_played for row in table.rows} == {1: 2, 2: 2, 3: 2}
+
+
+def test_the_table_is_the_same_from_game_rows_as_from_loaded_games(
+    database: Database, results_tournament: Tournament
+) -> None:
+    """Pages load the tournament without its games and read them as plain rows; the PDN and
+    the CLI load them. Both give the same table, pending, forfeit and adjudicated games included."""
+    with database.session() as session:
+        loaded = tournament_table(load_tournament(session, results_tournament.code))
+    with database.session() as session:
+        bare = load_tournament(session, results_tournament.code, with_games=False)
+        assert "games" not in bare.__dict__
+        from_rows = tournament_table(bare)
+        assert "games" not in bare.__dict__  # read as rows, not loaded behind the page's back
+    assert from_rows.as_dict() == loaded.as_dict()
+    assert from_rows.scoring == loaded.scoring
