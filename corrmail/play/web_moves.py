@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+from corrmail.games.chart_notes import violation_message
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.content import read_letter
@@ -157,7 +158,7 @@ def check_web_letter(game: Game, participant: Participant, letter: WebLetter,
         _, violations = check_break_limits([*existing, new])
         if violations:
             raise WebLetterRefused(422, "break_limit", "002 §4.4.1",
-                                   "; ".join(v.message for v in violations))
+                                   "; ".join(violation_message(v) for v in violations))
     if letter.draw_accept and not _partner_offered_draw(view, participant.id):
         raise WebLetterRefused(422, "draw_not_offered", "002 §4.2.3")
     if letter.resign or letter.draw_accept:

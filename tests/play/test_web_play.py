@@ -209,3 +209,17 @@ def test_scores_are_printed_with_halves() -> None:
     assert [reader_points(v) for v in (None, 0, 0.5, 6, 6.5, 12.25, Decimal("2.5"), 3.1)] == \
         ["", "0", "½", "6", "6½", "12¼", "2½", "3.1"]
     assert format_points(6.5) == "6.5"  # files keep the decimal point programs read
+
+
+def test_a_break_refused_as_too_long_says_why_in_the_readers_language(web_game: WebGame) -> None:
+    client = web_game.client("black")
+    url = f"/games/{web_game.game_id}/play"
+    data = {"break_first": "2026-11-01", "break_last": "2026-12-20", "action": "preview"}
+    page = client.post(url, data=data)
+    text = page.get_data(as_text=True)
+    assert page.status_code == 422 and "002 §4.4.1" in text
+    assert "lasts" not in text and "at most" not in text  # no English on a Russian page
+    assert "перерыв длится 50 дн., а допускается не более 30" in text
+    client.post("/locale", data={"locale": "en"})
+    english = client.post(url, data=data).get_data(as_text=True)
+    assert "black: break lasts" not in english and "break of black lasts 50 days" in english
