@@ -223,3 +223,20 @@ def test_a_break_refused_as_too_long_says_why_in_the_readers_language(web_game: 
     client.post("/locale", data={"locale": "en"})
     english = client.post(url, data=data).get_data(as_text=True)
     assert "black: break lasts" not in english and "break of black lasts 50 days" in english
+
+
+def test_a_refused_letter_comes_back_as_written_to_be_corrected(web_game: WebGame) -> None:
+    """A refusal must not lose what the player typed: his move, his variants, his offer."""
+    client = web_game.client("white")
+    url = f"/games/{web_game.game_id}/play"
+    page = client.post(url, data={"move": "c3-d4", "variants": "если что-нибудь, то посмотрим",
+                                  "draw_offer": "y", "action": "preview"})
+    text = page.get_data(as_text=True)
+    assert page.status_code == 422 and "002 §4.2.7" in text
+    assert re.search(r'<input[^>]*name="move"[^>]*value="c3-d4"', text)
+    assert re.search(r'<textarea[^>]*name="variants"[^>]*>\s*если что-нибудь, то посмотрим'
+                     r'</textarea>', text)
+    assert re.search(r'<input[^>]*checked[^>]*name="draw_offer"|<input[^>]*name="draw_offer"'
+                     r'[^>]*checked', text)
+    assert 'id="preview-button"' in text and 'id="confirm-button"' not in text
+    assert web_game.letters() == []
