@@ -201,6 +201,7 @@ class ImpossibleDates(AdjudicationError):
     def __init__(self, earlier: date, later: date, message: str, rule: str) -> None:
         self.earlier = earlier
         self.later = later
+        self.what = message
         self.rule = rule
         super().__init__(f"{message}: {later.isoformat()} is before {earlier.isoformat()} ({rule})")
 

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from flask_babel import gettext as _
 
 from adjudication import CodedError
-from adjudication.errors import WindowOpen
+from adjudication.errors import ImpossibleDates, WindowOpen
 
-__all__ = ["REFUSAL_MESSAGES", "refusal_reason"]
+__all__ = ["DATE_ORDER_MESSAGES", "REFUSAL_MESSAGES", "refusal_reason"]
 
 
 def N_(text: str) -> str:
@@ -35,6 +35,14 @@ REFUSAL_MESSAGES: dict[str, str] = {
 }
 
 
+#: The msgid of each pair of dates a form can give in the wrong order (``ImpossibleDates.what``).
+DATE_ORDER_MESSAGES: dict[str, str] = {
+    "the notice received before the claim": N_("the notice received before the claim"),
+    "a reply before the game ended": N_("a reply before the game ended"),
+    "a record received before the game ended": N_("a record received before the game ended"),
+    "an analysis received before it was sent": N_("an analysis received before it was sent"),
+}
+
 #: Values that list codes (materials, "grounds"), each named in the reader's words.
 _LISTS = frozenset({"evidence", "missing"})
 _GROUNDS = N_("grounds")
@@ -48,6 +56,10 @@ def refusal_reason(error: Exception, name: Callable[[str], str] = str) -> str:
 
         return str(_("not yet: the decision waits for %(what)s until %(date)s (%(rule)s)",
                      what=waits_for(error), date=f"{error.due:%d.%m.%Y}", rule=error.rule))
+    if isinstance(error, ImpossibleDates) and error.what in DATE_ORDER_MESSAGES:
+        return str(_("%(what)s: %(later)s is before %(earlier)s (%(rule)s)",
+                     what=_(DATE_ORDER_MESSAGES[error.what]), later=f"{error.later:%d.%m.%Y}",
+                     earlier=f"{error.earlier:%d.%m.%Y}", rule=error.rule))
     if not isinstance(error, CodedError) or error.code not in REFUSAL_MESSAGES:
         return str(error)
     values: dict[str, str] = {}

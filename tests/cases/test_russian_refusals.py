@@ -130,3 +130,22 @@ def test_teams_and_redraw_refusals_read_in_russian(cup: Cup) -> None:
     assert ("заново разводится только опубликованный тур личной швейцарской системы; прочие "
             "жеребьёвки после опубликования не изменяются (004)") in text, text
     assert "only a published round" not in text
+
+
+def test_an_overstep_claims_dates_in_the_wrong_order_are_refused_in_russian(
+    cup: Cup, set_today
+) -> None:
+    import datetime as dt
+
+    from tests.cases.test_overstep_claims import LATE
+
+    cup.play(1, 6, LATE)
+    set_today(dt.date(2026, 11, 25))
+    page = _russian_page(cup, "referee", f"/cases/new/{cup.code}/overstep", {
+        "overstep-game": str(cup.games[(1, 6)]), "overstep-claimant": "white",
+        "overstep-held_move": "d4-c5", "overstep-notice_received_on": "2026-11-20",
+        "overstep-letter": "Заявляю о просрочке."})
+    text = unescape(re.sub(r"<[^>]+>", " ", page))
+    assert ("уведомление получено раньше заявления о просрочке: 20.11.2026 раньше, чем "
+            "25.11.2026 (002 §4.3.6)") in text
+    assert "before the claim" not in text and "is before" not in text
