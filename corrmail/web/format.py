@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping
+from zoneinfo import ZoneInfo
 
 from flask import Flask
 from flask_babel import format_date
@@ -49,6 +50,16 @@ def short_date(value: dt.date | None) -> str:
     return f"{value.day:02d}.{value.month:02d}.{value.year:04d}"
 
 
+def local_moment(value: dt.datetime | None, time_zone: str) -> str:
+    """``dd.MM.yyyy HH:mm`` where the tournament is: a stored moment is a UTC instant, while the tournament's dates — a case opened, a deadline — are its own calendar's."""
+    if value is None:
+        return ""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=dt.UTC)
+    local = value.astimezone(ZoneInfo(time_zone))
+    return f"{short_date(local.date())} {local:%H:%M}"
+
+
 def result_cells(cells: Iterable[Cell], marker: Marker, marks: Mapping[str, str]) -> Markup:
     """A crosstable cell's results (``1``, ``½``, ``+``…), each with its mark (``*``, ``†``,
     ``‡``) as a superscript titled with its meaning, annulled and adjudicated ones classed.
@@ -71,6 +82,7 @@ def init_filters(app: Flask) -> None:
     app.add_template_global(result_mark)
     app.add_template_global(result_cells)
     app.add_template_filter(short_date)
+    app.add_template_filter(local_moment)
     app.add_template_filter(reader_points, "points")
     app.add_template_filter(chart_note)
     app.add_template_filter(chart_error)

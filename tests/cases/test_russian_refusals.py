@@ -149,3 +149,25 @@ def test_an_overstep_claims_dates_in_the_wrong_order_are_refused_in_russian(
     assert ("уведомление получено раньше заявления о просрочке: 20.11.2026 раньше, чем "
             "25.11.2026 (002 §4.3.6)") in text
     assert "before the claim" not in text and "is before" not in text
+
+
+def test_a_cases_audit_log_is_dated_on_the_tournaments_calendar(cup: Cup, set_today) -> None:
+    """The log is stored in UTC; a referee reads it beside the case's dates, which are the
+    tournament's (Europe/Moscow): an entry made at 21:30 UTC is the next day's there."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    case_id = confirmed_claim(cup, set_today)
+    with cup.database.transaction() as session:
+        row = cup.case_row(session, case_id)
+        zone = row.tournament.time_zone
+        late = dt.datetime(2026, 12, 1, 21, 30, tzinfo=dt.UTC)
+        session.add(AuditEntry(action="case.decided", entity="case", entity_id=row.id,
+                               tournament_id=row.tournament_id, rule="002 §4.3.7", at=late,
+                               summary="overstep_claim legacy: decided, confirmed (002 §4.3.7)",
+                               detail={}))
+    local = late.astimezone(ZoneInfo(zone))
+    lines = _audit_lines(_russian_page(cup, "referee", f"/cases/{case_id}"))
+    legacy = [line for line in lines if "legacy" in line]
+    assert legacy and legacy[0].startswith(f"{local:%d.%m.%Y %H:%M} · "), (zone, legacy)
+    assert all(re.match(r"\d\d\.\d\d\.\d{4} \d\d:\d\d · ", line) for line in lines), lines
