@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -32,7 +33,7 @@ def referee_queue(
 
     Overdue cases come first, the longest overdue at the top; then cases with a deadline, the
     nearest first; then cases no rule puts a date on, oldest first. Ties go by case id so the
-    order is stable. ``awaiting`` keeps only the cases waiting for that instance (or the players).
+    order is stable, its numbers read as numbers (the adjudication of game 3 before game 10). ``awaiting`` keeps only the cases waiting for that instance (or the players).
     """
     entries = []
     for case in cases:
@@ -47,9 +48,16 @@ def referee_queue(
     return sorted(entries, key=_order)
 
 
-def _order(entry: QueueEntry) -> tuple[int, date, str]:
+def _natural(case_id: str) -> tuple[str | int, ...]:
+    """``ЗКР-2026/adjudication/3/…`` before ``…/10/…``: text and numbers alternate in every
+    id split this way, so the parts compare position by position."""
+    return tuple(int(part) if index % 2 else part
+                 for index, part in enumerate(re.split(r"(\d+)", case_id)))
+
+
+def _order(entry: QueueEntry) -> tuple[int, date, tuple[str | int, ...]]:
     if entry.overdue and entry.deadline is not None:
-        return (0, entry.deadline.due, entry.case.case_id)
+        return (0, entry.deadline.due, _natural(entry.case.case_id))
     if entry.deadline is not None:
-        return (1, entry.deadline.due, entry.case.case_id)
-    return (2, entry.case.opened_on, entry.case.case_id)
+        return (1, entry.deadline.due, _natural(entry.case.case_id))
+    return (2, entry.case.opened_on, _natural(entry.case.case_id))

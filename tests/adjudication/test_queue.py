@@ -108,3 +108,13 @@ def test_ties_go_by_case_id() -> None:
         for name in ("b", "c", "a")
     ]
     assert [e.case.case_id for e in referee_queue(cases, TODAY)] == ["a", "b", "c"]
+
+
+def test_ties_on_a_deadline_go_by_game_number_not_by_text() -> None:
+    """At the end of play every adjudication has the same deadline: the referee reads them in
+    the order of the games, 3 before 10, not as text sorts them ("10" < "3")."""
+    end = date(2025, 3, 15)
+    cases = [Adjudication.open(f"ЗКР-2026/adjudication/{game}/2025-03-15", game=f"g{game}",
+                               end_date=end).case for game in (10, 3, 1, 14, 2)]
+    queue = referee_queue(cases, TODAY)
+    assert [entry.case.game for entry in queue] == ["g1", "g2", "g3", "g10", "g14"]
