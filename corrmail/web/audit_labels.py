@@ -44,6 +44,10 @@ AUDIT_ACTIONS: dict[str, LazyString] = {
     "sanction.opened": _l("sanction proposed"),
     "special_break.requested": _l("special break requested"),
     "dispute.opened": _l("dispute opened"),
+    "adjudication.analysis": _l("assessment and analysis received"),
+    "game_record.received": _l("game record received"),
+    "withdrawal.ban": _l("ban recorded"),
+    "overstep_claim.evidence": _l("materials of the claim received"),
     # Letters and games.
     "letter.postal": _l("postcard entered"),
     "letter.add": _l("letter entered"),
