@@ -41,3 +41,26 @@ def test_the_referees_pages_fit_a_phone(live_server: str, browser_page: object,
     options = page.locator("#overstep-game option")
     assert options.count() > 1
     assert "—" in options.nth(1).inner_text()
+
+
+def test_the_printable_papers_fit_a_phone_screen(live_server: str, browser_page: object) -> None:
+    """The final report, a bulletin and the printable crosstable are read on a phone before
+    they are printed: their wide tables scroll by themselves, the page does not."""
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(browser_page, Page)
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server}/login")
+    page.fill("input[name=login]", "referee")
+    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.click("main button[type=submit]")
+    expect(page.locator("header .who")).to_be_visible()
+    for path in (f"/bulletins/{DEMO_CODE}/preview?as_of=2026-12-01&kind=final_report",
+                 f"/bulletins/{DEMO_CODE}/preview?as_of=2026-12-01&kind=bulletin",
+                 f"/tournaments/{DEMO_CODE}/crosstable/print"):
+        page.goto(f"{live_server}{path}")
+        expect(page.locator("h1")).to_be_visible()
+        expect(page.locator("table").first).to_be_visible()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], (path, width)
