@@ -171,3 +171,20 @@ def test_a_cases_audit_log_is_dated_on_the_tournaments_calendar(cup: Cup, set_to
     legacy = [line for line in lines if "legacy" in line]
     assert legacy and legacy[0].startswith(f"{local:%d.%m.%Y %H:%M} · "), (zone, legacy)
     assert all(re.match(r"\d\d\.\d\d\.\d{4} \d\d:\d\d · ", line) for line in lines), lines
+
+
+def test_a_case_is_named_by_its_number_not_its_stored_key(cup: Cup, set_today) -> None:
+    """The case page and the final report both call a case «заявление о просрочке #N»; the
+    stored key (``…/overstep/…``) is no name for a Russian reader."""
+    from tests.cases.test_russian_pages import _visible
+
+    case_id = confirmed_claim(cup, set_today)
+    page = _visible(_russian_page(cup, "referee", f"/cases/{case_id}"))
+    assert f"заявление о просрочке #{case_id}" in page
+    report = cup.client("referee").get(
+        f"/bulletins/{cup.code}/preview?as_of=2027-01-15&kind=final_report")
+    assert report.status_code == 200
+    text = _visible(report.data.decode())
+    assert f"заявление о просрочке #{case_id}" in text
+    for shown in (page, text):
+        assert "overstep" not in shown and "/adjudication/" not in shown
