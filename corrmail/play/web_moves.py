@@ -155,6 +155,11 @@ def check_web_letter(game: Game, participant: Participant, letter: WebLetter,
             raise WebLetterRefused(422, "break_dates", "002 §4.4.3")
         existing = [BreakSpan(side, item.start_date, item.end_date) for item in participant.breaks]
         new = BreakSpan(side, letter.break_first, letter.break_last)
+        if new in existing:
+            # The break of 002 §4.4.1 is the player's in all his games at once: announced once,
+            # every partner was told (002 §4.4.2). Announcing it again is no second break.
+            raise WebLetterRefused(409, "break_announced", "002 §4.4.2", values={
+                "first": f"{letter.break_first:%d.%m.%Y}", "last": f"{letter.break_last:%d.%m.%Y}"})
         _, violations = check_break_limits([*existing, new])
         if violations:
             raise WebLetterRefused(422, "break_limit", "002 §4.4.1",

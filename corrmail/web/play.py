@@ -86,6 +86,9 @@ def refusal_message(refused: WebLetterRefused) -> str:
         "preview_stale": _("The game changed after the preview; look at the letter again."),
     }
     text = messages.get(refused.code, refused.code)
+    if refused.code == "break_announced":
+        text = _("Your break from %(first)s to %(last)s is already announced: it holds in all "
+                 "your games, and every partner was told.", **refused.values)
     detail = f" ({refused.text})" if refused.text else ""
     return f"{text}{detail} · {refused.rule}"
 

@@ -240,3 +240,22 @@ def test_a_refused_letter_comes_back_as_written_to_be_corrected(web_game: WebGam
                      r'[^>]*checked', text)
     assert 'id="preview-button"' in text and 'id="confirm-button"' not in text
     assert web_game.letters() == []
+
+
+def test_announcing_the_same_break_again_is_not_refused_as_a_second_break(
+    web_game: WebGame
+) -> None:
+    """The break is the player's in all his games and every partner is told at once
+    (002 §4.4.1–4.4.2): the same dates sent again are answered so, not as a second break."""
+    client = web_game.client("black")
+    url = f"/games/{web_game.game_id}/play"
+    data = {"break_first": "2026-10-01", "break_last": "2026-10-10"}
+    page = client.post(url, data={**data, "action": "preview"})
+    done = client.post(url, data={**data, "action": "confirm",
+                                  "fingerprint": _fingerprint(page.get_data(as_text=True))})
+    assert done.status_code == 302
+    again = client.post(url, data={**data, "action": "preview"})
+    text = again.get_data(as_text=True)
+    assert again.status_code == 409, text
+    assert "Ваш перерыв с 01.10.2026 по 10.10.2026 уже объявлен" in text and "002 §4.4.2" in text
+    assert "second break" not in text
