@@ -42,6 +42,8 @@ def test_user_without_password_gets_an_invitation_that_sets_it(
         letter = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "invitation")).one()
         assert letter.recipient == "referee@federation.example"
         assert "Приглашение" in letter.subject
+        # The roles in the reader's words, as the pages name them, not the stored codes.
+        assert "Роли: судья\n" in letter.body_text, letter.body_text
         # The token travels in the link's fragment: no server or access log sees it.
         link = re.search(r"http://localhost/password/welcome#(\S+)", letter.body_text)
     assert link is not None
