@@ -114,6 +114,9 @@ def test_users_page_creates_invites_changes_roles_deactivates(
 ) -> None:
     page = organizer_client.get("/admin/users/")
     assert page.status_code == 200
+    # The role is named as a noun, not in the dative of the dashboard's «sort by player».
+    assert " игрок</label>" in page.get_data(as_text=True)
+    assert "игроку" not in page.get_data(as_text=True)
     made = organizer_client.post("/admin/users/", data={
         "login": "steward1", "name": "Староста", "email": "st@x.example", "roles": ["steward"],
         "locale": "en", "password": ""})
