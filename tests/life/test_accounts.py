@@ -117,6 +117,8 @@ def test_users_page_creates_invites_changes_roles_deactivates(
     # The role is named as a noun, not in the dative of the dashboard's «sort by player».
     assert " игрок</label>" in page.get_data(as_text=True)
     assert "игроку" not in page.get_data(as_text=True)
+    # The steward is «староста», as in the rulebook (002 §4.1.1) and on every other page.
+    assert " староста</label>" in page.get_data(as_text=True)
     made = organizer_client.post("/admin/users/", data={
         "login": "steward1", "name": "Староста", "email": "st@x.example", "roles": ["steward"],
         "locale": "en", "password": ""})
