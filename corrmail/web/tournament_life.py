@@ -243,7 +243,8 @@ def sheet_posted(code: str, participant_id: int) -> Response:
     if form.validate_on_submit():
         session = db_session()
         try:
-            record_sheet_posted(session, participant, form.posted_on.data, by=current_user)
+            record_sheet_posted(session, participant, form.posted_on.data, by=current_user,
+                                today=tournament_today(tournament))
         except PublishRefused as error:
             session.rollback()
             flash(str(error), "error")
