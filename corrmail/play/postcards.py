@@ -348,7 +348,9 @@ def _check_date_order(check: PostcardCheck, view: GameView, side: Side) -> None:
 
 
 def _violation(error: RuleViolation) -> Finding:
-    return Finding(error.rule, f"{violation_message(error)} ({error.value})", code=error.code)
+    """The rule error as the steward reads it: its message names the dates in dd.mm.yyyy; the
+    raw offending value (an ISO date) is for the command line's chart, not for him."""
+    return Finding(error.rule, violation_message(error), code=error.code)
 
 
 def _check_duplicate(check: PostcardCheck, view: GameView) -> None:
@@ -606,8 +608,7 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
     told = {(finding.rule, finding.code) for finding in check.errors}
     for error in chart.errors:
         if error not in before.errors and (error.rule, error.code) not in told:
-            check.errors.append(Finding(error.rule, f"{violation_message(error)} ({error.value})",
-                                        code=error.code))
+            check.errors.append(_violation(error))
     for note in chart.notes:
         if note not in before.notes:
             check.findings.append(Finding(note.rule, note_message(note), _("noted in the time chart")))
