@@ -201,6 +201,31 @@ def test_a_sheet_posted_in_the_future_is_refused_and_changes_nothing(
         assert session.get(Participant, orlov_id).start_sheet_sent_on == dt.date(2026, 8, 26)  # type: ignore[union-attr]
 
 
+def test_a_swiss_published_before_its_first_round_says_the_games_come_by_round(
+    organizer_client: FlaskClient, draft: int, database: Database,
+    corrmail: Callable[..., Result],
+) -> None:
+    """A Swiss starts without games: the start sheet says each round's games come in a round
+    sheet, instead of an empty «Ваши партии:» list (002 §4.3.2, 004)."""
+    from corrmail.models import TournamentSystem
+
+    with database.transaction() as session:
+        tournament = session.get(Tournament, draft)
+        assert tournament is not None
+        tournament.system = TournamentSystem.SWISS
+    corrmail("tournament", "officials", CODE, "--referee", "ref", "--steward", "stew1")
+    assert organizer_client.post(f"/tournaments/{CODE}/publish").status_code == 302
+    sheets = _outbox(database, "start_sheet")
+    assert sheets and not _tournament(database).games
+    for sheet in sheets:
+        assert "Партий пока нет: партии каждого тура придут отдельным листом тура" in sheet.body_text
+    with database.session() as session:
+        postal = session.scalar(select(Participant).where(Participant.player.has(email=None)))
+        assert postal is not None
+        printed = organizer_client.get(f"/tournaments/{CODE}/start-sheets/{postal.id}/print")
+    assert "Партий пока нет" in printed.get_data(as_text=True)
+
+
 def test_publish_button(organizer_client: FlaskClient, draft: int, database: Database,
                         corrmail: Callable[..., Result]) -> None:
     page = organizer_client.get(f"/tournaments/{CODE}/publish")
