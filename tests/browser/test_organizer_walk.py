@@ -67,3 +67,24 @@ def test_the_printed_start_sheet_prints_and_fits_a_phone(
     assert page.evaluate("window.__printed === true"), refused
     assert not refused
     assert page.evaluate("document.documentElement.scrollWidth") == 390
+
+
+@pytest.mark.parametrize("path", ["/bulletins/{code}/preview?as_of=2026-09-20&kind=bulletin",
+                                  "/tournaments/{code}/crosstable/print"])
+def test_printable_pages_fit_a_phone(
+    server: str, browser_page: object, make_user: Callable[..., object],
+    make_tournament: Callable[..., Tournament], path: str,
+) -> None:
+    """The steward previews a bulletin (and the crosstable) on his phone: the wide standings
+    table scrolls inside itself; the page is not wider than the screen."""
+    from playwright.sync_api import Page
+
+    assert isinstance(browser_page, Page)
+    page = browser_page
+    make_user("director", Role.ORGANIZER)
+    tournament = make_tournament(players=6, code="ПЧ-2", status=TournamentStatus.RUNNING)
+    page.set_viewport_size({"width": 390, "height": 844})
+    _log_in(page, server, "director")
+    response = page.goto(server + path.format(code=tournament.code))
+    assert response is not None and response.ok
+    assert page.evaluate("document.documentElement.scrollWidth") == 390
