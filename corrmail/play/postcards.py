@@ -341,6 +341,13 @@ def _check_date_order(check: PostcardCheck, view: GameView, side: Side) -> None:
         check.errors.append(_violation(rule_violation(
             "002 §4.3.1", "received_before_dispatch", check.received.isoformat(),
             received=check.received, dispatch=dispatch)))
+    if (check.entry.channel is Channel.PHONE and check.received is None and check.sent is not None
+            and dispatch is not None and check.sent < dispatch):
+        # A call answers the partner's move: it cannot come before that move was sent.
+        check.errors.append(Finding("002 §4.3.1", _(
+            "the call on %(sent)s comes before the partner's move it answers was sent on "
+            "%(dispatch)s", sent=check.sent.strftime("%d.%m.%Y"),
+            dispatch=dispatch.strftime("%d.%m.%Y")), code="call_before_dispatch"))
     if check.sent is not None and check.received is not None and check.sent < check.received:
         check.errors.append(_violation(rule_violation(
             "002 §4.3.1", "sent_before_received", check.sent.isoformat(),
