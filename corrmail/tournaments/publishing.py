@@ -206,9 +206,11 @@ def sheets_for_steward(tournament: Tournament) -> list[Participant]:
 def record_sheet_posted(session: Session, participant: Participant, posted_on: dt.date,
                         *, by: User | None, today: dt.date | None = None) -> None:
     """The steward posted (or read out by telephone) this player's start sheet on ``posted_on``;
-    not after ``today`` when given (a day still to come is a slip of the pen)."""
+    not after ``today`` when given (a day still to come is a slip of the pen). A day of grace:
+    the tournament's day is its time zone's, and a steward nine hours east of Moscow is already
+    in tomorrow."""
     tournament = participant.tournament
-    if today is not None and posted_on > today:
+    if today is not None and posted_on > today + dt.timedelta(days=1):
         raise PublishRefused(tournament.code, [Missing("posted_on", _(
             "the day posted %(day)s is after today, %(today)s; give the day the sheet was "
             "posted (002 §4.3.2)", day=posted_on.strftime("%d.%m.%Y"),
