@@ -70,13 +70,15 @@ def test_the_printed_start_sheet_prints_and_fits_a_phone(
 
 
 @pytest.mark.parametrize("path", ["/bulletins/{code}/preview?as_of=2026-09-20&kind=bulletin",
-                                  "/tournaments/{code}/crosstable/print"])
+                                  "/tournaments/{code}/crosstable/print",
+                                  "/tournaments/{code}/teams"])
 def test_printable_pages_fit_a_phone(
     server: str, browser_page: object, make_user: Callable[..., object],
     make_tournament: Callable[..., Tournament], path: str,
 ) -> None:
     """The steward previews a bulletin (and the crosstable) on his phone: the wide standings
-    table scrolls inside itself; the page is not wider than the screen."""
+    table scrolls inside itself; the page is not wider than the screen. The teams form's
+    60-column text box fits it too."""
     from playwright.sync_api import Page
 
     assert isinstance(browser_page, Page)
