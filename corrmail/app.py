@@ -23,6 +23,7 @@ from corrmail.web import (
     games,
     health,
     i18n,
+    pairing_notes,
     play,
     tournaments,
 )
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     auth.init_login(app)
     i18n.init_babel(app, settings.default_locale)
     format.init_filters(app)
+    pairing_notes.init_pairing_labels(app)
     init_security(app, secure_cookies=settings.cookie_secure)
     init_outage(app)
     errors.init_errors(app)

@@ -341,6 +341,13 @@ def _check_date_order(check: PostcardCheck, view: GameView, side: Side) -> None:
         check.errors.append(_violation(rule_violation(
             "002 §4.3.1", "received_before_dispatch", check.received.isoformat(),
             received=check.received, dispatch=dispatch)))
+    if (check.entry.channel is Channel.PHONE and check.received is None and check.sent is not None
+            and dispatch is not None and check.sent < dispatch):
+        # A call answers the partner's move: it cannot come before that move was sent.
+        check.errors.append(Finding("002 §4.3.1", _(
+            "the call on %(sent)s comes before the partner's move it answers was sent on "
+            "%(dispatch)s", sent=check.sent.strftime("%d.%m.%Y"),
+            dispatch=dispatch.strftime("%d.%m.%Y")), code="call_before_dispatch"))
     if check.sent is not None and check.received is not None and check.sent < check.received:
         check.errors.append(_violation(rule_violation(
             "002 §4.3.1", "sent_before_received", check.sent.isoformat(),
@@ -348,7 +355,9 @@ def _check_date_order(check: PostcardCheck, view: GameView, side: Side) -> None:
 
 
 def _violation(error: RuleViolation) -> Finding:
-    return Finding(error.rule, f"{violation_message(error)} ({error.value})", code=error.code)
+    """The rule error as the steward reads it: its message names the dates in dd.mm.yyyy; the
+    raw offending value (an ISO date) is for the command line's chart, not for him."""
+    return Finding(error.rule, violation_message(error), code=error.code)
 
 
 def _check_duplicate(check: PostcardCheck, view: GameView) -> None:
@@ -606,8 +615,7 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
     told = {(finding.rule, finding.code) for finding in check.errors}
     for error in chart.errors:
         if error not in before.errors and (error.rule, error.code) not in told:
-            check.errors.append(Finding(error.rule, f"{violation_message(error)} ({error.value})",
-                                        code=error.code))
+            check.errors.append(_violation(error))
     for note in chart.notes:
         if note not in before.notes:
             check.findings.append(Finding(note.rule, note_message(note), _("noted in the time chart")))

@@ -130,7 +130,7 @@ def check_row(row: PlayerRow, channel: TournamentChannel, line: int = 0) -> list
     if channel is TournamentChannel.EMAIL and not row.email:
         errors.append(RowError(line, "email", _("an e-mail tournament needs the e-mail address")))
     if channel is TournamentChannel.MIXED and not (row.email or row.postal_address):
-        errors.append(RowError(line, None, _("neither an e-mail nor a postal address")))
+        errors.append(RowError(line, None, _("neither an e-mail nor a postal address (002 §4.3.2)")))
     if row.rating is not None and not 0 <= row.rating <= 4000:
         errors.append(
             RowError(line, "rating", _("rating %(value)s is out of range 0–4000", value=row.rating))

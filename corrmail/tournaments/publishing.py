@@ -204,9 +204,17 @@ def sheets_for_steward(tournament: Tournament) -> list[Participant]:
 
 
 def record_sheet_posted(session: Session, participant: Participant, posted_on: dt.date,
-                        *, by: User | None) -> None:
-    """The steward posted (or read out by telephone) this player's start sheet on ``posted_on``."""
+                        *, by: User | None, today: dt.date | None = None) -> None:
+    """The steward posted (or read out by telephone) this player's start sheet on ``posted_on``;
+    not after ``today`` when given (a day still to come is a slip of the pen). A day of grace:
+    the tournament's day is its time zone's, and a steward nine hours east of Moscow is already
+    in tomorrow."""
     tournament = participant.tournament
+    if today is not None and posted_on > today + dt.timedelta(days=1):
+        raise PublishRefused(tournament.code, [Missing("posted_on", _(
+            "the day posted %(day)s is after today, %(today)s; give the day the sheet was "
+            "posted (002 §4.3.2)", day=posted_on.strftime("%d.%m.%Y"),
+            today=today.strftime("%d.%m.%Y")))])
     if posted_on < tournament.start_date - dt.timedelta(days=366) or posted_on > tournament.end_date:
         raise PublishRefused(tournament.code, [Missing("posted_on", _(
             "the day posted %(day)s lies outside the tournament", day=posted_on.strftime("%d.%m.%Y")))])

@@ -76,6 +76,9 @@ def enter_player(session: Session, tournament: Tournament, row: PlayerRow, *, ch
     if channel == Channel.EMAIL.value and not row.email:
         raise RegistrationError([FieldError("email", _("a player who plays by e-mail needs an "
                                                        "e-mail address (002 §4.1.1 б)"))])
+    if channel == Channel.POST.value and not row.postal_address:
+        raise RegistrationError([FieldError("postal_address", _(
+            "a player who plays by post needs the postal address (002 §4.3.2)"))])
     participant = add_participant(session, tournament, row, current_user)
     participant.channel = Channel(channel) if channel else None
     if invite:
@@ -240,7 +243,8 @@ def sheet_posted(code: str, participant_id: int) -> Response:
     if form.validate_on_submit():
         session = db_session()
         try:
-            record_sheet_posted(session, participant, form.posted_on.data, by=current_user)
+            record_sheet_posted(session, participant, form.posted_on.data, by=current_user,
+                                today=tournament_today(tournament))
         except PublishRefused as error:
             session.rollback()
             flash(str(error), "error")

@@ -149,6 +149,9 @@ def _attach(form: FlaskForm, errors: Sequence[FieldError | RowError]) -> list[st
         )
         if field is not None and hasattr(field, "errors"):
             field.errors = [*field.errors, error.message]
+        elif isinstance(error, RowError) and not error.line:
+            # A form is no file: the message alone, not «file: …».
+            loose.append(error.message)
         else:
             loose.append(str(error))
     return loose

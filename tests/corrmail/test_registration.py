@@ -201,6 +201,36 @@ def test_postal_tournament_needs_the_address(
     assert _count(database, Participant) == 0
 
 
+def test_postal_player_of_a_mixed_tournament_needs_the_address(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament], database: Database
+) -> None:
+    """In a mixed tournament the player's own channel decides: by post, the start sheet and the
+    partners' cards need his postal address (002 §4.3.2), an e-mail alone is not enough."""
+    make_tournament(players=0, code="T-1", channel=TournamentChannel.MIXED)
+    page = organizer_client.post("/tournaments/T-1/players/new", data={
+        "name": "Орлов Олег", "email": "orlov@example.org", "channel": "post"}).get_data(as_text=True)
+    assert "игроку по почте нужен почтовый адрес (002 §4.3.2)" in page
+    assert _count(database, Participant) == 0
+    # With neither address the refusal is the form's, not a file's, and cites the rule.
+    page = organizer_client.post("/tournaments/T-1/players/new", data={
+        "name": "Орлов Олег", "channel": ""}).get_data(as_text=True)
+    assert "нет ни адреса эл. почты, ни почтового адреса (002 §4.3.2)" in page
+    assert "файл:" not in page
+    assert _count(database, Participant) == 0
+
+
+def test_a_mixed_tournament_names_every_channel_it_takes(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament]
+) -> None:
+    """A mixed tournament takes players by post, e-mail and telephone (002 §4.1.1 а–в): its
+    label says so, in the form and on the tournament's page, not «post and e-mail»."""
+    make_tournament(players=0, code="T-1", channel=TournamentChannel.MIXED)
+    shown = organizer_client.get("/tournaments/T-1").get_data(as_text=True)
+    assert "смешанная: почта, эл. почта, телефон" in shown
+    form = organizer_client.get("/tournaments/new").get_data(as_text=True)
+    assert ">смешанная: почта, эл. почта, телефон</option>" in form
+
+
 def test_same_email_cannot_enter_twice(
     organizer_client: FlaskClient, make_tournament: Callable[..., Tournament], database: Database
 ) -> None:

@@ -42,6 +42,8 @@ def test_user_without_password_gets_an_invitation_that_sets_it(
         letter = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "invitation")).one()
         assert letter.recipient == "referee@federation.example"
         assert "Приглашение" in letter.subject
+        # The roles in the reader's words, as the pages name them, not the stored codes.
+        assert "Роли: судья\n" in letter.body_text, letter.body_text
         # The token travels in the link's fragment: no server or access log sees it.
         link = re.search(r"http://localhost/password/welcome#(\S+)", letter.body_text)
     assert link is not None
@@ -112,6 +114,11 @@ def test_users_page_creates_invites_changes_roles_deactivates(
 ) -> None:
     page = organizer_client.get("/admin/users/")
     assert page.status_code == 200
+    # The role is named as a noun, not in the dative of the dashboard's «sort by player».
+    assert " игрок</label>" in page.get_data(as_text=True)
+    assert "игроку" not in page.get_data(as_text=True)
+    # The steward is «староста», as in the rulebook (002 §4.1.1) and on every other page.
+    assert " староста</label>" in page.get_data(as_text=True)
     made = organizer_client.post("/admin/users/", data={
         "login": "steward1", "name": "Староста", "email": "st@x.example", "roles": ["steward"],
         "locale": "en", "password": ""})

@@ -91,6 +91,67 @@ def test_a_move_by_telephone_is_entered_by_the_steward_with_the_calls_date(
     del side
 
 
+def test_a_call_dated_before_the_partners_move_was_sent_is_refused(
+    corrmail: Callable[..., Result], draft: int, database: Database, app: Flask
+) -> None:
+    """The steward types the call's day wrong — before the partner even sent the move the call
+    answers: refused under 002 §4.3.1, nothing stored (a card by post is refused the same way
+    through its receipt date)."""
+    from tests.service.postcard_steps import check_card
+
+    _publish_with_phone_player(corrmail, database, draft)
+    with database.session() as session:
+        orlov = session.scalar(select(Participant).where(Participant.start_number == 3))
+        assert orlov is not None
+        game = session.scalar(select(Game).where(Game.black_id == orlov.id))
+        assert game is not None
+        game_id, orlov_id = game.id, orlov.id
+    first = corrmail("letter", "add", str(game_id), "--from", "white", "--moves", "1. c3-d4",
+                     "--sent", "05.09.26", "--postmark", "05.09.26", "--today", "2026-09-05")
+    assert first.exit_code == 0, first.output
+    app.config["CORRMAIL_SETTINGS"] = dataclasses.replace(app.config["CORRMAIL_SETTINGS"],
+                                                          today=dt.date(2026, 9, 10))
+    steward = app.test_client()
+    steward.post("/login", data={"login": "stew1", "password": "correct horse battery"})
+    page = check_card(steward, game_id, {
+        "sender": str(orlov_id), "channel": "phone", "moves_text": "1... f6-g5", "sent": "03.09.26",
+        "received": "", "declaration": "none", "corrects": "0"})
+    text = page.get_data(as_text=True)
+    assert page.status_code == 422, text[:2000]
+    assert "звонок 03.09.2026 раньше, чем отправлен ход партнёра, на который он отвечает " \
+           "(05.09.2026)" in text
+    with database.session() as session:
+        assert len(session.scalars(select(Letter).where(Letter.game_id == game_id)).all()) == 1
+
+
+def test_a_resignation_by_telephone_shows_the_result_the_card_gives(
+    corrmail: Callable[..., Result], draft: int, database: Database, app: Flask
+) -> None:
+    """Before storing, the steward reads what the call does: «Партия окончена: победа белых» —
+    not the bulletin's count of white wins («Побед белых»)."""
+    from tests.service.postcard_steps import check_card
+
+    _publish_with_phone_player(corrmail, database, draft)
+    with database.session() as session:
+        orlov = session.scalar(select(Participant).where(Participant.start_number == 3))
+        assert orlov is not None
+        game = session.scalar(select(Game).where(Game.black_id == orlov.id))
+        assert game is not None
+        game_id, orlov_id = game.id, orlov.id
+    first = corrmail("letter", "add", str(game_id), "--from", "white", "--moves", "1. c3-d4",
+                     "--sent", "05.09.26", "--postmark", "05.09.26", "--today", "2026-09-05")
+    assert first.exit_code == 0, first.output
+    app.config["CORRMAIL_SETTINGS"] = dataclasses.replace(app.config["CORRMAIL_SETTINGS"],
+                                                          today=dt.date(2026, 9, 10))
+    steward = app.test_client()
+    steward.post("/login", data={"login": "stew1", "password": "correct horse battery"})
+    page = check_card(steward, game_id, {
+        "sender": str(orlov_id), "channel": "phone", "moves_text": "", "sent": "08.09.26",
+        "received": "07.09.26", "declaration": "resigns", "corrects": "0"})
+    text = page.get_data(as_text=True)
+    assert "Партия окончена: победа белых" in text, text[:3000]
+
+
 def test_phone_entry_from_the_cli(corrmail: Callable[..., Result], draft: int, database: Database) -> None:
     _publish_with_phone_player(corrmail, database, draft)
     game_id, orlov_id = _orlov_white_game(database)

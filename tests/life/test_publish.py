@@ -174,6 +174,58 @@ def test_postal_sheet_is_printed_and_its_posting_recorded(
     assert outsider.get(f"/tournaments/{CODE}/start-sheets/{orlov_id}/print").status_code == 403
 
 
+def test_a_sheet_posted_in_the_future_is_refused_and_changes_nothing(
+    corrmail: Callable[..., Result], draft: int, database: Database, app  # type: ignore[no-untyped-def]
+) -> None:
+    """The steward mistypes the month: the day still to come is refused with the rule, the
+    day recorded before stays."""
+    import dataclasses
+
+    corrmail("tournament", "officials", CODE, "--referee", "ref", "--steward", "stew1")
+    corrmail("tournament", "publish", CODE, "--today", "2026-08-25")
+    app.config["CORRMAIL_SETTINGS"] = dataclasses.replace(app.config["CORRMAIL_SETTINGS"],
+                                                          today=dt.date(2026, 8, 27))
+    steward = app.test_client()
+    assert steward.post("/login", data={"login": "stew1", "password": "correct horse battery"}).status_code == 302
+    with database.session() as session:
+        orlov = session.scalar(select(Participant).where(Participant.start_number == 3))
+        assert orlov is not None
+        orlov_id = orlov.id
+    url = f"/tournaments/{CODE}/start-sheets/{orlov_id}/posted"
+    assert steward.post(url, data={"posted_on": "2026-08-26"}).status_code == 302
+    refused = steward.post(url, data={"posted_on": "2026-09-26"}, follow_redirects=True)
+    page = refused.get_data(as_text=True)
+    assert "дата отправки 26.09.2026 позже сегодняшней (27.08.2026)" in page, page
+    assert "(002 §4.3.2)" in page
+    with database.session() as session:
+        assert session.get(Participant, orlov_id).start_sheet_sent_on == dt.date(2026, 8, 26)  # type: ignore[union-attr]
+
+
+def test_a_swiss_published_before_its_first_round_says_the_games_come_by_round(
+    organizer_client: FlaskClient, draft: int, database: Database,
+    corrmail: Callable[..., Result],
+) -> None:
+    """A Swiss starts without games: the start sheet says each round's games come in a round
+    sheet, instead of an empty «Ваши партии:» list (002 §4.3.2, 004)."""
+    from corrmail.models import TournamentSystem
+
+    with database.transaction() as session:
+        tournament = session.get(Tournament, draft)
+        assert tournament is not None
+        tournament.system = TournamentSystem.SWISS
+    corrmail("tournament", "officials", CODE, "--referee", "ref", "--steward", "stew1")
+    assert organizer_client.post(f"/tournaments/{CODE}/publish").status_code == 302
+    sheets = _outbox(database, "start_sheet")
+    assert sheets and not _tournament(database).games
+    for sheet in sheets:
+        assert "Партий пока нет: партии каждого тура придут отдельным листом тура" in sheet.body_text
+    with database.session() as session:
+        postal = session.scalar(select(Participant).where(Participant.player.has(email=None)))
+        assert postal is not None
+        printed = organizer_client.get(f"/tournaments/{CODE}/start-sheets/{postal.id}/print")
+    assert "Партий пока нет" in printed.get_data(as_text=True)
+
+
 def test_publish_button(organizer_client: FlaskClient, draft: int, database: Database,
                         corrmail: Callable[..., Result]) -> None:
     page = organizer_client.get(f"/tournaments/{CODE}/publish")

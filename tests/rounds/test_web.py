@@ -77,6 +77,23 @@ def test_rounds_page_roles(
     assert "start numbers separated by commas" in bad.get_data(as_text=True)
 
 
+def test_a_previewed_round_reads_in_russian(
+    make_tournament: Callable[..., Tournament], organizer_client: FlaskClient,
+) -> None:
+    """The program and the engine's notes on a Russian page are Russian, with their rules, not
+    the code (``buchholz``) and the engine's English."""
+    tournament = make_tournament(players=5, system=TournamentSystem.SWISS,
+                                 pairing_system="buchholz")
+    page = f"/tournaments/{tournament.code}/rounds"
+    assert organizer_client.post(f"{page}/pair", data={"seed": "8", "absent": ""}).status_code == 302
+    russian = organizer_client.get(page).get_data(as_text=True)
+    assert "Программа: по текущему коэффициенту Бухгольца (000 §3.18.7)" in russian
+    assert "жребий: у старшего по номеру игрока первой пары — " in russian
+    assert "получает свободный тур (+)" in russian
+    assert "receives the bye" not in russian and "lot: the first pair" not in russian
+    assert "Программа: buchholz" not in russian
+
+
 def test_rules_form_allows_pairing_before_the_round_ends(
     database: Database, make_tournament: Callable[..., Tournament],
     organizer_client: FlaskClient,

@@ -1,0 +1,92 @@
+"""The pairing engine's notes and programs in the reader's language.
+
+``scoring.pairing`` is a pure package: it writes its notes in English, with the rules cited (the
+command line prints them as they are). The pages read each note by its known form and say it in
+the reader's language; a note of an unknown form keeps its English.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from flask import Flask
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from scoring.pairing.model import PairingSystem
+
+__all__ = ["init_pairing_labels", "pairing_note", "pairing_program"]
+
+
+def _colour(word: str) -> str:
+    return str(_("white")) if word == "white" else str(_("black"))
+
+
+_NOTES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"lot: the first pair's top player has (white|black) \((.+)\)$"),
+     lambda m: _("lot: the first pair's top player has %(colour)s (%(rule)s)",
+                 colour=_colour(m[1]), rule=m[2])),
+    (re.compile(r"player (\d+) receives the bye \(\+\): odd number, last classified "
+                r"\(000 §3\.18\.2\)$"),
+     lambda m: _("player %(player)s receives the bye (+): odd number, last classified "
+                 "(000 §3.18.2)", player=m[1])),
+    (re.compile(r"player (\d+) receives the bye \(\+\): lowest classified who has had no point "
+                r"without play \(000 §3\.18\.2, 002 note a\)$"),
+     lambda m: _("player %(player)s receives the bye (+): lowest classified who has had no "
+                 "point without play (000 §3.18.2, 002 note a)", player=m[1])),
+    (re.compile(r"player (\d+) has (white|black) for the third game running: no legal pairing "
+                r"spares him \(002: exceptional case; never a fourth, 000 §3\.18\.2\)$"),
+     lambda m: _("player %(player)s has %(colour)s for the third game running: no legal "
+                 "pairing spares him (002: exceptional case; never a fourth, 000 §3.18.2)",
+                 player=m[1], colour=_colour(m[2]))),
+    (re.compile(r"player (\d+) \((.+?)\) meets (\d+) \((.+?)\): float down and up, forced: "
+                r"not counted \(002\)$"),
+     lambda m: _("player %(player)s (%(points)s) meets %(other)s (%(other_points)s): float "
+                 "down and up, forced: not counted (002)", player=m[1], points=m[2],
+                 other=m[3], other_points=m[4])),
+    (re.compile(r"player (\d+) \((.+?)\) meets (\d+) \((.+?)\): float down and up \((.+)\)$"),
+     lambda m: _("player %(player)s (%(points)s) meets %(other)s (%(other_points)s): float "
+                 "down and up (%(rule)s)", player=m[1], points=m[2], other=m[3],
+                 other_points=m[4], rule=m[5])),
+    (re.compile(r"pair (\d+)-(\d+): colours swapped to keep the limits \(000 §3\.18\.2\)$"),
+     lambda m: _("pair %(white)s-%(black)s: colours swapped to keep the limits (000 §3.18.2)",
+                 white=m[1], black=m[2])),
+    (re.compile(r"pair (\d+)-(\d+) breaks an absolute criterion: redrawn \(004\)$"),
+     lambda m: _("pair %(white)s-%(black)s breaks an absolute criterion: redrawn (004)",
+                 white=m[1], black=m[2])),
+    (re.compile(r"redraw touches players \[(.*)\]; every other pair stands \(002, 004\)$"),
+     lambda m: _("redraw touches players %(players)s; every other pair stands (002, 004)",
+                 players=m[1])),
+]
+
+PROGRAM_NAMES = {
+    PairingSystem.RANDOM.value: _l("«blind lot» (random numbers)"),
+    PairingSystem.COEFFICIENTS.value: _l("by the players' individual coefficients"),
+    PairingSystem.SOLKOFF.value: _l("by the cut Solkoff coefficient"),
+    PairingSystem.BUCHHOLZ.value: _l("by the current Buchholz coefficient"),
+}
+
+
+def pairing_note(note: str) -> str:
+    """One engine note in the reader's language (its English when its form is unknown)."""
+    for pattern, say in _NOTES:
+        found = pattern.match(note)
+        if found:
+            return say(found)
+    return note
+
+
+def pairing_program(code: str | None) -> str:
+    """A pairing program's code (``buchholz``) as the rulebook names it, with its rule."""
+    if not code:
+        return "—"
+    name = PROGRAM_NAMES.get(code)
+    if name is None:
+        return code
+    return f"{name} ({PairingSystem(code).rule})"
+
+
+def init_pairing_labels(app: Flask) -> None:
+    app.add_template_filter(pairing_note)
+    app.add_template_filter(pairing_program)
