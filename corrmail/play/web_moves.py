@@ -35,7 +35,7 @@ from notation.game_position import GamePosition
 from notation.letters import IllegibleMove, ImpossibleMove, LegalMove, read_move
 from notation.variants import parse_variants
 from timekeeping import Break as BreakSpan
-from timekeeping import Side, check_break_limits, compute_chart
+from timekeeping import Overstep, Side, check_break_limits, compute_chart
 
 __all__ = [
     "LegalChoice",
@@ -277,6 +277,9 @@ class LetterPreview:
     fingerprint: str
     #: The variants as the rulebook words them (002 §4.2.7): «если 3. …, то 3... …».
     variants_worded: tuple[str, ...] = ()
+    #: The sender's overstep this letter would make (002 §4.3.5), to warn him before he sends
+    #: it; ``None`` when it makes none (or one stands already from an earlier letter).
+    overstep: Overstep | None = None
 
 
 def worded_variants(position: GamePosition, text: str, first_ply_index: int) -> tuple[str, ...]:
@@ -315,6 +318,7 @@ def preview_web_letter(session: Session, game: Game, participant: Participant,
     text = web_letter_text(view, participant, letter)
     stamp = fingerprint(game, text, today)
     side = side_of(game, participant.id)
+    stood = compute_chart(view.ledger()).overstep
     try:
         before = {row.id for row in game.letters}
         _begin_write(session, game)
@@ -327,7 +331,11 @@ def preview_web_letter(session: Session, game: Game, participant: Participant,
                                  if row.id not in before and row.sender_id == participant.id]
         stored = written[0] if written else None
         after = GameView(game)
-        totals = compute_chart(after.ledger()).totals
+        chart = compute_chart(after.ledger())
+        totals = chart.totals
+        overstep = chart.overstep if chart.overstep and chart.overstep.player is side else None
+        if overstep is not None and overstep == stood:
+            overstep = None  # not this letter's: it stood before and is shown on the game page
         worded: tuple[str, ...] = ()
         index = len(view.plies) + len((stored.moves_text if stored else "").split())
         if stored is not None and stored.variants_text and index < len(after.positions):
@@ -341,7 +349,8 @@ def preview_web_letter(session: Session, game: Game, participant: Participant,
             sent=stored.sent if stored else today,
             white_total=totals.white, black_total=totals.black,
             mine_total=totals.white if side is Side.WHITE else totals.black,
-            outcome=outcome.code, fingerprint=stamp, variants_worded=worded)
+            outcome=outcome.code, fingerprint=stamp, variants_worded=worded,
+            overstep=overstep)
     finally:
         session.rollback()
     return preview

@@ -259,3 +259,28 @@ def test_announcing_the_same_break_again_is_not_refused_as_a_second_break(
     assert again.status_code == 409, text
     assert "Ваш перерыв с 01.10.2026 по 10.10.2026 уже объявлен" in text and "002 §4.4.2" in text
     assert "second break" not in text
+
+
+def test_a_preview_says_when_the_letter_would_overstep_before_it_is_sent(
+    web_game: WebGame,
+) -> None:
+    """The player sees the overstep (002 §4.3.5) in the preview, while he can still not send."""
+    assert web_game.play("white", "c3-d4", D) == "move_relayed"
+    assert web_game.email("black", "1. c3-d4 f6-g5", D + dt.timedelta(days=3)).outcome == \
+        "move_relayed"
+    client = web_game.client("white")
+    url = f"/games/{web_game.game_id}/play"
+    web_game.on(D + dt.timedelta(days=10))
+    on_time = client.post(url, data={"move": "g3-h4", "action": "preview"}).get_data(as_text=True)
+    assert 'id="preview-overstep"' not in on_time
+    web_game.on(D + dt.timedelta(days=60))
+    late = client.post(url, data={"move": "g3-h4", "action": "preview"}).get_data(as_text=True)
+    warning = re.search(r'id="preview-overstep">([^<]*)<', late)
+    assert warning is not None
+    assert "это просрочка (002 §4.3.5)" in warning.group(1)
+    assert "больше предела в 50" in warning.group(1)
+    assert 'id="confirm-button"' in late  # a warning, not a refusal: he may still send it
+    assert web_game.letters() == [("white", "web", "c3-d4"), ("black", "email", "f6-g5")]
+    client.post("/locale", data={"locale": "en"})
+    english = client.post(url, data={"move": "g3-h4", "action": "preview"}).get_data(as_text=True)
+    assert "over the limit of 50: an overstep (002 §4.3.5)" in english
