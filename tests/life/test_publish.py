@@ -199,6 +199,13 @@ def test_a_sheet_posted_in_the_future_is_refused_and_changes_nothing(
     assert "(002 §4.3.2)" in page
     with database.session() as session:
         assert session.get(Participant, orlov_id).start_sheet_sent_on == dt.date(2026, 8, 26)  # type: ignore[union-attr]
+    # One day of grace, for a steward already in tomorrow east of the tournament's time zone;
+    # the day after that is a slip again.
+    assert "позже сегодняшней" in steward.post(
+        url, data={"posted_on": "2026-08-29"}, follow_redirects=True).get_data(as_text=True)
+    assert steward.post(url, data={"posted_on": "2026-08-28"}).status_code == 302
+    with database.session() as session:
+        assert session.get(Participant, orlov_id).start_sheet_sent_on == dt.date(2026, 8, 28)  # type: ignore[union-attr]
 
 
 def test_a_swiss_published_before_its_first_round_says_the_games_come_by_round(
