@@ -16,18 +16,24 @@ pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
 
 
-def test_the_referees_pages_fit_a_phone(live_server: str, browser_page: object,
-                                       database: Database) -> None:
-    from playwright.sync_api import Page, expect
+def _referee_on_a_phone(page, live_server: str) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
 
-    assert isinstance(browser_page, Page)
-    page = browser_page
     page.set_viewport_size(PHONE)
     page.goto(f"{live_server}/login")
     page.fill("input[name=login]", "referee")
     page.fill("input[name=password]", DEMO_PASSWORD)
     page.click("main button[type=submit]")
     expect(page.locator("header .who")).to_be_visible()
+
+
+def test_the_referees_pages_fit_a_phone(live_server: str, browser_page: object,
+                                       database: Database) -> None:
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(browser_page, Page)
+    page = browser_page
+    _referee_on_a_phone(page, live_server)
     expect(page.locator("html")).to_have_attribute("lang", "ru")
     with database.session() as session:
         case_id = session.scalars(select(Case.id).order_by(Case.id)).first()
@@ -50,12 +56,7 @@ def test_the_printable_papers_fit_a_phone_screen(live_server: str, browser_page:
 
     assert isinstance(browser_page, Page)
     page = browser_page
-    page.set_viewport_size(PHONE)
-    page.goto(f"{live_server}/login")
-    page.fill("input[name=login]", "referee")
-    page.fill("input[name=password]", DEMO_PASSWORD)
-    page.click("main button[type=submit]")
-    expect(page.locator("header .who")).to_be_visible()
+    _referee_on_a_phone(page, live_server)
     for path in (f"/bulletins/{DEMO_CODE}/preview?as_of=2026-12-01&kind=final_report",
                  f"/bulletins/{DEMO_CODE}/preview?as_of=2026-12-01&kind=bulletin",
                  f"/tournaments/{DEMO_CODE}/crosstable/print"):

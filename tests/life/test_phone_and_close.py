@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from click.testing import Result
 from flask import Flask
+from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from corrmail.db import Database
@@ -99,20 +100,7 @@ def test_a_call_dated_before_the_partners_move_was_sent_is_refused(
     through its receipt date)."""
     from tests.service.postcard_steps import check_card
 
-    _publish_with_phone_player(corrmail, database, draft)
-    with database.session() as session:
-        orlov = session.scalar(select(Participant).where(Participant.start_number == 3))
-        assert orlov is not None
-        game = session.scalar(select(Game).where(Game.black_id == orlov.id))
-        assert game is not None
-        game_id, orlov_id = game.id, orlov.id
-    first = corrmail("letter", "add", str(game_id), "--from", "white", "--moves", "1. c3-d4",
-                     "--sent", "05.09.26", "--postmark", "05.09.26", "--today", "2026-09-05")
-    assert first.exit_code == 0, first.output
-    app.config["CORRMAIL_SETTINGS"] = dataclasses.replace(app.config["CORRMAIL_SETTINGS"],
-                                                          today=dt.date(2026, 9, 10))
-    steward = app.test_client()
-    steward.post("/login", data={"login": "stew1", "password": "correct horse battery"})
+    game_id, orlov_id, steward = _phone_game_after_whites_first_move(corrmail, draft, database, app)
     page = check_card(steward, game_id, {
         "sender": str(orlov_id), "channel": "phone", "moves_text": "1... f6-g5", "sent": "03.09.26",
         "received": "", "declaration": "none", "corrects": "0"})
@@ -131,20 +119,7 @@ def test_a_resignation_by_telephone_shows_the_result_the_card_gives(
     not the bulletin's count of white wins («Побед белых»)."""
     from tests.service.postcard_steps import check_card
 
-    _publish_with_phone_player(corrmail, database, draft)
-    with database.session() as session:
-        orlov = session.scalar(select(Participant).where(Participant.start_number == 3))
-        assert orlov is not None
-        game = session.scalar(select(Game).where(Game.black_id == orlov.id))
-        assert game is not None
-        game_id, orlov_id = game.id, orlov.id
-    first = corrmail("letter", "add", str(game_id), "--from", "white", "--moves", "1. c3-d4",
-                     "--sent", "05.09.26", "--postmark", "05.09.26", "--today", "2026-09-05")
-    assert first.exit_code == 0, first.output
-    app.config["CORRMAIL_SETTINGS"] = dataclasses.replace(app.config["CORRMAIL_SETTINGS"],
-                                                          today=dt.date(2026, 9, 10))
-    steward = app.test_client()
-    steward.post("/login", data={"login": "stew1", "password": "correct horse battery"})
+    game_id, orlov_id, steward = _phone_game_after_whites_first_move(corrmail, draft, database, app)
     page = check_card(steward, game_id, {
         "sender": str(orlov_id), "channel": "phone", "moves_text": "", "sent": "08.09.26",
         "received": "07.09.26", "declaration": "resigns", "corrects": "0"})
@@ -216,3 +191,25 @@ def test_close_refuses_with_open_games_and_cases_then_finishes(
             OutboxMessage.kind == "final_report")) >= 1
     again = corrmail("tournament", "close", CODE)
     assert again.exit_code == 1 and "was closed on 21.09.2027" in again.output
+
+
+def _phone_game_after_whites_first_move(
+    corrmail: Callable[..., Result], draft: int, database: Database, app: Flask
+) -> tuple[int, int, FlaskClient]:
+    """The game of Орлов (black, by telephone) after White's 1. c3-d4 posted on 05.09.2026,
+    the service's day 10.09.2026, and the steward logged in: (game id, Орлов's id, steward)."""
+    _publish_with_phone_player(corrmail, database, draft)
+    with database.session() as session:
+        orlov = session.scalar(select(Participant).where(Participant.start_number == 3))
+        assert orlov is not None
+        game = session.scalar(select(Game).where(Game.black_id == orlov.id))
+        assert game is not None
+        game_id, orlov_id = game.id, orlov.id
+    first = corrmail("letter", "add", str(game_id), "--from", "white", "--moves", "1. c3-d4",
+                     "--sent", "05.09.26", "--postmark", "05.09.26", "--today", "2026-09-05")
+    assert first.exit_code == 0, first.output
+    app.config["CORRMAIL_SETTINGS"] = dataclasses.replace(app.config["CORRMAIL_SETTINGS"],
+                                                          today=dt.date(2026, 9, 10))
+    steward = app.test_client()
+    steward.post("/login", data={"login": "stew1", "password": "correct horse battery"})
+    return game_id, orlov_id, steward
