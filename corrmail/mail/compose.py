@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import mimetypes
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.generator import NLCRE, BytesGenerator  # type: ignore[attr-defined]
@@ -74,6 +74,22 @@ class _HeaderClasses(HeaderRegistry):
         return made
 
 
+def _remembered(cache: dict[tuple[str, str], Any], key: tuple[str, str],
+                make: Callable[[], Any]) -> Any:
+    """``make()`` once per key; the cache is emptied when full, so a long-running process
+    that meets many different headers keeps it bounded."""
+    value = cache.get(key)
+    if value is None:
+        value = make()
+        if len(cache) >= _HEADER_CACHE_SIZE:
+            cache.clear()
+        cache[key] = value
+    return value
+
+
+_HEADER_CACHE_SIZE = 4096
+
+
 class _ComposingPolicy(EmailPolicy):
     """``email.policy.SMTP`` whose header objects are parsed once per name and value.
 
@@ -90,14 +106,9 @@ class _ComposingPolicy(EmailPolicy):
     def header_store_parse(self, name: str, value: Any) -> tuple[str, Any]:
         if type(value) is not str:
             return super().header_store_parse(name, value)
-        key = (name, value)
-        stored = self._cache.get(key)
-        if stored is None:
-            stored = super().header_store_parse(name, value)
-            if len(self._cache) >= 4096:
-                self._cache.clear()
-            self._cache[key] = stored
-        return stored
+        parse = super().header_store_parse
+        parsed: tuple[str, Any] = _remembered(self._cache, (name, value), lambda: parse(name, value))
+        return parsed
 
     def _fold(self, name: str, value: Any, refold_binary: bool = False) -> str:
         """A header object's folded text, kept on the object: it depends on the object (which
@@ -132,14 +143,8 @@ class _ReadingPolicy(EmailPolicy):
     def header_fetch_parse(self, name: str, value: Any) -> Any:
         if type(value) is not str or len(value) > 998:
             return super().header_fetch_parse(name, value)
-        key = (name, value)
-        header = self._cache.get(key)
-        if header is None:
-            header = super().header_fetch_parse(name, value)
-            if len(self._cache) >= 4096:
-                self._cache.clear()
-            self._cache[key] = header
-        return header
+        parse = super().header_fetch_parse
+        return _remembered(self._cache, (name, value), lambda: parse(name, value))
 
 
 #: ``email.policy.default`` (what received messages are parsed with), each header read once.
