@@ -36,7 +36,7 @@ _NE, _NW, _SE, _SW = 0, 1, 2, 3
 _OPPOSITE = (_SW, _SE, _NW, _NE)
 
 
-def _bits(mask: int) -> list[int]:
+def single_bits(mask: int) -> list[int]:
     """Single-bit masks of ``mask``, lowest first."""
     out = []
     while mask:
@@ -131,12 +131,12 @@ class Generator:
         if jumpers:
             jumps = self.man_jumps[side]
             promotion_row = self.promotion_row[side]
-            for origin in _bits(jumpers):
+            for origin in single_bits(jumpers):
                 self._man_capture(
                     origin, origin, 0, (origin,), (), occupied & ~origin, opp, jumps,
                     promotion_row, out,
                 )
-        for origin in _bits(my_kings):
+        for origin in single_bits(my_kings):
             if self.flying:
                 self._flying_capture(origin, origin, 0, (origin,), (), occupied & ~origin, opp, -1, out)
             else:
@@ -253,14 +253,14 @@ class Generator:
             if self.flying:
                 targets = [t for _, line in self.rays[origin] for t in _free_prefix(line, empty)]
             else:
-                targets = _bits(self.king_steps[origin] & empty)
+                targets = single_bits(self.king_steps[origin] & empty)
             return [RawMove(origin, t, 0, False, (origin, t), ()) for t in targets]
         ne, nw = self.ne, self.nw
         steps = (origin << ne) | (origin << nw) if side == 0 else (origin >> ne) | (origin >> nw)
         promotion_row = self.promotion_row[side]
         return [
             RawMove(origin, t, 0, bool(t & promotion_row), (origin, t), ())
-            for t in _bits(steps & empty)
+            for t in single_bits(steps & empty)
         ]
 
     def _quiet_steps(self, me: int, opp: int, kings: int, side: int) -> list[tuple[int, int]]:
@@ -278,7 +278,7 @@ class Generator:
                 target = targets & -targets
                 targets ^= target
                 out.append((target >> offset if offset > 0 else target << -offset, target))
-        for origin in _bits(me & kings):
+        for origin in single_bits(me & kings):
             if self.flying:
                 for _, line in self.rays[origin]:
                     for target in line:
@@ -286,7 +286,7 @@ class Generator:
                             break
                         out.append((origin, target))
             else:
-                for target in _bits(self.king_steps[origin] & empty):
+                for target in single_bits(self.king_steps[origin] & empty):
                     out.append((origin, target))
         return out
 
@@ -321,7 +321,7 @@ class Generator:
             count = ((men << self.ne) & empty).bit_count() + ((men << self.nw) & empty).bit_count()
         else:
             count = ((men >> self.nw) & empty).bit_count() + ((men >> self.ne) & empty).bit_count()
-        for origin in _bits(me & kings):
+        for origin in single_bits(me & kings):
             if self.flying:
                 for _, line in self.rays[origin]:
                     for target in line:
@@ -396,7 +396,7 @@ class Generator:
                 origin = target >> offset if offset > 0 else target << -offset
                 new_kings = kings | target if target & promotion_row else kings
                 total += perft(opp, me ^ origin ^ target, new_kings, other, depth - 1, distinct)
-        for origin in _bits(me & kings):
+        for origin in single_bits(me & kings):
             if self.flying:
                 targets_of_king = [
                     target
@@ -404,7 +404,7 @@ class Generator:
                     for target in _free_prefix(line, empty)
                 ]
             else:
-                targets_of_king = _bits(self.king_steps[origin] & empty)
+                targets_of_king = single_bits(self.king_steps[origin] & empty)
             for target in targets_of_king:
                 moved = origin ^ target
                 total += perft(opp, me ^ moved, kings ^ moved, other, depth - 1, distinct)

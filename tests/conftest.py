@@ -76,13 +76,17 @@ def cheap_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("sqlite-template") / "template.sqlite"
     upgrade(f"sqlite:///{path}")
-    # Fold the WAL into the main file so a plain copy carries the whole schema.
+    _fold_wal(path)
+    return path
+
+
+def _fold_wal(path: Path) -> None:
+    """Fold the WAL into the main file, so that a plain copy of it carries everything."""
     engine = create_engine(f"sqlite:///{path}")
     with engine.connect() as connection:
         connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         connection.exec_driver_sql("PRAGMA journal_mode=DELETE")
     engine.dispose()
-    return path
 
 
 def _load_demo_into(url: str) -> None:
@@ -108,11 +112,7 @@ def sqlite_demo_template(sqlite_template: Path) -> Path:
     path = sqlite_template.with_name("demo-template.sqlite")
     shutil.copyfile(sqlite_template, path)
     _load_demo_into(f"sqlite:///{path}")
-    engine = create_engine(f"sqlite:///{path}")
-    with engine.connect() as connection:
-        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-        connection.exec_driver_sql("PRAGMA journal_mode=DELETE")
-    engine.dispose()
+    _fold_wal(path)
     return path
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from notation.endgame.material import Material, MaterialIndex, materials_up_to
 from notation.endgame.values import DRAW, LONGEST
-from notation.engine import Generator, RawMove, generator_for
+from notation.engine import Generator, RawMove, generator_for, single_bits
 from notation.rules import RuleSet
 
 Progress = Callable[[str, int, int], None]
@@ -302,15 +302,6 @@ def _board_for(rules: RuleSet) -> _Board | None:
     return _Board(generator_for(rules)) if rules.flying_kings else None
 
 
-def _bits_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
-
-
 def _forward(
     generator: Generator, board: _Board, material: Material, index: MaterialIndex, offset: int,
     lookup: _Lookup, valid: bytearray, exit_win: array[int], loss_at: array[int],
@@ -344,7 +335,7 @@ def _forward(
     i = offset - 1
     done = 0
     for my_kings in g0:
-        king_list = [(k, my_kings ^ k, rays[k]) for k in _bits_of(my_kings)]
+        king_list = [(k, my_kings ^ k, rays[k]) for k in single_bits(my_kings)]
         kpart = m2[my_kings] * r2
         for my_men in g1:
             if my_kings & my_men:
