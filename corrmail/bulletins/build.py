@@ -523,7 +523,7 @@ def _clocks(
             continue
         name = {ClockSide.WHITE: game.white.player.name, ClockSide.BLACK: game.black.player.name}
         try:
-            clock = reply_clock(view.ledger(), side, chart=chart)
+            clock = reply_clock(view.ledger(), side, view.relayed_to_mover(), chart=chart)
             days_left: int | None = clock.days_left(snapshot.as_of)
             last_safe = clock.last_safe_reply_date()
             limit = clock.limit

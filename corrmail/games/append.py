@@ -88,6 +88,8 @@ class LetterInput:
     supplied_receipt: dt.date | None = None
     #: 002 §4.2.9: the partner's letter this one reports as faulty (a report carries no move).
     reports_error_of_id: int | None = None
+    #: 002 §4.3.1: the day the server relays this letter to the partner by e-mail (his receipt).
+    relayed_on: dt.date | None = None
 
 
 #: ``session.info`` key: (the transaction, ids of the games :func:`load_locked_game` locked in it).

@@ -64,7 +64,7 @@ def game_clock(view: GameView, today: dt.date) -> GameClock:
     if game.state in _OPEN:
         mover = chart.rows[-1].sender.partner if chart.rows else Side.WHITE
         try:
-            clock = reply_clock(ledger, mover, chart=chart)
+            clock = reply_clock(ledger, mover, view.relayed_to_mover(), chart=chart)
         except NotToMoveError:
             pass
         else:

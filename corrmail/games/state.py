@@ -217,7 +217,7 @@ def replay_values(game: Game) -> dict[str, Any]:
         return values
     side = chart.rows[-1].sender.partner if chart.rows else Side.WHITE
     try:
-        clock = reply_clock(ledger, side, chart=chart)
+        clock = reply_clock(ledger, side, view.relayed_to_mover(), chart=chart)
     except NotToMoveError:
         return values
     values.update(to_move=side.value, counting_from=clock.counting_from,

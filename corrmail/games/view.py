@@ -373,6 +373,16 @@ class GameView:
     def participant(self, side: Side) -> Participant:
         return self.game.white if side is Side.WHITE else self.game.black
 
+    def relayed_to_mover(self) -> dt.date | None:
+        """The day the server relayed the partner's last move letter to the player now to move
+        by e-mail: the day he received it (002 §4.3.1, second date). None when the server did
+        not relay it (the player's own next letter states the day; until then a clock estimates
+        it, 002 §4.3.3) or no move letter has come yet."""
+        for letter in reversed(self.letters):
+            if letter.moves_text.strip():
+                return letter.relayed_on
+        return None
+
     def letters_since_own(self, participant_id: int) -> list[Letter]:
         """The partner's letters after ``participant_id``'s last letter that carried moves."""
         result: list[Letter] = []

@@ -200,7 +200,9 @@ class Schedule:
                 if mover is None or mover.id != participant.id:
                     continue
                 try:
-                    left = days_left(GameView(game).ledger(), side_of(game, participant.id), today)
+                    view = GameView(game)
+                    left = days_left(view.ledger(), side_of(game, participant.id), today,
+                                     view.relayed_to_mover())
                 except (NotToMoveError, UnsupportedGameType):
                     continue
                 rows.append({"game": game, "partner": game.partner_of(participant.id).player,

@@ -47,7 +47,7 @@ from corrmail.games.view import GameView, HeldMoveRefused, UnsupportedGameType, 
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.calendar import CalendarDate, calendar_attachment
 from corrmail.mail.compose import Attachment
-from corrmail.mail.content import LetterContent, read_letter
+from corrmail.mail.content import LetterContent, ProposedVariant, read_letter
 from corrmail.mail.inbound import InboundMessage
 from corrmail.models import (
     Case,
@@ -65,6 +65,7 @@ from corrmail.models import (
 from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.desk import ActionRefused, Actor, Desk, NotEntitled
 from corrmail.referee.store import load_case
+from corrmail.tournaments.publishing import channel_of
 from notation.full import format_full
 from notation.game_position import GamePosition
 from notation.geometry import BOARD_8X8, Geometry
@@ -149,6 +150,40 @@ class Correspondence:
         context = _Context(self, session, game, participant, message, arrival, inbound_id, content)
         context.channel = channel
         return context.run()
+
+    def relay_entered(self, session: Session, game: Game, letter: Letter,
+                      check: MoveCheck | None, *, on: dt.date) -> tuple[int, ...]:
+        """A letter an official entered (a postcard, a call, 002 §4.1.1) to a partner who plays
+        by e-mail, as the server relays an e-mail letter: the same letter with the diagram and
+        the reply deadline counted from ``on``, the day he receives it (002 §4.3.1, second
+        date); and the end of play to both, when the letter ended the game. The sender plays
+        by post or telephone: the steward answers him. Returns the outbox ids written."""
+        sender = game.white if letter.sender_id == game.white_id else game.black
+        message = InboundMessage(
+            sha256="", message_id=None, from_address=(sender.player.email or "").lower(),
+            from_name=sender.player.name, recipients=(), subject="", date=None, references=(),
+            text=letter.raw_text, automation=None)
+        variants = tuple(ProposedVariant(moves=(), source=line.strip())
+                         for line in letter.variants_text.splitlines() if line.strip())
+        context = _Context(self, session, game, sender, message, on, None,
+                           LetterContent(variants=variants))
+        context.channel = letter.channel
+        if not plays_by_email(context.partner):
+            return ()
+        if check is not None and check.own:
+            context.relay_moves(letter, check, tell_sender=False)
+        if game.state is GameState.FINISHED:
+            context.announce_result()
+        return tuple(context.posted)
+
+
+def plays_by_email(participant: Participant) -> bool:
+    """Whether the server relays the partner's letters to ``participant`` by e-mail: he plays by
+    e-mail or on the web (his own channel, else the tournament's, 002 §4.1.1) and has an
+    address. A postal or telephone player gets them from the steward, even with an address on
+    file (he may have given one for the start sheet or his login)."""
+    return (channel_of(participant) in (Channel.EMAIL, Channel.WEB)
+            and bool(participant.player.email))
 
 
 class _Context:
@@ -254,8 +289,10 @@ class _Context:
             )
             self.posted.append(row.id)
 
-    def letter_input(self, sender: Participant | None = None, raw: str | None = None) -> LetterInput:
-        """The letter with the server's dates: the arrival day is its dispatch and postmark."""
+    def letter_input(self, sender: Participant | None = None, raw: str | None = None, *,
+                     relayed: bool = False) -> LetterInput:
+        """The letter with the server's dates: the arrival day is its dispatch and postmark;
+        ``relayed``: the server relays it to the partner by e-mail today."""
         sender = sender or self.me
         view = GameView(self.game)
         answered = [
@@ -267,18 +304,26 @@ class _Context:
             channel=self.channel,
             raw_text=self.message.text if raw is None else raw,
             partner_sent=partner_sent,
-            # The server relays a letter the day it arrives: the partner's dispatch day is
-            # also the day it reached this player (002 §4.3.1, second date).
-            received=partner_sent,
+            # The second date is the day the partner's move reached this player (002 §4.3.1):
+            # the day the server relayed it — the day it arrived, when it came by e-mail or on
+            # the web, but the day the steward entered it, when it came by post or telephone.
+            # A letter stored without that day was one the server relayed the day it arrived.
+            received=(answered[-1].relayed_on or partner_sent) if answered else None,
             sent=self.today,
             postmark_date=self.today,
             inbound_message_id=self.inbound_id if sender.id == self.me.id else None,
+            relayed_on=self.today if relayed else None,
         )
+
+    def relays_to_partner(self, check: MoveCheck) -> bool:
+        """Whether the server relays this letter's moves to the partner by e-mail."""
+        return bool(check.own) and plays_by_email(self.partner)
 
     def record_letter(self, moves: MoveCheck | None = None) -> Letter:
         """The letter into the ledger through the game core, with what its moves do."""
-        return games.enter_letter(self.session, self.game, self.letter_input(), moves, None,
-                                  on=self.today)
+        relayed = moves is not None and self.relays_to_partner(moves)
+        return games.enter_letter(self.session, self.game, self.letter_input(relayed=relayed),
+                                  moves, None, on=self.today)
 
     def outcome(self, code: str, detail: str = "", *, refused: bool = False,
                 lacks: Sequence[str] = ()) -> Outcome:
@@ -356,6 +401,20 @@ class _Context:
         if check.stop is not None:
             # Earlier moves of the letter stand (002 §4.2.8); the faulty one must be replaced.
             self.notify_errors([check.stop, *check.notices], penalty=check.penalty)
+        detail = self.relay_moves(letter, check, tell_sender=True)
+        if self.content.break_mention is None and self.content.draw_offer:
+            audit.record(self.session, user=None, action="game.draw_offered", entity="game",
+                         entity_id=self.game.id, tournament_id=self.tournament.id,
+                         summary=f"{self.me.player.name} offers a draw")
+        if self.game.state is GameState.FINISHED:  # the board ended the game
+            self.announce_result()
+        return self.outcome("move_relayed" if check.stop is None else "move_relayed_with_error",
+                            detail, lacks=lacks)
+
+    def relay_moves(self, letter: Letter, check: MoveCheck, *, tell_sender: bool) -> str:
+        """The stored letter's moves to the partner, with the diagram and, when he is to move,
+        his reply deadline; ``tell_sender``: the sender gets the receipt of a variant's reply
+        or of notes on his moves. Returns the moves as written, for the letter's record."""
         own_plies, trailing, repeated = check.own, check.trailing, check.repeated
         first_index = check.first_index
         view_after = GameView(self.game)
@@ -369,6 +428,10 @@ class _Context:
             "variant_reply": numbered(trailing, first_index + len(own_plies)) if trailing else "",
             "variants": [v.source for v in self.content.variants],
             "dates": (letter.partner_sent, letter.received, letter.sent),
+            # A card's dates are its postmarks and the player's own (002 §4.3.1), not the
+            # server's.
+            "by_post": letter.channel in (Channel.POST, Channel.PHONE),
+            "relayed_on": letter.relayed_on,
             "fraction": str(chart.totals),
             "notes": check.notes,
             "draw_offer": self.content.draw_offer,
@@ -385,19 +448,11 @@ class _Context:
         self.post_to_player(self.partner, "move", "move",
                             with_deadline if partner_moves else diagrams,
                             **{**context, "deadline": deadline if partner_moves else None})
-        if trailing or check.notes:
+        if tell_sender and (trailing or check.notes):
             self.post_to_player(self.me, "variant_applied" if trailing else "move_receipt",
                                 "move_receipt", diagrams if partner_moves else with_deadline,
                                 **{**context, "deadline": None if partner_moves else deadline})
-        if self.content.break_mention is None and self.content.draw_offer:
-            audit.record(self.session, user=None, action="game.draw_offered", entity="game",
-                         entity_id=self.game.id, tournament_id=self.tournament.id,
-                         summary=f"{self.me.player.name} offers a draw")
-        if self.game.state is GameState.FINISHED:  # the board ended the game
-            self.announce_result()
-        detail = moves_written + (f" + {context['variant_reply']}" if trailing else "")
-        return self.outcome("move_relayed" if check.stop is None else "move_relayed_with_error",
-                            detail, lacks=lacks)
+        return moves_written + (f" + {context['variant_reply']}" if trailing else "")
 
     def elements_lacking(self, view: GameView, check: MoveCheck) -> tuple[str, ...]:
         """Each element of 002 §4.2.3 an e-mail with a move lacks (:func:`notation.letter_form.

@@ -86,6 +86,10 @@ class Letter(Base):
     # 002 §4.2.9: this letter reports the partner's faulty letter; it carries no move.
     reports_error_of_id: Mapped[int | None] = mapped_column(ForeignKey("letters.id"))
     inbound_message_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_messages.id"))
+    # 002 §4.3.1, second date: the day the server relayed this letter to the partner by e-mail,
+    # which is the day he received it; None when the letter reached him otherwise (by post, his
+    # next card states the day).
+    relayed_on: Mapped[dt.date | None]
     entered_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     entered_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 

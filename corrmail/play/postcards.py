@@ -37,8 +37,9 @@ from corrmail.games import BreakRefused, LetterInput, MoveCheck, record_start_sh
 from corrmail.games.chart_notes import N_, date_error, note_message, violation_message
 from corrmail.games.move_walk import RuleNotice
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
+from corrmail.letters.write import LetterWriter
 from corrmail.mail.content import MoveMention, normalize_move_text
-from corrmail.mail.correspondence import numbered
+from corrmail.mail.correspondence import Correspondence, numbered, plays_by_email
 from corrmail.models import (
     Break,
     Channel,
@@ -638,9 +639,14 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
 
 def enter_postcard(
     session: Session, game: Game, entry: PostcardEntry, user: User | None, *, today: dt.date,
-    fingerprint: str | None = None,
+    fingerprint: str | None = None, writer: LetterWriter | None = None,
 ) -> tuple[PostcardCheck, Letter]:
     """Check ``entry`` and store it with what follows, in the caller's transaction.
+
+    With ``writer``, a partner who plays by e-mail gets the card's moves the day it is entered,
+    as he would get an e-mail partner's, and that day is his receipt (002 §4.3.1); without it
+    (a check of the card's bookkeeping alone) no letter is written and the partner's own next
+    letter states his receipt.
 
     Raises :class:`PostcardRejected` (nothing stored) when the check has entry errors, and
     :class:`PostcardStale` when ``fingerprint`` (the check's, shown to the steward) is not this
@@ -660,6 +666,8 @@ def enter_postcard(
             code="stale")])
     if not check.accepted:
         raise PostcardRejected(game.id, check.errors)
+    relayed = (writer is not None and check.moves is not None and bool(check.moves.own)
+               and plays_by_email(game.partner_of(entry.sender_id)))
     letter = games.enter_letter(session, game, LetterInput(
         sender_id=entry.sender_id,
         channel=entry.channel,
@@ -673,11 +681,14 @@ def enter_postcard(
         declared_black_days=entry.declared_black_days,
         corrects_letter_id=entry.corrects_letter_id,
         supplied_receipt=check.supplied_receipt,
+        relayed_on=today if relayed else None,
     ), check.moves, user, on=today)
     if check.result is not None:
         assert check.sent is not None
         games.record_result(session, game, check.result, ResultKind.PLAYED, on=check.sent,
                             user=user, summary=f"{entry.declaration}: {check.result}")
+    if writer is not None:
+        Correspondence(writer).relay_entered(session, game, letter, check.moves, on=today)
     audit.record(
         session, user=user, action="letter.postal", entity="letter", entity_id=letter.id,
         tournament_id=game.tournament_id,

@@ -268,8 +268,10 @@ class Desk:
                 continue
             try:
                 offender = view.side_to_move
-                # The server relays a letter the day it arrives: sent is also received.
-                left = days_left(view.ledger(), offender, self.on, movers[-1].sent)
+                # Received the day the server relayed it (002 §4.3.1); a letter stored
+                # without that day was relayed the day it arrived.
+                received = view.relayed_to_mover() or movers[-1].sent
+                left = days_left(view.ledger(), offender, self.on, received)
             except (UnsupportedGameType, NotToMoveError, ValueError):
                 continue
             if left >= 0:

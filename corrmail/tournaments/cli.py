@@ -16,6 +16,7 @@ from corrmail.commands import (
     DATE,
     command_transaction,
     day_by_option,
+    letter_writer,
     tournament_by_code,
     user_by_option,
 )
@@ -212,7 +213,8 @@ def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sen
                 raise click.ClickException("postcard would not be entered")
             return
         try:
-            check, stored = enter_postcard(session, game, entry, user_by_option(session, login), today=on)
+            check, stored = enter_postcard(session, game, entry, user_by_option(session, login),
+                                           today=on, writer=letter_writer(settings))
         except PostcardRejected as error:
             _echo_check(PostcardCheck(entry, errors=list(error.errors)))
             raise click.ClickException("postcard not entered; nothing stored") from error

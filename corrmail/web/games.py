@@ -43,7 +43,7 @@ from corrmail.play.postcards import (
     written_moves,
 )
 from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
-from corrmail.web.database import db_session, tournament_today
+from corrmail.web.database import db_session, letter_writer, tournament_today
 from corrmail.web.downloads import attachment
 from corrmail.web.letter_forms import ErrorReportForm, LetterForm, PenaltyChargeForm
 from corrmail.web.play import play_panel
@@ -137,7 +137,8 @@ def add_postcard(game_id: int) -> str | Response:
         if storing:
             try:
                 check, letter = enter_postcard(session, game, entry, current_user, today=on,
-                                               fingerprint=form.fingerprint.data)
+                                               fingerprint=form.fingerprint.data,
+                                               writer=letter_writer())
             except PostcardStale as stale:
                 # Not the card that was checked: the fresh check is shown to be looked at again.
                 session.rollback()

@@ -34,6 +34,7 @@ CONTEXT = {
     "variant_reply": "9... h4:f6", "variants": ["если 8... g5-f4, то 9. e3:g5"],
     "dates": (dt.date(2026, 3, 10), dt.date(2026, 3, 10), dt.date(2026, 3, 12)),
     "fraction": "14/11", "notes": [RuleNotice("002 §4.2.10", "substituted", "a3-c5 → a3-b4")],
+    "by_post": False, "relayed_on": dt.date(2026, 3, 12),
     "draw_offer": True, "draw_decline": False, "state": "finished", "issues": ["x"],
     "notices": [RuleNotice("002 §4.2.9", "repetition_missing", "7... h6-g5")],
     "penalty_days": 6, "result": "draw", "record": "1. c3-d4 f6-g5",
@@ -75,6 +76,20 @@ def test_move_letter_has_everything_002_4_2_3_lists() -> None:
                  "если 8... g5-f4", "10.03.2026 / 10.03.2026 / 12.03.2026", "14/11",
                  "Иванов Пётр\n", "Ответ пишите ответом на это письмо"):
         assert part in text, part
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_relayed_postcard_says_whose_dates_it_gives_and_when_time_counts(language: str) -> None:
+    """002 §4.3.1: a card's dates are its postmark and the player's; the e-mail partner's time
+    counts from the day the server relayed the move, which the letter names."""
+    by_server = WRITER.render("move", language, **CONTEXT).text
+    by_post = WRITER.render("move", language, **{**CONTEXT, "by_post": True}).text
+    words = {"ru": ("по штемпелю сервера", "по карточке партнёра и почтовому штемпелю"),
+             "en": ("server postmarks", "as your partner's card and its postmark give them")}
+    server_words, card_words = words[language]
+    assert server_words in by_server and card_words not in by_server
+    assert card_words in by_post and server_words not in by_post
+    assert "12.03.2026" in by_post and "002 §4.3.1" in by_post
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

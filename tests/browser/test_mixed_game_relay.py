@@ -1,0 +1,102 @@
+"""A mixed tournament in a real browser: the steward enters a postal player's card and the
+partner, who plays by e-mail, gets its move the same day, with his time counted from that day
+(002 §4.1.1, §4.3.1, docs/rules/mail.md 19) — on the phone in Russian and on the desktop in
+English."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from sqlalchemy import select
+
+from corrmail.clock import today
+from corrmail.db import Database
+from corrmail.demo.tournament import DEMO_CODE
+from corrmail.games.state import stored_states
+from corrmail.models import (
+    Channel,
+    Game,
+    Letter,
+    OutboxMessage,
+    Participant,
+    Tournament,
+    TournamentChannel,
+    User,
+)
+
+from .test_postcard_entry import DESKTOP, PHONE, _cards, _fill, _log_in
+
+pytestmark = pytest.mark.browser
+
+
+def _mixed(database: Database, game_id: int, mover_id: int, locale: str) -> str:
+    """The demo made a mixed tournament: the card's sender plays by post, his partner by e-mail
+    (reading letters in ``locale``); the partner's address."""
+    with database.transaction() as session:
+        tournament = session.scalar(select(Tournament).where(Tournament.code == DEMO_CODE))
+        assert tournament is not None
+        tournament.channel = TournamentChannel.MIXED
+        game = session.get(Game, game_id)
+        assert game is not None
+        mover = session.get(Participant, mover_id)
+        assert mover is not None
+        partner = game.partner_of(mover_id)
+        mover.channel, partner.channel = Channel.POST, Channel.EMAIL
+        account = session.scalar(select(User).where(User.player_id == partner.player_id))
+        assert account is not None and partner.player.email
+        account.locale = locale  # the letters' language is the player's account's
+        return partner.player.email
+
+
+WORDS = {
+    "ru": ("по карточке партнёра и почтовому штемпелю", "ход переслан вам"),
+    "en": ("as your partner's card and its postmark give them", "the move was relayed to you on"),
+}
+
+
+@pytest.mark.parametrize(("size", "locale"), [(PHONE, "ru"), (DESKTOP, "en")],
+                         ids=["390px-ru", "desktop-en"])
+def test_a_card_entered_reaches_the_email_partner_the_same_day(
+    live_server: str, browser_page: object, database: Database, size: dict[str, int], locale: str,
+) -> None:
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(browser_page, Page)
+    page = browser_page
+    page.set_viewport_size(size)
+    card, _ = _cards(database)
+    partner_email = _mixed(database, card.game_id, card.mover_id, locale)
+    _log_in(page, live_server, locale)
+
+    _fill(page, live_server, card, f"{card.repeat} {card.own}")
+    page.click("button[value=enter]")
+    expect(page).to_have_url(re.compile(rf"/games/{card.game_id}$"))
+
+    with database.session() as session:
+        game = session.get(Game, card.game_id)
+        assert game is not None
+        entered_on = today(None, game.tournament.time_zone)
+        stored = session.scalars(select(Letter).where(Letter.game_id == card.game_id)
+                                 .order_by(Letter.sequence.desc())).first()
+        assert stored is not None and stored.sent == card.sent
+        assert stored.relayed_on == entered_on
+        [relayed] = session.scalars(select(OutboxMessage).where(
+            OutboxMessage.recipient == partner_email, OutboxMessage.kind == "move",
+            OutboxMessage.game_id == card.game_id)).all()
+        [state] = stored_states(session, [card.game_id]).values()
+        assert state.counting_from == entered_on
+        assert state.reply_due is not None
+        reply_due = state.reply_due
+    dates, relay = WORDS[locale]
+    assert card.own in relayed.body_text and dates in relayed.body_text
+    assert f"{relay} {entered_on:%d.%m.%Y}" in relayed.body_text
+    assert f"{reply_due:%d.%m.%Y}" in relayed.body_text
+
+    # The game page reads the same reply date as the letter the partner got.
+    page.goto(f"{live_server}/games/{card.game_id}")
+    expect(page.locator("main")).to_contain_text(f"{reply_due:%d.%m.%Y}")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= size["width"], width
+    assert reply_due - entered_on <= dt.timedelta(days=50)

@@ -1,0 +1,131 @@
+"""A game between a postal player and an e-mail player (a mixed tournament, 002 §4.1.1).
+
+The steward enters White's postcards; Black plays by e-mail. White's card reaches the steward
+days after its postmark, and the server relays its move to Black the day it is entered: that is
+the day Black receives it (002 §4.3.1, second date), so his think time counts from then, not
+from the card's postmark. The relayed letter, the stored letter of Black's reply, the game's
+stored clock and the referee's desk read the same day.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import select
+
+from corrmail.games.state import stored_states
+from corrmail.models import Channel, Game, Letter, Participant
+from corrmail.play.postcards import PostcardEntry, enter_postcard
+
+from .conftest import EmailGame
+
+#: White posts his first move on D; the card reaches the steward five days later.
+D = dt.date(2026, 3, 2)
+ENTERED = D + dt.timedelta(days=5)
+
+
+def _white_plays_by_post(email_game: EmailGame) -> None:
+    with email_game.database.transaction() as session:
+        white = session.get(Participant, email_game.white_id)
+        assert white is not None
+        white.channel = Channel.POST
+        white.player.email = None
+
+
+def _enter_first_card(email_game: EmailGame, *, relay: bool = True) -> Letter:
+    entry = PostcardEntry(sender_id=email_game.white_id, moves_text="1. c3-d4",
+                          sent=f"{D:%d.%m.%y}", postmark=f"{D:%d.%m.%y}")
+    with email_game.database.transaction() as session:
+        game = session.get(Game, email_game.game_id)
+        assert game is not None
+        _, letter = enter_postcard(session, game, entry, None, today=ENTERED,
+                                   writer=email_game.writer if relay else None)
+        session.flush()
+        session.expunge(letter)
+    return letter
+
+
+def _letters(email_game: EmailGame) -> list[Letter]:
+    with email_game.database.session() as session:
+        letters = list(session.scalars(select(Letter).where(
+            Letter.game_id == email_game.game_id).order_by(Letter.sequence)))
+        session.expunge_all()
+    return letters
+
+
+def test_a_postcard_is_relayed_to_the_email_partner_the_day_it_is_entered(
+    email_game: EmailGame,
+) -> None:
+    _white_plays_by_post(email_game)
+    card = _enter_first_card(email_game)
+    assert card.channel is Channel.POST and card.sent == D and card.relayed_on == ENTERED
+
+    [relayed] = email_game.outbox(to=email_game.black_email, kind="move")
+    assert "c3-d4" in relayed.body_text
+    # The card's dates are its own, and Black is told his time runs from the relay day.
+    assert f"{D:%d.%m.%Y}" in relayed.body_text
+    assert "по карточке партнёра и почтовому штемпелю" in relayed.body_text
+    assert f"ход переслан вам {ENTERED:%d.%m.%Y}" in relayed.body_text
+    # 50 days from the relay day (002 §4.3.1), not from the card's postmark.
+    deadline = ENTERED + dt.timedelta(days=50)
+    assert f"до {deadline:%d.%m.%Y} включительно" in relayed.body_text
+
+    with email_game.database.session() as session:
+        [state] = stored_states(session, [email_game.game_id]).values()
+        assert (state.to_move, state.counting_from, state.reply_due) == ("black", ENTERED, deadline)
+
+
+def test_the_email_reply_to_a_postcard_counts_from_the_relay_day(email_game: EmailGame) -> None:
+    _white_plays_by_post(email_game)
+    _enter_first_card(email_game)
+    replied = ENTERED + dt.timedelta(days=2)
+    receipt = email_game.send("black", "1. c3-d4 f6-g5", replied)
+    assert receipt.outcome == "move_relayed"
+
+    [card, reply] = _letters(email_game)
+    # First date: White's dispatch by the postmark; second: the day the server relayed it.
+    assert (reply.partner_sent, reply.received, reply.sent) == (D, ENTERED, replied)
+    # The partner plays by post: the server does not relay Black's move (the steward posts it).
+    assert reply.relayed_on is None
+    with email_game.database.session() as session:
+        [state] = stored_states(session, [email_game.game_id]).values()
+        # White moved the day after the start (002 §4.3.2); Black used two days, none of
+        # the five the card spent in the post.
+        assert (state.white_total, state.black_total) == (1, 2)
+
+
+def test_a_card_entered_without_a_relay_leaves_the_receipt_to_the_next_letter(
+    email_game: EmailGame,
+) -> None:
+    """A check of the card's bookkeeping alone writes no letter: nothing claims a relay."""
+    _white_plays_by_post(email_game)
+    card = _enter_first_card(email_game, relay=False)
+    assert card.relayed_on is None
+    assert email_game.outbox(to=email_game.black_email, kind="move") == []
+
+
+def test_email_letters_between_email_players_keep_the_arrival_day_as_the_relay(
+    email_game: EmailGame,
+) -> None:
+    assert email_game.send("white", "1. c3-d4", D).outcome == "move_relayed"
+    replied = D + dt.timedelta(days=3)
+    assert email_game.send("black", "1. c3-d4 f6-g5", replied).outcome == "move_relayed"
+    first, second = _letters(email_game)
+    assert (first.sent, first.relayed_on) == (D, D)
+    assert (second.partner_sent, second.received, second.sent, second.relayed_on) == (
+        D, D, replied, replied)
+
+
+def test_a_postal_partner_with_an_address_on_file_gets_his_moves_from_the_steward(
+    email_game: EmailGame,
+) -> None:
+    """Both play by post (the tournament's channel), and both gave an address: a card entered is
+    not e-mailed to the partner, and no relay day is kept — his own card states his receipt."""
+    with email_game.database.transaction() as session:
+        for participant_id in (email_game.white_id, email_game.black_id):
+            participant = session.get(Participant, participant_id)
+            assert participant is not None
+            participant.channel = Channel.POST
+    card = _enter_first_card(email_game)
+    assert card.relayed_on is None
+    assert email_game.outbox(to=email_game.black_email) == []
