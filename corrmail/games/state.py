@@ -112,6 +112,9 @@ class StoredGameState(Base):
     letter_count: Mapped[int] = mapped_column(default=0)
     #: The sender of the last letter with a move (who owes the next letter is his partner).
     last_mover_id: Mapped[int | None]
+    #: How that letter came (post, phone, e-mail, web): an e-mail or web move to a partner who
+    #: plays by post is the steward's to forward (002 §4.1.1).
+    last_move_channel: Mapped[str | None] = mapped_column(String(8))
     last_sent: Mapped[dt.date | None]
     last_received: Mapped[dt.date | None]
     #: Time (002 §4.3): totals after the last letter and the chart's first overstep.
@@ -180,6 +183,7 @@ def replay_values(game: Game) -> dict[str, Any]:
     movers = [letter for letter in view.letters if letter.moves_text.strip()]
     if movers:
         values["last_mover_id"] = movers[-1].sender_id
+        values["last_move_channel"] = movers[-1].channel.value
     if view.letters:
         values["last_sent"] = view.letters[-1].sent
         values["last_received"] = view.letters[-1].received

@@ -65,7 +65,7 @@ from corrmail.models import (
 from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.desk import ActionRefused, Actor, Desk, NotEntitled
 from corrmail.referee.store import load_case
-from corrmail.tournaments.publishing import channel_of
+from corrmail.tournaments.publishing import plays_by_email
 from notation.full import format_full
 from notation.game_position import GamePosition
 from notation.geometry import BOARD_8X8, Geometry
@@ -175,15 +175,6 @@ class Correspondence:
         if game.state is GameState.FINISHED:
             context.announce_result()
         return tuple(context.posted)
-
-
-def plays_by_email(participant: Participant) -> bool:
-    """Whether the server relays the partner's letters to ``participant`` by e-mail: he plays by
-    e-mail or on the web (his own channel, else the tournament's, 002 §4.1.1) and has an
-    address. A postal or telephone player gets them from the steward, even with an address on
-    file (he may have given one for the start sheet or his login)."""
-    return (channel_of(participant) in (Channel.EMAIL, Channel.WEB)
-            and bool(participant.player.email))
 
 
 class _Context:

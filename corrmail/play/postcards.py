@@ -39,7 +39,7 @@ from corrmail.games.move_walk import RuleNotice
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.content import MoveMention, normalize_move_text
-from corrmail.mail.correspondence import Correspondence, numbered, plays_by_email
+from corrmail.mail.correspondence import Correspondence, numbered
 from corrmail.models import (
     Break,
     Channel,
@@ -51,6 +51,7 @@ from corrmail.models import (
     ResultKind,
     User,
 )
+from corrmail.tournaments.publishing import plays_by_email
 from notation.letter_form import LetterElement, LetterIncomplete, check_elements, forced_plies
 from notation.letters import LegalMove, read_move
 from timekeeping import (

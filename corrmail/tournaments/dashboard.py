@@ -23,7 +23,8 @@ from sqlalchemy.orm import Session, joinedload, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from corrmail.games.state import StoredClock, stored_state_rows
-from corrmail.models import Case, CaseType, Game, GameState, Participant, Tournament
+from corrmail.models import Case, CaseType, Channel, Game, GameState, Participant, Tournament
+from corrmail.tournaments.publishing import plays_by_email
 
 __all__ = [
     "ATTENTION",
@@ -45,6 +46,8 @@ class DashboardFilter(enum.StrEnum):
     REPEAT_OVERDUE = "repeat_overdue"
     RECORD_MISSING = "record_missing"
     CASES = "cases"
+    #: An e-mail or web move waiting for the steward to post or phone it to his partner.
+    TO_FORWARD = "to_forward"
     FINISHED = "finished"
 
 
@@ -58,7 +61,7 @@ class DashboardSort(enum.StrEnum):
 #: The filters of games that need a director's attention, counted above the table so that what
 #: is not on the current page is not missed.
 ATTENTION = (DashboardFilter.OVERSTEPPED, DashboardFilter.NEAR_OVERSTEP, DashboardFilter.REPEAT_OVERDUE,
-             DashboardFilter.RECORD_MISSING, DashboardFilter.CASES)
+             DashboardFilter.RECORD_MISSING, DashboardFilter.CASES, DashboardFilter.TO_FORWARD)
 
 #: Rows a page may hold; ``None`` is every game on one page. The first is the default: the
 #: page of a 500-game tournament renders in a fifth of the time of the whole table.
@@ -115,6 +118,10 @@ class DashboardRow:
     #: 002 §4.5.1: the 15 days for the game record have passed without it.
     record_missing: bool
     problem: str = ""
+    #: The partner's last move came by e-mail or on the web, and the player to move plays by
+    #: post or telephone: the steward forwards it (002 §4.1.1); his own card will state the day
+    #: he received it (002 §4.3.1).
+    to_forward: bool = False
 
     @property
     def days_left(self) -> int | None:
@@ -142,6 +149,7 @@ _FILTERS: dict[DashboardFilter, Callable[[DashboardRow], bool]] = {
     DashboardFilter.REPEAT_OVERDUE: lambda row: bool(row.clock and row.clock.repeat_overdue),
     DashboardFilter.RECORD_MISSING: lambda row: row.record_missing,
     DashboardFilter.CASES: lambda row: bool(row.open_cases),
+    DashboardFilter.TO_FORWARD: lambda row: row.to_forward,
     DashboardFilter.FINISHED: lambda row: row.game.state is GameState.FINISHED,
 }
 
@@ -206,7 +214,14 @@ def _row(
     to_move = None
     if clock.to_move is not None:
         to_move = game.white if clock.to_move.value == "white" else game.black
-    return DashboardRow(game, clock, to_move, tuple(cases), record_missing)
+    to_forward = (to_move is not None and state.last_move_channel in _SERVER_CHANNELS
+                  and not plays_by_email(to_move))
+    return DashboardRow(game, clock, to_move, tuple(cases), record_missing,
+                        to_forward=to_forward)
+
+
+#: The channels whose letters reach the server itself (the stored state's values).
+_SERVER_CHANNELS = frozenset((Channel.EMAIL.value, Channel.WEB.value))
 
 
 _NEVER = 10**9

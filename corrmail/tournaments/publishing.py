@@ -90,6 +90,14 @@ def channel_of(participant: Participant) -> Channel:
     return Channel.EMAIL if participant.player.email else Channel.POST
 
 
+def plays_by_email(participant: Participant) -> bool:
+    """Whether the server relays the partner's letters to ``participant`` by e-mail: he plays by
+    e-mail or on the web (:func:`channel_of`) and has an address. A postal or telephone player
+    gets them from the steward, even with an address on file (he may have given one for his
+    start sheet or his login)."""
+    return channel_of(participant) in (Channel.EMAIL, Channel.WEB) and bool(participant.player.email)
+
+
 def _active(tournament: Tournament) -> list[Participant]:
     return [p for p in tournament.participants if p.withdrawn_on is None]
 

@@ -33,6 +33,7 @@ from corrmail.play.web_moves import (
     preview_web_letter,
     square_centres,
 )
+from corrmail.tournaments.publishing import plays_by_email
 from corrmail.web.access import can_view_game
 from corrmail.web.database import (
     db_session,
@@ -226,9 +227,13 @@ def play(game_id: int) -> Any:
             if outcome.refused:
                 flash(_("The letter is recorded; the server has written to you what it found "
                         "(%(rule)s).", rule=outcome.detail or outcome.code), "error")
-            else:
+            elif plays_by_email(game.partner_of(participant.id)):
                 flash(_("Your letter is in the game's ledger; your partner gets it at once."),
                       "info")
+            else:
+                flash(_("Your letter is in the game's ledger; your partner plays by post: the "
+                        "steward forwards it to him, and his card will give the day he received "
+                        "it (002 §4.3.1)."), "info")
             return redirect(url_for("games.show", game_id=game.id))
         preview = preview_web_letter(session, game, participant, letter, today=on,
                                      writer=letter_writer())

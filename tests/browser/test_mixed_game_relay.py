@@ -31,9 +31,10 @@ from .test_postcard_entry import DESKTOP, PHONE, _cards, _fill, _log_in
 pytestmark = pytest.mark.browser
 
 
-def _mixed(database: Database, game_id: int, mover_id: int, locale: str) -> str:
-    """The demo made a mixed tournament: the card's sender plays by post, his partner by e-mail
-    (reading letters in ``locale``); the partner's address."""
+def _mixed(database: Database, game_id: int, mover_id: int, locale: str,
+           mover_plays: Channel = Channel.POST, partner_plays: Channel = Channel.EMAIL) -> str:
+    """The demo made a mixed tournament: the mover plays by post, his partner by e-mail (reading
+    letters in ``locale``), unless told otherwise; the partner's address."""
     with database.transaction() as session:
         tournament = session.scalar(select(Tournament).where(Tournament.code == DEMO_CODE))
         assert tournament is not None
@@ -43,7 +44,7 @@ def _mixed(database: Database, game_id: int, mover_id: int, locale: str) -> str:
         mover = session.get(Participant, mover_id)
         assert mover is not None
         partner = game.partner_of(mover_id)
-        mover.channel, partner.channel = Channel.POST, Channel.EMAIL
+        mover.channel, partner.channel = mover_plays, partner_plays
         account = session.scalar(select(User).where(User.player_id == partner.player_id))
         assert account is not None and partner.player.email
         account.locale = locale  # the letters' language is the player's account's
@@ -100,3 +101,57 @@ def test_a_card_entered_reaches_the_email_partner_the_same_day(
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= size["width"], width
     assert reply_due - entered_on <= dt.timedelta(days=50)
+
+
+def _login_of(database: Database, participant_id: int) -> str:
+    with database.session() as session:
+        participant = session.get(Participant, participant_id)
+        assert participant is not None
+        login = session.scalar(select(User.login).where(User.player_id == participant.player_id))
+        assert login is not None
+        return login
+
+
+FORWARD = {
+    "ru": ("староста перешлёт ему ход", "ходы переслать почтой: 1", "перешлите его почтой"),
+    "en": ("the steward forwards it to him", "moves to forward by post: 1", "forward it by post"),
+}
+
+
+@pytest.mark.parametrize(("size", "locale"), [(PHONE, "ru"), (DESKTOP, "en")],
+                         ids=["390px-ru", "desktop-en"])
+def test_a_web_move_to_a_postal_partner_is_on_the_stewards_dashboard(
+    live_server: str, browser_page: object, database: Database, size: dict[str, int], locale: str,
+) -> None:
+    """The player moves on the web; his partner plays by post, so nothing is e-mailed to him:
+    the player is told the steward forwards it, and the steward's dashboard counts and marks the
+    game until the partner's card comes (002 §4.1.1)."""
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(browser_page, Page)
+    page = browser_page
+    page.set_viewport_size(size)
+    card, _ = _cards(database)
+    _mixed(database, card.game_id, card.mover_id, locale,
+           mover_plays=Channel.WEB, partner_plays=Channel.POST)
+    told, counted, marked = FORWARD[locale]
+
+    _log_in(page, live_server, locale, _login_of(database, card.mover_id))
+    page.goto(f"{live_server}/games/{card.game_id}")
+    page.fill("#move-input", card.own)
+    page.click("#preview-button")
+    page.click("#confirm-button")
+    expect(page).to_have_url(re.compile(rf"/games/{card.game_id}$"))
+    expect(page.locator("main")).to_contain_text(told)
+
+    page.context.clear_cookies()
+    _log_in(page, live_server, locale)
+    with database.session() as session:
+        code = session.scalar(select(Tournament.code).where(Tournament.code == DEMO_CODE))
+    page.goto(f"{live_server}/dashboard/{code}")
+    expect(page.locator("p.attention")).to_contain_text(counted)
+    page.locator("p.attention a").filter(has_text=counted).click()
+    expect(page.locator("table.dashboard tbody tr")).to_have_count(1)
+    expect(page.locator("table.dashboard small.to-forward")).to_contain_text(marked)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= size["width"], width

@@ -74,11 +74,11 @@ def _counts(database: Database, game_id: int) -> tuple[int, int]:
         return letters, days
 
 
-def _log_in(page, server: str, locale: str) -> None:  # type: ignore[no-untyped-def]
+def _log_in(page, server: str, locale: str, login: str = "steward") -> None:  # type: ignore[no-untyped-def]
     from playwright.sync_api import expect
 
     page.goto(f"{server}/login")
-    page.fill("input[name=login]", "steward")
+    page.fill("input[name=login]", login)
     page.fill("input[name=password]", DEMO_PASSWORD)
     page.click("main button[type=submit]")
     expect(page.locator("header .who")).to_be_visible()

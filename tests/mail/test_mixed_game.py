@@ -14,8 +14,9 @@ import datetime as dt
 from sqlalchemy import select
 
 from corrmail.games.state import stored_states
-from corrmail.models import Channel, Game, Letter, Participant
+from corrmail.models import Channel, Game, Letter, Participant, Tournament
 from corrmail.play.postcards import PostcardEntry, enter_postcard
+from corrmail.tournaments.dashboard import ATTENTION, DashboardFilter, dashboard_rows
 
 from .conftest import EmailGame
 
@@ -129,3 +130,35 @@ def test_a_postal_partner_with_an_address_on_file_gets_his_moves_from_the_stewar
     card = _enter_first_card(email_game)
     assert card.relayed_on is None
     assert email_game.outbox(to=email_game.black_email) == []
+
+
+def _to_forward(email_game: EmailGame, on: dt.date) -> list[bool]:
+    with email_game.database.session() as session:
+        game = session.get(Game, email_game.game_id)
+        assert game is not None
+        tournament = session.get(Tournament, game.tournament_id)
+        assert tournament is not None
+        return [row.to_forward for row in dashboard_rows(session, tournament, on)]
+
+
+def test_the_dashboard_lists_an_email_move_the_steward_must_post(email_game: EmailGame) -> None:
+    """Black's e-mail move is not relayed to White, who plays by post: the game is the steward's
+    to forward (002 §4.1.1) until White's next card is entered."""
+    assert DashboardFilter.TO_FORWARD in ATTENTION
+    _white_plays_by_post(email_game)
+    _enter_first_card(email_game)
+    assert _to_forward(email_game, ENTERED) == [False]  # Black, by e-mail, is to move
+    replied = ENTERED + dt.timedelta(days=2)
+    assert email_game.send("black", "1. c3-d4 f6-g5", replied).outcome == "move_relayed"
+    assert _to_forward(email_game, replied) == [True]
+    entry = PostcardEntry(sender_id=email_game.white_id, moves_text="1... f6-g5 2. g3-f4",
+                          partner_sent=f"{replied:%d.%m.%y}",
+                          received=f"{replied + dt.timedelta(days=4):%d.%m.%y}",
+                          sent=f"{replied + dt.timedelta(days=5):%d.%m.%y}",
+                          postmark=f"{replied + dt.timedelta(days=5):%d.%m.%y}")
+    later = replied + dt.timedelta(days=9)
+    with email_game.database.transaction() as session:
+        game = session.get(Game, email_game.game_id)
+        assert game is not None
+        enter_postcard(session, game, entry, None, today=later, writer=email_game.writer)
+    assert _to_forward(email_game, later) == [False]
