@@ -25,7 +25,6 @@ from corrmail.models import (
     TeamPairing,
     TeamSchedule,
     Tournament,
-    TournamentOfficial,
 )
 from corrmail.rounds.redraw import apply_redraw, plan_redraw
 from corrmail.rounds.swiss import (
@@ -320,18 +319,7 @@ def start_sheet_list(code: str) -> str:
 
 def _may_direct(tournament: Tournament) -> bool:
     """Pairing and publishing is the director's: the organizer or the tournament's referee."""
-    if current_user.has_role(Role.ORGANIZER):
-        return True
-    return (
-        db_session().scalar(
-            select(TournamentOfficial.user_id).where(
-                TournamentOfficial.user_id == current_user.id,
-                TournamentOfficial.tournament_id == tournament.id,
-                TournamentOfficial.role == Role.REFEREE,
-            )
-        )
-        is not None
-    )
+    return is_official_of(current_user, tournament.id, serving_as=Role.REFEREE)
 
 
 def _require_director(tournament: Tournament) -> None:
