@@ -43,18 +43,17 @@ def official_tournament(code: str) -> Tournament:
     return tournament
 
 
-def is_official_of(user: User, tournament_id: int) -> bool:
+def is_official_of(user: User, tournament_id: int, *, serving_as: Role | None = None) -> bool:
+    """Whether ``user`` serves the tournament (as ``serving_as`` when given: the referee, say);
+    an organizer directs every tournament."""
     if user.has_role(Role.ORGANIZER):
         return True
-    return (
-        db_session().scalar(
-            select(TournamentOfficial.user_id).where(
-                TournamentOfficial.user_id == user.id,
-                TournamentOfficial.tournament_id == tournament_id,
-            )
-        )
-        is not None
+    query = select(TournamentOfficial.user_id).where(
+        TournamentOfficial.user_id == user.id, TournamentOfficial.tournament_id == tournament_id
     )
+    if serving_as is not None:
+        query = query.where(TournamentOfficial.role == serving_as)
+    return db_session().scalar(query) is not None
 
 
 def can_view_game(user: User, game: Game) -> bool:

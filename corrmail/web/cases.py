@@ -49,19 +49,20 @@ from corrmail.models import (
     Tournament,
     TournamentOfficial,
 )
-from corrmail.referee.case_letters import case_letter_writer
-from corrmail.referee.desk import (
+from corrmail.referee import (
     ActionRefused,
     Actor,
     Desk,
     Done,
     NotEntitled,
+    StoredCase,
     actor_for,
     deciding_instance,
+    load_case,
 )
+from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.endgame import endgame_verdict, settled_cases, tables_to_build
 from corrmail.referee.evidence import analyses_side_by_side, game_evidence
-from corrmail.referee.store import StoredCase, load_case
 from corrmail.referee.timing import close_waits, decided_and_final, rulings_today
 from corrmail.referee.wording import refusal_reason
 from corrmail.web.access import letters_kept_from, participant_or_404, tournament_or_404

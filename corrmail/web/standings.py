@@ -5,6 +5,8 @@ Everyone logged in may read them: a table is what the bulletins publish anyway (
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Blueprint, Response, abort, render_template
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
@@ -96,20 +98,22 @@ def printable(code: str) -> str:
                            marks=_marks(), points=reader_points)
 
 
+def _standings_file(code: str, write: Callable[[TournamentTable], bytes | str],
+                    mimetype: str, suffix: str) -> Response:
+    """The standings of ``code`` written by ``write``, as ``<code>-standings.<suffix>``."""
+    return _download(write(_table(code)), mimetype, f"{file_stem(code)}-standings.{suffix}")
+
+
 @blueprint.get("/<code>/standings.csv")
 @login_required
 def csv(code: str) -> Response:
-    table = _table(code)
-    return _download(standings_csv(table), "text/csv; charset=utf-8",
-                     f"{file_stem(code)}-standings.csv")
+    return _standings_file(code, standings_csv, "text/csv; charset=utf-8", "csv")
 
 
 @blueprint.get("/<code>/standings.json")
 @login_required
 def json(code: str) -> Response:
-    table = _table(code)
-    return _download(standings_json(table), "application/json",
-                     f"{file_stem(code)}-standings.json")
+    return _standings_file(code, standings_json, "application/json", "json")
 
 
 @blueprint.get("/<code>/games.pdn")

@@ -7,6 +7,9 @@ Thin views over :mod:`corrmail.tournaments.officials`, :mod:`corrmail.tournament
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -30,6 +33,7 @@ from corrmail.tournaments.officials import (
 )
 from corrmail.tournaments.player_import import PlayerRow
 from corrmail.tournaments.publishing import (
+    Missing,
     PublishRefused,
     channel_of,
     missing_for_publication,
@@ -124,8 +128,8 @@ def officials(code: str) -> str | Response:
     form.stewards.choices = [SelectChoice(user.login, f"{user.display_name} ({user.login})")
                              for user in users if user.has_role(Role.STEWARD)]
     if form.validate_on_submit():
-        _change(session, tournament, OfficialsChange(form.referee.data or None,
-                                                     tuple(form.stewards.data or ())))
+        _change(tournament, OfficialsChange(form.referee.data or None,
+                                            tuple(form.stewards.data or ())))
         return redirect(url_for("tournament_life.officials", code=code))
     return render_template("tournaments/officials.html", tournament=tournament, form=form,
                            serving=officials_of(session, tournament),
@@ -138,51 +142,73 @@ def remove_official(code: str) -> Response:
     tournament = tournament_or_404(code)
     form = RemoveOfficialForm()
     if form.validate_on_submit():
-        _change(db_session(), tournament, OfficialsChange(remove=(form.login.data,)))
+        _change(tournament, OfficialsChange(remove=(form.login.data,)))
     return redirect(url_for("tournament_life.officials", code=code))
 
 
-def _change(session: Session, tournament: Tournament, change: OfficialsChange) -> None:
+def _change(tournament: Tournament, change: OfficialsChange) -> None:
+    _commit_or_refuse(
+        lambda session: change_officials(session, tournament, change, by=current_user),
+        lambda: _("The officials of %(code)s are saved.", code=tournament.code))
+
+
+def _commit_or_refuse(step: Callable[[Session], object], announce: Callable[[], str]) -> None:
+    """Run ``step`` and commit what it did, then flash ``announce``'s words; a refusal rolls
+    everything back and is flashed instead."""
+    session = db_session()
     try:
-        change_officials(session, tournament, change, by=current_user)
-    except OfficialRefused as error:
+        step(session)
+    except (OfficialRefused, PublishRefused) as error:
         session.rollback()
         flash(str(error), "error")
     else:
         session.commit()
-        flash(_("The officials of %(code)s are saved.", code=tournament.code), "info")
+        flash(announce(), "info")
 
 
 # -- publishing and start sheets -----------------------------------------------------------------
+
+
+Outcome = TypeVar("Outcome")
+
+
+def _act_on(tournament: Tournament, act: Callable[..., Outcome]) -> Outcome:
+    """Carry out the organizer's ``act`` on ``tournament`` (publish, close) once the form's token
+    checks, with his letters written and dated today; commit what it did. A refusal is rolled
+    back and raised for the page to show why."""
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    session = db_session()
+    try:
+        outcome = act(session, tournament, by=current_user, writer=letter_writer(),
+                      today=tournament_today(tournament))
+    except (PublishRefused, CloseRefused):
+        session.rollback()
+        raise
+    session.commit()
+    return outcome
+
+
+def _publish_page(tournament: Tournament, missing: Sequence[Missing]) -> str:
+    return render_template("tournaments/publish.html", tournament=tournament, missing=missing,
+                           form=ActionForm(), serving=officials_of(db_session(), tournament))
 
 
 @blueprint.get("/<code>/publish")
 @roles_required(Role.ORGANIZER)
 def publish_page(code: str) -> str:
     tournament = tournament_or_404(code)
-    session = db_session()
-    return render_template("tournaments/publish.html", tournament=tournament,
-                           missing=missing_for_publication(session, tournament),
-                           form=ActionForm(), serving=officials_of(session, tournament))
+    return _publish_page(tournament, missing_for_publication(db_session(), tournament))
 
 
 @blueprint.post("/<code>/publish")
 @roles_required(Role.ORGANIZER)
 def publish_now(code: str) -> str | Response:
     tournament = tournament_or_404(code)
-    if not ActionForm().validate_on_submit():
-        abort(400)
-    session = db_session()
     try:
-        report = publish(session, tournament, by=current_user, writer=letter_writer(),
-                         today=tournament_today(tournament))
+        report = _act_on(tournament, publish)
     except PublishRefused as error:
-        session.rollback()
-        page = render_template("tournaments/publish.html", tournament=tournament,
-                               missing=error.missing, form=ActionForm(),
-                               serving=officials_of(session, tournament))
-        return page, 422  # type: ignore[return-value]
-    session.commit()
+        return _publish_page(tournament, error.missing), 422  # type: ignore[return-value]
     flash(_("%(code)s is published: %(games)s games created, %(emailed)s start sheets e-mailed, "
             "%(steward)s for the steward to post.", code=code, games=report.games_created,
             emailed=len(report.emailed),
@@ -196,17 +222,10 @@ def resend_sheet(code: str, participant_id: int) -> Response:
     tournament = tournament_or_404(code)
     participant = participant_or_404(tournament, participant_id)
     if ActionForm().validate_on_submit():
-        session = db_session()
-        try:
-            resend(session, tournament, participant, by=current_user, writer=letter_writer(),
-                   today=tournament_today(tournament))
-        except PublishRefused as error:
-            session.rollback()
-            flash(str(error), "error")
-        else:
-            session.commit()
-            flash(_("The start sheet of %(name)s is sent again.", name=participant.player.name),
-                  "info")
+        _commit_or_refuse(
+            lambda session: resend(session, tournament, participant, by=current_user,
+                                   writer=letter_writer(), today=tournament_today(tournament)),
+            lambda: _("The start sheet of %(name)s is sent again.", name=participant.player.name))
     return redirect(url_for("tournament_life.sheets", code=code))
 
 
@@ -241,17 +260,12 @@ def sheet_posted(code: str, participant_id: int) -> Response:
     participant = participant_or_404(tournament, participant_id)
     form = PostedForm()
     if form.validate_on_submit():
-        session = db_session()
-        try:
-            record_sheet_posted(session, participant, form.posted_on.data, by=current_user,
-                                today=tournament_today(tournament))
-        except PublishRefused as error:
-            session.rollback()
-            flash(str(error), "error")
-        else:
-            session.commit()
-            flash(_("Start sheet of %(name)s posted on %(day)s.", name=participant.player.name,
-                    day=form.posted_on.data.strftime("%d.%m.%Y")), "info")
+        _commit_or_refuse(
+            lambda session: record_sheet_posted(session, participant, form.posted_on.data,
+                                                by=current_user,
+                                                today=tournament_today(tournament)),
+            lambda: _("Start sheet of %(name)s posted on %(day)s.", name=participant.player.name,
+                      day=form.posted_on.data.strftime("%d.%m.%Y")))
     else:
         flash(_("Give the day the sheet was posted."), "error")
     return redirect(url_for("tournament_life.sheets", code=code))
@@ -260,30 +274,26 @@ def sheet_posted(code: str, participant_id: int) -> Response:
 # -- the end -------------------------------------------------------------------------------------
 
 
+def _close_page(tournament: Tournament, reasons: Sequence[str]) -> str:
+    return render_template("tournaments/close.html", tournament=tournament, reasons=reasons,
+                           form=ActionForm())
+
+
 @blueprint.get("/<code>/close")
 @roles_required(Role.ORGANIZER)
 def close_page(code: str) -> str:
     tournament = tournament_or_404(code)
-    return render_template("tournaments/close.html", tournament=tournament,
-                           reasons=blockers(db_session(), tournament), form=ActionForm())
+    return _close_page(tournament, blockers(db_session(), tournament))
 
 
 @blueprint.post("/<code>/close")
 @roles_required(Role.ORGANIZER)
 def close_now(code: str) -> str | Response:
     tournament = tournament_or_404(code)
-    if not ActionForm().validate_on_submit():
-        abort(400)
-    session = db_session()
     try:
-        closed = close(session, tournament, by=current_user, writer=letter_writer(),
-                       today=tournament_today(tournament))
+        closed = _act_on(tournament, close)
     except CloseRefused as error:
-        session.rollback()
-        page = render_template("tournaments/close.html", tournament=tournament,
-                               reasons=error.reasons, form=ActionForm())
-        return page, 409  # type: ignore[return-value]
-    session.commit()
+        return _close_page(tournament, error.reasons), 409  # type: ignore[return-value]
     flash(_("%(code)s is finished; the final table is frozen and the referee's final report "
             "is queued (002 §4.1.7).", code=code), "info")
     return redirect(url_for("bulletins.show_issue", issue_id=closed.report.id))

@@ -13,9 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 from werkzeug.wrappers.response import Response
 
-from corrmail.clock import today as service_today
 from corrmail.games.state import letter_owed_by, stored_states
-from corrmail.letters.write import LetterWriter
 from corrmail.models import (
     Game,
     GameType,
@@ -25,7 +23,6 @@ from corrmail.models import (
     TeamPairing,
     TeamSchedule,
     Tournament,
-    TournamentOfficial,
 )
 from corrmail.rounds.redraw import apply_redraw, plan_redraw
 from corrmail.rounds.swiss import (
@@ -65,11 +62,12 @@ from corrmail.tournaments.start_sheets import PairingRefused, pair_round_robin, 
 from corrmail.web.access import (
     is_official_of,
     may_see_tournament,
+    official_tournament,
     tournament_or_404,
     visible_tournament_ids,
 )
 from corrmail.web.auth import roles_required
-from corrmail.web.database import db_session, mail_settings, settings
+from corrmail.web.database import db_session, letter_writer, tournament_today
 from corrmail.web.refusals import refusal_text
 from corrmail.web.registration_forms import (
     ImportForm,
@@ -305,9 +303,7 @@ def pair(code: str) -> Response:
 @blueprint.get("/<code>/start-sheets")
 @login_required
 def start_sheet_list(code: str) -> str:
-    tournament = tournament_or_404(code)
-    if not is_official_of(current_user, tournament.id):
-        abort(403)
+    tournament = official_tournament(code)
     return render_template(
         "tournaments/start_sheets.html",
         tournament=tournament,
@@ -320,23 +316,16 @@ def start_sheet_list(code: str) -> str:
 
 def _may_direct(tournament: Tournament) -> bool:
     """Pairing and publishing is the director's: the organizer or the tournament's referee."""
-    if current_user.has_role(Role.ORGANIZER):
-        return True
-    return (
-        db_session().scalar(
-            select(TournamentOfficial.user_id).where(
-                TournamentOfficial.user_id == current_user.id,
-                TournamentOfficial.tournament_id == tournament.id,
-                TournamentOfficial.role == Role.REFEREE,
-            )
-        )
-        is not None
-    )
+    return is_official_of(current_user, tournament.id, serving_as=Role.REFEREE)
 
 
-def _require_director(tournament: Tournament) -> None:
+def _directed_tournament(code: str) -> Tournament:
+    """The tournament ``code`` if the current user directs it: 404 when there is none, 403 when
+    he may not pair and publish it."""
+    tournament = tournament_or_404(code)
     if not _may_direct(tournament):
         abort(403)
+    return tournament
 
 
 def _direct(step: Callable[[Session], Outcome], announce: Callable[[Outcome], str]) -> None:
@@ -364,9 +353,7 @@ def _absent_numbers(text: str) -> list[int] | None:
 @login_required
 def rounds(code: str) -> str:
     """The director's Rounds page: published draws, the preview, pair and publish (officials)."""
-    tournament = tournament_or_404(code)
-    if not is_official_of(current_user, tournament.id):
-        abort(403)
+    tournament = official_tournament(code)
     session = db_session()
     rules = round_rules(session, tournament)
     rules_form = RoundRulesForm(
@@ -392,8 +379,7 @@ def rounds(code: str) -> str:
 @blueprint.post("/<code>/rounds/pair")
 @login_required
 def pair_next(code: str) -> Response:
-    tournament = tournament_or_404(code)
-    _require_director(tournament)
+    tournament = _directed_tournament(code)
     form = PairRoundForm()
     if form.validate_on_submit():
         absent = _absent_numbers(form.absent.data or "")
@@ -413,14 +399,13 @@ def pair_next(code: str) -> Response:
 @blueprint.post("/<code>/rounds/publish")
 @login_required
 def publish_next(code: str) -> Response:
-    tournament = tournament_or_404(code)
-    _require_director(tournament)
+    tournament = _directed_tournament(code)
     if PublishRoundForm().validate_on_submit():
-        writer = LetterWriter(mail_settings())
+        writer = letter_writer()
         _direct(
             lambda session: publish_round(
                 session, tournament, current_user, writer=writer,
-                today=service_today(settings().today, tournament.time_zone),
+                today=tournament_today(tournament),
             ),
             lambda published: _(
                 "Round %(number)s published: %(games)s games, %(letters)s letters queued.",
@@ -436,19 +421,18 @@ def publish_next(code: str) -> Response:
 def redraw_round(code: str, number: int) -> tuple[str, int] | Response:
     """Repair published round ``number`` that breaks an absolute criterion (002, 004): GET shows
     the director what would change, POST applies exactly that (docs/rounds.md)."""
-    tournament = tournament_or_404(code)
-    _require_director(tournament)
+    tournament = _directed_tournament(code)
     session = db_session()
     form = RedrawForm()
     here = url_for("tournaments.redraw_round", code=code, number=number)
     if form.is_submitted():
         if not form.validate():
             abort(400)
-        writer = LetterWriter(mail_settings())
+        writer = letter_writer()
         try:
             done = apply_redraw(
                 session, tournament, current_user, number, fingerprint=form.fingerprint.data,
-                writer=writer, today=service_today(settings().today, tournament.time_zone),
+                writer=writer, today=tournament_today(tournament),
             )  # fmt: skip
         except RoundRefused as error:
             session.rollback()
@@ -476,8 +460,7 @@ def redraw_round(code: str, number: int) -> tuple[str, int] | Response:
 @blueprint.post("/<code>/rounds/rules")
 @login_required
 def round_rules_update(code: str) -> Response:
-    tournament = tournament_or_404(code)
-    _require_director(tournament)
+    tournament = _directed_tournament(code)
     form = RoundRulesForm()
     if form.validate_on_submit():
         _direct(
@@ -550,8 +533,7 @@ def teams(code: str) -> tuple[str, int] | Response:
 @blueprint.post("/<code>/teams/pair")
 @login_required
 def pair_teams_round_robin(code: str) -> Response:
-    tournament = tournament_or_404(code)
-    _require_director(tournament)
+    tournament = _directed_tournament(code)
     if PairTeamsForm().validate_on_submit():
         _direct(
             lambda session: pair_team_round_robin(session, tournament, current_user),
