@@ -1,18 +1,19 @@
-"""Writing a generated federation fast: primary keys assigned by the generator, so rows go in
-with bulk Core inserts in batches and no round trip per row; PostgreSQL's id sequences are then
-moved past the assigned keys."""
+"""What the generators of large data sets share to write fast: primary keys assigned by the
+generator, so rows go in with bulk Core inserts in batches and no round trip per row; PostgreSQL's
+id sequences are then moved past the assigned keys. The inserts themselves stay in the
+generators, the only modules allowed to write letters as plain rows (tests/test_game_core.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
 from corrmail.models import Base, Game, Letter, Participant, Player, Tournament
 
-__all__ = ["GENERATED_TABLES", "advance_sequences", "first_free_id", "insert_in_batches"]
+__all__ = ["GENERATED_TABLES", "advance_sequences", "first_free_id", "in_batches"]
 
 #: The tables a generator fills with keys of its own.
 GENERATED_TABLES: tuple[type[Base], ...] = (Player, Tournament, Participant, Game, Letter)
@@ -23,18 +24,17 @@ def first_free_id(session: Session, model: Any) -> int:
     return (session.scalar(select(func.max(model.id))) or 0) + 1
 
 
-def insert_in_batches(
-    session: Session, model: type[Base], rows: Iterable[dict[str, Any]], size: int = 5000
-) -> None:
-    """Insert ``rows`` ``size`` at a time: few statements, none too large for the driver."""
+def in_batches(rows: Iterable[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    """``rows`` in lists of ``size`` (the last one shorter), one insert statement each: few
+    statements, none too large for the driver."""
     batch: list[dict[str, Any]] = []
     for row in rows:
         batch.append(row)
         if len(batch) >= size:
-            session.execute(insert(model), batch)
+            yield batch
             batch = []
     if batch:
-        session.execute(insert(model), batch)
+        yield batch
 
 
 def advance_sequences(session: Session) -> None:

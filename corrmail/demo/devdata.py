@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
-from corrmail.demo.bulk import advance_sequences, first_free_id, insert_in_batches
+from corrmail.demo.bulk import advance_sequences, first_free_id, in_batches
 from corrmail.demo.moves import DEMO_MOVES
 from corrmail.demo.posting import posting_dates
 from corrmail.models import (
@@ -159,7 +159,8 @@ def generate_federation(session: Session, spec: FederationSpec = FederationSpec(
         (Tournament, tournaments), (Participant, participants), (Game, games), (Letter, letters)
     )
     for model, rows in batches:
-        insert_in_batches(session, model, rows, size=20_000)
+        for batch in in_batches(rows, 20_000):
+            session.execute(insert(model), batch)
     advance_sequences(session)
     session.flush()
     return Federation(len(players), len(tournaments), len(games), len(letters),

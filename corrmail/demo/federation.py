@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from sqlalchemy import insert
+from sqlalchemy.orm import Session
+
 from corrmail.db import Database
-from corrmail.demo.bulk import GENERATED_TABLES, advance_sequences, first_free_id, insert_in_batches
+from corrmail.demo.bulk import GENERATED_TABLES, advance_sequences, first_free_id, in_batches
 from corrmail.demo.posting import posting_dates
 from corrmail.models import (
+    Base,
     Channel,
     Game,
     GameResult,
@@ -49,6 +53,7 @@ __all__ = [
 ]
 
 CODE_PREFIX = "FED-"
+_BATCH = 5000
 _RESULTS = (GameResult.WHITE_WIN, GameResult.DRAW, GameResult.BLACK_WIN)
 #: Games replayed in turn: enough variety for pages and caches, cheap to make (≈0.2 s).
 POOL_SIZE = 315
@@ -127,7 +132,7 @@ def generate_federation(database: Database, spec: FederationSpec) -> FederationS
     counts = {"players": 0, "tournaments": 0, "games": 0, "letters": 0}
     player_ids = list(range(next_id[Player], next_id[Player] + spec.players))
     with database.transaction() as session:
-        insert_in_batches(session, Player, (
+        _bulk(session, Player, (
             {"id": pid, "name": f"Игрок {pid:05d}", "email": f"player{pid}@federation.example",
              "postal_address": f"{pid} Почтовая ул.", "rating": 1200 + rng.randint(0, 1200),
              "club": f"Клуб {pid % 40}"}
@@ -168,7 +173,7 @@ def generate_federation(database: Database, spec: FederationSpec) -> FederationS
             })
             game_id += 1
         with database.transaction() as session:
-            insert_in_batches(session, Tournament, [{
+            _bulk(session, Tournament, [{
                 "id": tournament_id, "code": f"{CODE_PREFIX}{number + 1:04d}",
                 "title": f"Заочный турнир {number + 1}", "game_type": GameType.RUSSIAN,
                 "system": TournamentSystem.ROUND_ROBIN_DOUBLE if spec.cycles == 2
@@ -180,13 +185,13 @@ def generate_federation(database: Database, spec: FederationSpec) -> FederationS
                 "status": TournamentStatus.RUNNING, "created_at": utcnow(),
                 "points_win": 1, "points_draw": 0.5, "points_loss": 0,
             }])
-            insert_in_batches(session, Participant, [
+            _bulk(session, Participant, [
                 {"id": pid, "tournament_id": tournament_id, "player_id": player,
                  "start_number": start_number}
                 for start_number, (pid, player) in enumerate(zip(participants, entrants, strict=True), 1)
             ])
-            insert_in_batches(session, Game, games)
-            insert_in_batches(session, Letter, letters)
+            _bulk(session, Game, games)
+            _bulk(session, Letter, letters)
         counts["tournaments"] += 1
         counts["games"] += len(games)
         counts["letters"] += len(letters)
@@ -208,3 +213,8 @@ def _letters(game_id: int, white: int, black: int, moves: tuple[str, ...], start
             "postmark_date": when.sent, "registered": False,
             "moves_text": move, "variants_text": "", "penalty_days": 0, "entered_at": utcnow(),
         }
+
+
+def _bulk(session: Session, model: type[Base], rows: Iterable[dict[str, Any]]) -> None:
+    for batch in in_batches(rows, _BATCH):
+        session.execute(insert(model), batch)
