@@ -10,6 +10,7 @@ number, the old one kept.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
@@ -27,6 +28,22 @@ __all__ = [
 
 RULES = {BulletinKind.BULLETIN: "002 §4.1.8", BulletinKind.FINAL_REPORT: "002 §4.1.7",
          BulletinKind.STEWARD_REPORT: "002 §4.1.8"}
+
+
+@dataclass(frozen=True)
+class _Paper:
+    """Which paper is built: the tournament's bulletin or report under ``number`` as of
+    ``as_of``; ``since`` is the date a bulletin's news start after (``None``: the whole course)."""
+
+    tournament: Tournament
+    kind: BulletinKind
+    number: int
+    as_of: dt.date
+    since: dt.date | None
+
+    @classmethod
+    def of(cls, stored: BulletinIssue) -> _Paper:
+        return cls(stored.tournament, stored.kind, stored.number, stored.as_of, stored.since)
 
 
 class IssueNotFound(LookupError):
@@ -59,7 +76,7 @@ def issue(
         ) or 0) + 1, None
     else:
         number, since = next_bulletin(session, tournament, as_of)
-    return _store(session, tournament, kind, number, as_of, since, user)
+    return _store(session, _Paper(tournament, kind, number, as_of, since), user)
 
 
 def next_bulletin(
@@ -84,14 +101,12 @@ def reissue(session: Session, issue_id: int, *, user: User | None = None) -> Bul
     original = session.get(BulletinIssue, issue_id)
     if original is None:
         raise IssueNotFound(issue_id)
-    return _store(session, original.tournament, original.kind, original.number, original.as_of,
-                  original.since, user, signed_by=original.issued_by)
+    return _store(session, _Paper.of(original), user, signed_by=original.issued_by)
 
 
 def rebuild(session: Session, stored: BulletinIssue) -> dict[str, Any]:
     """The content the database gives today for the issue's number and date."""
-    return _content(session, stored.tournament, stored.kind, stored.number, stored.as_of,
-                    stored.since, stored.issued_by)
+    return _content(session, _Paper.of(stored), stored.issued_by)
 
 
 def preview(session: Session, tournament: Tournament, kind: BulletinKind, as_of: dt.date,
@@ -100,7 +115,7 @@ def preview(session: Session, tournament: Tournament, kind: BulletinKind, as_of:
     not archived, not sent."""
     number, since = next_bulletin(session, tournament, as_of) if kind is BulletinKind.BULLETIN \
         else (0, None)
-    return _content(session, tournament, kind, number, as_of, since, signed_by)
+    return _content(session, _Paper(tournament, kind, number, as_of, since), signed_by)
 
 
 def latest_issues(session: Session, tournament: Tournament) -> list[BulletinIssue]:
@@ -112,35 +127,22 @@ def latest_issues(session: Session, tournament: Tournament) -> list[BulletinIssu
     ))
 
 
-def _content(
-    session: Session,
-    tournament: Tournament,
-    kind: BulletinKind,
-    number: int,
-    as_of: dt.date,
-    since: dt.date | None,
-    signed_by: User | None = None,
-) -> dict[str, Any]:
-    if kind is BulletinKind.FINAL_REPORT:
+def _content(session: Session, paper: _Paper, signed_by: User | None = None) -> dict[str, Any]:
+    tournament, as_of = paper.tournament, paper.as_of
+    if paper.kind is BulletinKind.FINAL_REPORT:
         return to_json(build_final_report(session, tournament, as_of))
-    if kind is BulletinKind.STEWARD_REPORT:
+    if paper.kind is BulletinKind.STEWARD_REPORT:
         steward = signed_by.display_name if signed_by is not None else ""
         return to_json(build_steward_report(session, tournament, as_of, steward=steward))
-    return to_json(build_bulletin(session, tournament, as_of, number=number, since=since))
+    return to_json(build_bulletin(session, tournament, as_of, number=paper.number,
+                                  since=paper.since))
 
 
 def _store(
-    session: Session,
-    tournament: Tournament,
-    kind: BulletinKind,
-    number: int,
-    as_of: dt.date,
-    since: dt.date | None,
-    user: User | None,
-    *,
-    signed_by: User | None = None,
+    session: Session, paper: _Paper, user: User | None, *, signed_by: User | None = None
 ) -> BulletinIssue:
     """Archive the next version; a corrected report keeps the name it was first signed with."""
+    tournament, kind, number, as_of = paper.tournament, paper.kind, paper.number, paper.as_of
     version = (session.scalar(
         select(func.max(BulletinIssue.version)).where(
             BulletinIssue.tournament_id == tournament.id,
@@ -154,8 +156,8 @@ def _store(
         number=number,
         version=version,
         as_of=as_of,
-        since=since,
-        content=_content(session, tournament, kind, number, as_of, since, signed_by or user),
+        since=paper.since,
+        content=_content(session, paper, signed_by or user),
         issued_by_id=user.id if user is not None else None,
     )
     session.add(row)

@@ -12,6 +12,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -113,18 +114,12 @@ def build_bulletin(
     """The bulletin as of ``as_of``; games finished and decisions taken after ``since`` (the
     previous bulletin's date) are the news."""
     snapshot = Snapshot(session, tournament, as_of)
-    order, lines, table = _standings(snapshot)
     games = _games_by_state(snapshot)
     clocks, oversteps = _clocks(snapshot, games.in_play)
-    team_order, teams = _teams(snapshot)
     return Bulletin(
-        heading=_heading(tournament),
+        **_standings_part(snapshot),
         number=number,
-        as_of=as_of,
         since=since,
-        tiebreak_order=order,
-        standings=lines,
-        crosstable=table,
         finished=tuple(
             _finished_game(snapshot, game)
             for game in games.finished
@@ -142,34 +137,24 @@ def build_bulletin(
         breaks=_breaks(snapshot, since=since),
         clocks=clocks,
         deadlines=_deadlines(snapshot, clocks),
-        teams=teams,
-        team_tiebreak_order=team_order,
-        open_claims=_open_claims(snapshot),
     )
 
 
 def build_final_report(session: Session, tournament: Tournament, as_of: dt.date) -> FinalReport:
     """The referee's report to the organizer: the whole tournament as of ``as_of``."""
     snapshot = Snapshot(session, tournament, as_of)
-    order, lines, table = _standings(snapshot)
+    standings_part = _standings_part(snapshot)
     games = _games_by_state(snapshot)
     _, oversteps = _clocks(snapshot, games.in_play)
-    team_order, teams = _teams(snapshot)
+    order: tuple[str, ...] = standings_part["tiebreak_order"]
     return FinalReport(
-        heading=_heading(tournament),
-        as_of=as_of,
-        tiebreak_order=order,
+        **standings_part,
         tiebreak_rules=tuple((name, TIEBREAKS[name].rule) for name in order if name in TIEBREAKS),
-        standings=lines,
-        crosstable=table,
         decisions=_decisions(snapshot),
         penalties=_penalties(snapshot),
         withdrawals=_withdrawals(snapshot),
         records=_records(snapshot),
         statistics=_statistics(snapshot),
-        teams=teams,
-        team_tiebreak_order=team_order,
-        open_claims=_open_claims(snapshot),
         oversteps=tuple(o for o in oversteps if o.game_id not in _claimed_game_ids(snapshot)),
         breaks=_breaks(snapshot, every=True),
         unfinished=_unfinished(snapshot),
@@ -309,6 +294,19 @@ def short_record(view: AsOfGameView) -> tuple[str, int, str | None]:
 
 
 # -- parts ------------------------------------------------------------------------------------
+
+
+def _standings_part(snapshot: Snapshot) -> dict[str, Any]:
+    """The fields the bulletin and the final report share, built alike so the two papers agree:
+    the heading and date, the standings and crosstable, a team event's table and the overstep
+    claims still open."""
+    order, lines, table = _standings(snapshot)
+    team_order, teams = _teams(snapshot)
+    return {
+        "heading": _heading(snapshot.tournament), "as_of": snapshot.as_of,
+        "tiebreak_order": order, "standings": lines, "crosstable": table,
+        "teams": teams, "team_tiebreak_order": team_order, "open_claims": _open_claims(snapshot),
+    }
 
 
 def _heading(tournament: Tournament) -> Heading:

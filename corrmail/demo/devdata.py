@@ -14,9 +14,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
+from corrmail.demo.bulk import advance_sequences, first_free_id, in_batches
 from corrmail.demo.moves import DEMO_MOVES
 from corrmail.demo.posting import posting_dates
 from corrmail.models import (
@@ -83,7 +84,7 @@ class _Ids:
     """Explicit primary keys, so bulk inserts need no round trip per row."""
 
     def __init__(self, session: Session, model: Any) -> None:
-        self.next = (session.scalar(select(func.max(model.id))) or 0) + 1
+        self.next = first_free_id(session, model)
 
     def take(self) -> int:
         value = self.next
@@ -158,13 +159,9 @@ def generate_federation(session: Session, spec: FederationSpec = FederationSpec(
         (Tournament, tournaments), (Participant, participants), (Game, games), (Letter, letters)
     )
     for model, rows in batches:
-        for chunk in range(0, len(rows), 20_000):
-            session.execute(insert(model), rows[chunk:chunk + 20_000])
-    if session.get_bind().dialect.name == "postgresql":
-        for table in ("players", "tournaments", "participants", "games", "letters"):
-            session.execute(text(
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"
-            ))
+        for batch in in_batches(rows, 20_000):
+            session.execute(insert(model), batch)
+    advance_sequences(session)
     session.flush()
     return Federation(len(players), len(tournaments), len(games), len(letters),
                       tuple(running_codes), tuple(finished_codes))

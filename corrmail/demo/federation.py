@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from corrmail.db import Database
+from corrmail.demo.bulk import GENERATED_TABLES, advance_sequences, first_free_id, in_batches
 from corrmail.demo.posting import posting_dates
 from corrmail.models import (
     Base,
@@ -127,10 +128,7 @@ def generate_federation(database: Database, spec: FederationSpec) -> FederationS
     rng = random.Random(spec.seed)
     pool = game_pool(spec.seed)
     with database.transaction() as session:
-        next_id = {
-            model: (session.scalar(select(func.max(model.id))) or 0) + 1
-            for model in (Player, Tournament, Participant, Game, Letter)
-        }
+        next_id = {model: first_free_id(session, model) for model in GENERATED_TABLES}
     counts = {"players": 0, "tournaments": 0, "games": 0, "letters": 0}
     player_ids = list(range(next_id[Player], next_id[Player] + spec.players))
     with database.transaction() as session:
@@ -197,7 +195,8 @@ def generate_federation(database: Database, spec: FederationSpec) -> FederationS
         counts["tournaments"] += 1
         counts["games"] += len(games)
         counts["letters"] += len(letters)
-    _advance_sequences(database)
+    with database.transaction() as session:
+        advance_sequences(session)
     return FederationSummary(**counts)
 
 
@@ -217,24 +216,5 @@ def _letters(game_id: int, white: int, black: int, moves: tuple[str, ...], start
 
 
 def _bulk(session: Session, model: type[Base], rows: Iterable[dict[str, Any]]) -> None:
-    batch: list[dict[str, Any]] = []
-    for row in rows:
-        batch.append(row)
-        if len(batch) >= _BATCH:
-            session.execute(insert(model), batch)
-            batch = []
-    if batch:
+    for batch in in_batches(rows, _BATCH):
         session.execute(insert(model), batch)
-
-
-def _advance_sequences(database: Database) -> None:
-    """Ids were assigned here; PostgreSQL's sequences must continue after them."""
-    if database.engine.dialect.name != "postgresql":
-        return
-    with database.transaction() as session:
-        for model in (Player, Tournament, Participant, Game, Letter):
-            name = model.__tablename__
-            session.execute(text(
-                f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
-                f"(SELECT COALESCE(MAX(id), 1) FROM {name}))"
-            ))
