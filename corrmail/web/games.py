@@ -42,6 +42,7 @@ from corrmail.play.postcards import (
     moves_to_repeat,
     written_moves,
 )
+from corrmail.tournaments.publishing import plays_by_email
 from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
 from corrmail.web.database import db_session, letter_writer, tournament_today
 from corrmail.web.downloads import attachment
@@ -156,7 +157,12 @@ def add_postcard(game_id: int) -> str | Response:
                 status = 409
             else:
                 session.commit()
-                flash(_("Postcard entered as letter %(n)s.", n=letter.sequence), "info")
+                if letter.relayed_on is not None:
+                    flash(_("Postcard entered as letter %(n)s; its move is e-mailed to %(name)s "
+                            "today, his time counts from today (002 §4.3.1).", n=letter.sequence,
+                            name=game.partner_of(entry.sender_id).player.name), "info")
+                else:
+                    flash(_("Postcard entered as letter %(n)s.", n=letter.sequence), "info")
                 return redirect(url_for("games.show", game_id=game.id))
         elif status == 200:
             status = 200 if check.accepted else 422
@@ -164,8 +170,18 @@ def add_postcard(game_id: int) -> str | Response:
     elif request.method == "POST":
         status = 422
     page = render_template("games/postcard_form.html", game=game, form=form, check=check,
-                           changed=changed, partner_move=_partner_move(game, form.sender.data))
+                           changed=changed, partner_move=_partner_move(game, form.sender.data),
+                           relayed_to=_relayed_to(game, form.sender.data))
     return page, status  # type: ignore[return-value]
+
+
+def _relayed_to(game: Game, sender_id: int | None) -> str | None:
+    """The partner's name when the server e-mails him the card's move (he plays by e-mail)."""
+    if sender_id not in (game.white_id, game.black_id):
+        return None
+    assert sender_id is not None
+    partner = game.partner_of(sender_id)
+    return partner.player.name if plays_by_email(partner) else None
 
 
 def _partner_move(game: Game, sender_id: int | None) -> dict[str, str] | None:

@@ -51,6 +51,8 @@ def _mixed(database: Database, game_id: int, mover_id: int, locale: str,
         return partner.player.email
 
 
+ENTERED_FLASH = {"ru": "отправлен", "en": "is e-mailed to"}
+
 WORDS = {
     "ru": ("по карточке партнёра и почтовому штемпелю", "ход переслан вам"),
     "en": ("as your partner's card and its postmark give them", "the move was relayed to you on"),
@@ -72,8 +74,11 @@ def test_a_card_entered_reaches_the_email_partner_the_same_day(
     _log_in(page, live_server, locale)
 
     _fill(page, live_server, card, f"{card.repeat} {card.own}")
+    # The check says before anything is stored that the partner gets the move by e-mail.
+    expect(page.locator("section.postcard-check p.relay")).to_contain_text("002 §4.3.1")
     page.click("button[value=enter]")
     expect(page).to_have_url(re.compile(rf"/games/{card.game_id}$"))
+    expect(page.locator("main")).to_contain_text(ENTERED_FLASH[locale])
 
     with database.session() as session:
         game = session.get(Game, card.game_id)
@@ -113,8 +118,10 @@ def _login_of(database: Database, participant_id: int) -> str:
 
 
 FORWARD = {
-    "ru": ("староста перешлёт ему ход", "ходы переслать почтой: 1", "перешлите его почтой"),
-    "en": ("the steward forwards it to him", "moves to forward by post: 1", "forward it by post"),
+    "ru": ("староста перешлёт ему ход", "ходы переслать почтой: 1", "переслать почтой",
+           "перешлите его почтой или по телефону (002 §4.1.1)"),
+    "en": ("the steward forwards it to him", "moves to forward by post: 1", "forward by post",
+           "forward it by post or telephone (002 §4.1.1)"),
 }
 
 
@@ -134,7 +141,7 @@ def test_a_web_move_to_a_postal_partner_is_on_the_stewards_dashboard(
     card, _ = _cards(database)
     _mixed(database, card.game_id, card.mover_id, locale,
            mover_plays=Channel.WEB, partner_plays=Channel.POST)
-    told, counted, marked = FORWARD[locale]
+    told, counted, marked, hint = FORWARD[locale]
 
     _log_in(page, live_server, locale, _login_of(database, card.mover_id))
     page.goto(f"{live_server}/games/{card.game_id}")
@@ -152,6 +159,8 @@ def test_a_web_move_to_a_postal_partner_is_on_the_stewards_dashboard(
     expect(page.locator("p.attention")).to_contain_text(counted)
     page.locator("p.attention a").filter(has_text=counted).click()
     expect(page.locator("table.dashboard tbody tr")).to_have_count(1)
-    expect(page.locator("table.dashboard small.to-forward")).to_contain_text(marked)
+    marker = page.locator("table.dashboard small.to-forward")
+    expect(marker).to_have_text(marked)
+    assert hint in (marker.get_attribute("title") or "")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= size["width"], width
