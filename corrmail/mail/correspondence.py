@@ -145,10 +145,14 @@ class Correspondence:
         arrival: dt.date,
         inbound_id: int | None = None,
         channel: Channel = Channel.EMAIL,
+        stated_receipt: dt.date | None = None,
     ) -> Outcome:
+        """``stated_receipt``: the day the sender writes he received the partner's move, for a
+        move the server did not relay to him (:func:`corrmail.play.web_moves.receipt_to_state`)."""
         content = read_letter(message.text, letter_board(game))
         context = _Context(self, session, game, participant, message, arrival, inbound_id, content)
         context.channel = channel
+        context.stated_receipt = stated_receipt
         return context.run()
 
     def relay_entered(self, session: Session, game: Game, letter: Letter,
@@ -205,6 +209,8 @@ class _Context:
         self.posted: list[int] = []
         #: How the letter travelled (e-mail, or a move made on the web: 002 §4.1.1).
         self.channel = Channel.EMAIL
+        #: The receipt day the sender wrote, for a move the server did not relay (002 §4.3.1).
+        self.stated_receipt: dt.date | None = None
         self.locales: dict[int | None, str | None] = {}
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -297,9 +303,11 @@ class _Context:
             partner_sent=partner_sent,
             # The second date is the day the partner's move reached this player (002 §4.3.1):
             # the day the server relayed it — the day it arrived, when it came by e-mail or on
-            # the web, but the day the steward entered it, when it came by post or telephone.
-            # A letter stored without that day was one the server relayed the day it arrived.
-            received=(answered[-1].relayed_on or partner_sent) if answered else None,
+            # the web, but the day the steward entered it, when it came by post or telephone;
+            # for a move it did not relay, the day the player wrote. A letter stored without a
+            # relay day was one the server relayed the day it arrived.
+            received=(answered[-1].relayed_on or self.stated_receipt or partner_sent)
+            if answered else None,
             sent=self.today,
             postmark_date=self.today,
             inbound_message_id=self.inbound_id if sender.id == self.me.id else None,

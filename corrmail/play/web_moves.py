@@ -47,6 +47,7 @@ __all__ = [
     "fingerprint",
     "legal_choices",
     "preview_web_letter",
+    "receipt_to_state",
     "square_centres",
     "submit_web_letter",
     "web_letter_text",
@@ -110,6 +111,9 @@ class WebLetter:
     resign: bool = False
     break_first: dt.date | None = None
     break_last: dt.date | None = None
+    #: The day the player received the partner's move, written by him when the server did not
+    #: relay it (:func:`receipt_to_state`; 002 §4.3.1, second date).
+    received: dt.date | None = None
 
     @property
     def is_empty(self) -> bool:
@@ -135,6 +139,34 @@ class WebLetterRefused(Exception):
 def _partner_offered_draw(view: GameView, participant_id: int) -> bool:
     return any(read_letter(letter.raw_text).draw_offer
                for letter in view.letters_since_own(participant_id))
+
+
+def receipt_to_state(view: GameView, participant_id: int) -> Letter | None:
+    """The partner's move letter whose receipt the player writes himself: it came by post or
+    telephone and the server did not relay it to him, so only he knows the day it reached him
+    (002 §4.3.1, second date: the postmark, else the actual day); None when the server knows."""
+    moved = [letter for letter in view.letters_since_own(participant_id)
+             if letter.moves_text.strip()]
+    if not moved or moved[-1].relayed_on is not None:
+        return None
+    return moved[-1] if moved[-1].channel in (Channel.POST, Channel.PHONE) else None
+
+
+def _check_stated_receipt(view: GameView, participant: Participant, letter: WebLetter,
+                          today: dt.date) -> None:
+    """A move answering a card the server did not relay states its receipt, on a day between
+    the card's dispatch and today (002 §4.3.1)."""
+    answered = receipt_to_state(view, participant.id)
+    if answered is None:
+        return
+    if letter.received is None:
+        raise WebLetterRefused(422, "receipt_missing", "002 §4.3.1")
+    if answered.sent is not None and letter.received < answered.sent:
+        raise WebLetterRefused(422, "receipt_before_dispatch", "002 §4.3.1", values={
+            "received": f"{letter.received:%d.%m.%Y}", "sent": f"{answered.sent:%d.%m.%Y}"})
+    if letter.received > today:
+        raise WebLetterRefused(422, "receipt_in_future", "002 §4.3.1", values={
+            "received": f"{letter.received:%d.%m.%Y}", "today": f"{today:%d.%m.%Y}"})
 
 
 def check_web_letter(game: Game, participant: Participant, letter: WebLetter,
@@ -186,6 +218,7 @@ def check_web_letter(game: Game, participant: Participant, letter: WebLetter,
         raise WebLetterRefused(422, reading.cause.name.lower(), reading.rule, move)
     if isinstance(reading, IllegibleMove):
         raise WebLetterRefused(422, "illegible", reading.rule, move, {"reason": reading.reason})
+    _check_stated_receipt(view, participant, letter, today)
     variants = letter.variants.strip()
     if variants:
         offer = parse_variants(position.play(reading.move), variants)
@@ -216,6 +249,8 @@ def web_letter_text(view: GameView, participant: Participant, letter: WebLetter)
             plies.append((position, reading.move))
             position = position.play(reading.move)
         lines.append(numbered(plies, len(view.plies) - len(expected)))
+        if receipt_to_state(view, participant.id) is not None and letter.received is not None:
+            lines.append(f"Ход партнёра получен {letter.received:%d.%m.%Y}.")
     lines.extend(line.strip() for line in letter.variants.strip().splitlines() if line.strip())
     if letter.draw_offer:
         lines.append("Предлагаю ничью.")
@@ -255,7 +290,7 @@ def submit_web_letter(session: Session, game: Game, participant: Participant, le
     _begin_write(session, game)
     return Correspondence(writer).handle(session, game=game, participant=participant,
                                         message=_message(participant, text), arrival=today,
-                                        channel=Channel.WEB)
+                                        channel=Channel.WEB, stated_receipt=letter.received)
 
 
 @dataclass(frozen=True)
@@ -324,7 +359,7 @@ def preview_web_letter(session: Session, game: Game, participant: Participant,
         _begin_write(session, game)
         outcome = Correspondence(writer).handle(
             session, game=game, participant=participant, message=_message(participant, text),
-            arrival=today, channel=Channel.WEB)
+            arrival=today, channel=Channel.WEB, stated_receipt=letter.received)
         session.flush()
         session.expire(game, ["letters"])
         written: list[Letter] = [row for row in game.letters

@@ -7,6 +7,7 @@ written in an e-mail; what the server refuses is answered with the rule and noth
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from flask import abort, jsonify, request
@@ -71,7 +72,8 @@ def _refused(refused: WebLetterRefused) -> tuple[Response, int]:
 @blueprint.post("/games/<int:game_id>/moves")
 @token_required
 def send_move(game_id: int) -> Any:
-    """``{"move": "c3-d4", "variants": "если …, то …", "draw_offer": false}`` → 201."""
+    """``{"move": "c3-d4", "variants": "если …, то …", "draw_offer": false}`` → 201; with
+    ``"received": "YYYY-MM-DD"`` when the partner's move came by post (002 §4.3.1)."""
     session = db_session()
     game = _visible_game(game_id)
     participant = own_participant(_user(), game)
@@ -82,11 +84,16 @@ def send_move(game_id: int) -> Any:
             or not isinstance(body.get("variants", ""), str):
         return jsonify(error="body must be a JSON object with a string 'move'",
                        rule="002 §4.2.3"), 400
+    try:
+        received = _date_or_none(body.get("received"))
+    except ValueError:
+        return jsonify(error="'received' must be a date written YYYY-MM-DD",
+                       rule="002 §4.3.1"), 400
     letter = WebLetter(move=body.get("move", "").strip()[:100],
                        variants=body.get("variants", "").strip()[:2000],
                        draw_offer=bool(body.get("draw_offer")),
                        draw_accept=bool(body.get("draw_accept")),
-                       resign=bool(body.get("resign")))
+                       resign=bool(body.get("resign")), received=received)
     try:
         outcome = submit_web_letter(session, game, participant, letter,
                                     today=tournament_today(game.tournament),
@@ -108,3 +115,12 @@ def send_move(game_id: int) -> Any:
                    letter={"sequence": last.sequence, "moves": last.moves_text,
                            "channel": last.channel.value, "sent": _iso(last.sent)}
                    if last else None), 201
+
+
+def _date_or_none(value: object) -> dt.date | None:
+    """A JSON date (``YYYY-MM-DD``) or nothing; anything else raises :class:`ValueError`."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(value)
+    return dt.date.fromisoformat(value)

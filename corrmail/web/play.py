@@ -23,14 +23,16 @@ from wtforms.validators import Length, Optional
 from corrmail.games.ledger import LedgerError
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
 from corrmail.mail.content import read_letter
-from corrmail.models import Game, GameState, Participant, Role, User
+from corrmail.models import Game, GameState, Letter, Participant, Role, User
 from corrmail.people.player_home import player_home
 from corrmail.play.web_moves import (
+    LetterPreview,
     WebLetter,
     WebLetterRefused,
     confirm_web_letter,
     legal_choices,
     preview_web_letter,
+    receipt_to_state,
     square_centres,
 )
 from corrmail.tournaments.publishing import plays_by_email
@@ -85,8 +87,15 @@ def refusal_message(refused: WebLetterRefused) -> str:
         "break_limit": _("The break exceeds what the regulations allow this year."),
         "unsupported_game_type": _("Moves of this game type cannot be checked by the server."),
         "preview_stale": _("The game changed after the preview; look at the letter again."),
+        "receipt_missing": _("Your partner's move came by post: write the day you received it "
+                             "(the postmark of its arrival, else the day it reached you)."),
     }
     text = messages.get(refused.code, refused.code)
+    if refused.code == "receipt_before_dispatch":
+        text = _("You cannot have received the move on %(received)s: your partner sent it on "
+                 "%(sent)s.", **refused.values)
+    if refused.code == "receipt_in_future":
+        text = _("The day of receipt %(received)s is after today, %(today)s.", **refused.values)
     if refused.code == "break_announced":
         text = _("Your break from %(first)s to %(last)s is already announced: it holds in all "
                  "your games, and every partner was told.", **refused.values)
@@ -103,6 +112,7 @@ class PlayForm(FlaskForm):
     resign = BooleanField(_l("I resign"))
     break_first = DateField(_l("Break from"), validators=[Optional()])
     break_last = DateField(_l("Break until"), validators=[Optional()])
+    received = DateField(_l("Day you received your partner's move"), validators=[Optional()])
     fingerprint = HiddenField()
 
     def letter(self) -> WebLetter:
@@ -110,7 +120,7 @@ class PlayForm(FlaskForm):
             move=(self.move.data or "").strip(), variants=(self.variants.data or "").strip(),
             draw_offer=bool(self.draw_offer.data), draw_accept=bool(self.draw_accept.data),
             resign=bool(self.resign.data), break_first=self.break_first.data,
-            break_last=self.break_last.data)
+            break_last=self.break_last.data, received=self.received.data)
 
 
 @dataclass(frozen=True)
@@ -121,6 +131,8 @@ class PlayPanel:
     my_move: bool
     draw_offered: bool
     form: PlayForm
+    #: The partner's card whose receipt day the player writes (002 §4.3.1), if any.
+    receipt_of: Letter | None = None
 
 
 def play_panel(game: Game) -> PlayPanel | None:
@@ -135,7 +147,8 @@ def play_panel(game: Game) -> PlayPanel | None:
         my_move = False
     offered = any(read_letter(letter.raw_text).draw_offer
                   for letter in view.letters_since_own(participant.id))
-    return PlayPanel(participant, my_move, offered, PlayForm())
+    return PlayPanel(participant, my_move, offered, PlayForm(),
+                     receipt_to_state(view, participant.id) if my_move else None)
 
 
 def _game_or_404(game_id: int) -> Game:
@@ -213,9 +226,14 @@ def play(game_id: int) -> Any:
     if participant is None:
         abort(403)
     form = PlayForm()
+    receipt_of = receipt_to_state(GameView(game), participant.id)
+
+    def page(preview: LetterPreview | None, problem: str | None) -> str:
+        return render_template("play/preview.html", game=_game_or_404(game_id), form=form,
+                               preview=preview, problem=problem, receipt_of=receipt_of)
+
     if not form.validate_on_submit():
-        return render_template("play/preview.html", game=game, form=form, preview=None,
-                               problem=_("The form is incomplete; look at it again.")), 422
+        return page(None, _("The form is incomplete; look at it again.")), 422
     letter = form.letter()
     on = tournament_today(game.tournament)
     try:
@@ -239,15 +257,9 @@ def play(game_id: int) -> Any:
                                      writer=letter_writer())
     except WebLetterRefused as refused:
         session.rollback()
-        game = _game_or_404(game_id)
-        return render_template("play/preview.html", game=game, form=form, preview=None,
-                               problem=refusal_message(refused)), refused.status
+        return page(None, refusal_message(refused)), refused.status
     except LedgerError as error:
         session.rollback()
-        game = _game_or_404(game_id)
-        return render_template("play/preview.html", game=game, form=form, preview=None,
-                               problem=f"{error} · 002 §4.1.13"), 409
-    game = _game_or_404(game_id)
+        return page(None, f"{error} · 002 §4.1.13"), 409
     form.fingerprint.data = preview.fingerprint
-    return render_template("play/preview.html", game=game, form=form, preview=preview,
-                           problem=None)
+    return page(preview, None)

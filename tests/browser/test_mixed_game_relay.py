@@ -146,7 +146,14 @@ def test_a_web_move_to_a_postal_partner_is_on_the_stewards_dashboard(
     _log_in(page, live_server, locale, _login_of(database, card.mover_id))
     page.goto(f"{live_server}/games/{card.game_id}")
     page.fill("#move-input", card.own)
+    # The partner's card was not relayed: the player writes when it reached him (002 §4.3.1).
+    expect(page.locator("p.receipt small")).to_contain_text("002 §4.3.1")
+    page.click("#preview-button")  # without the day: refused with the rule, the move kept
+    expect(page.locator("p.errors[role=alert]")).to_contain_text("002 §4.3.1")
+    expect(page.locator("#move-input")).to_have_value(card.own)
+    page.fill("#received-input", card.received.isoformat())
     page.click("#preview-button")
+    expect(page.locator("dl.letter-preview")).to_contain_text(f"{card.received:%d.%m.%Y}")
     page.click("#confirm-button")
     expect(page).to_have_url(re.compile(rf"/games/{card.game_id}$"))
     expect(page.locator("main")).to_contain_text(told)

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from sqlalchemy import select
 
 from corrmail.games.state import stored_states
 from corrmail.models import Channel, Game, Letter, Participant, Tournament
 from corrmail.play.postcards import PostcardEntry, enter_postcard
+from corrmail.play.web_moves import WebLetter, WebLetterRefused, submit_web_letter
 from corrmail.tournaments.dashboard import ATTENTION, DashboardFilter, dashboard_rows
 
 from .conftest import EmailGame
@@ -162,3 +164,50 @@ def test_the_dashboard_lists_an_email_move_the_steward_must_post(email_game: Ema
         assert game is not None
         enter_postcard(session, game, entry, None, today=later, writer=email_game.writer)
     assert _to_forward(email_game, later) == [False]
+
+
+def test_a_postal_player_moving_on_the_web_writes_the_day_the_card_reached_him(
+    email_game: EmailGame,
+) -> None:
+    """Both play by post; Black answers White's card on the web. The server did not relay the
+    card, so only Black knows when it reached him: the letter states it (002 §4.3.1, second
+    date), and a missing, early or future day is refused with nothing stored."""
+    with email_game.database.transaction() as session:
+        for participant_id in (email_game.white_id, email_game.black_id):
+            participant = session.get(Participant, participant_id)
+            assert participant is not None
+            participant.channel = Channel.POST
+    _enter_first_card(email_game)
+    today = ENTERED + dt.timedelta(days=1)
+    refusals = {
+        None: "receipt_missing",
+        D - dt.timedelta(days=1): "receipt_before_dispatch",
+        today + dt.timedelta(days=1): "receipt_in_future",
+    }
+    for received, code in refusals.items():
+        with email_game.database.transaction() as session:
+            game = session.get(Game, email_game.game_id)
+            black = session.get(Participant, email_game.black_id)
+            assert game is not None and black is not None
+            with pytest.raises(WebLetterRefused) as refused:
+                submit_web_letter(session, game, black,
+                                  WebLetter(move="f6-g5", received=received),
+                                  today=today, writer=email_game.writer)
+            assert (refused.value.code, refused.value.rule) == (code, "002 §4.3.1")
+        assert len(_letters(email_game)) == 1
+    arrived = D + dt.timedelta(days=3)
+    with email_game.database.transaction() as session:
+        game = session.get(Game, email_game.game_id)
+        black = session.get(Participant, email_game.black_id)
+        assert game is not None and black is not None
+        outcome = submit_web_letter(session, game, black, WebLetter(move="f6-g5", received=arrived),
+                                    today=today, writer=email_game.writer)
+    assert outcome.code == "move_relayed"
+    [_, reply] = _letters(email_game)
+    assert (reply.channel, reply.partner_sent, reply.received, reply.sent) == (
+        Channel.WEB, D, arrived, today)
+    assert f"Ход партнёра получен {arrived:%d.%m.%Y}." in reply.raw_text
+    with email_game.database.session() as session:
+        [state] = stored_states(session, [email_game.game_id]).values()
+        # Black's days run from the day the card reached him (D + 3) to his reply (D + 6).
+        assert state.black_total == 3

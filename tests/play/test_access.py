@@ -140,6 +140,9 @@ def test_api_move_answers_with_the_rule_and_stores_only_a_good_letter(web_game: 
                               headers=white)
     assert bad_variant.status_code == 422 and bad_variant.json["rule"] in ("002 §4.2.7",
                                                                            "002 §4.2.12")
+    for received in ("12.11.2026", 20261112, "2026-13-01"):
+        bad_date = client.post(url, json={"move": "c3-d4", "received": received}, headers=white)
+        assert bad_date.status_code == 400 and bad_date.json["rule"] == "002 §4.3.1", received
     assert web_game.letters() == [] and web_game.outbox() == []
     sent = client.post(url, json={"move": "c3-d4", "variants": "если f6-g5, то g3-h4"},
                        headers=white)
