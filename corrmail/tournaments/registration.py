@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from corrmail.audit import record
 from corrmail.models import (
+    Game,
     GameType,
     Participant,
     Player,
@@ -44,6 +45,12 @@ from scoring.tiebreaks import TIEBREAKS
 _CODE = re.compile(r"^[\w][\w.\-]{0,39}$")
 # Taken by the web app's own pages under /tournaments/.
 RESERVED_CODES = frozenset({"new"})
+
+#: Systems drawn whole from the Berger table before play: their field is fixed at the draw.
+ROUND_ROBIN_SYSTEMS = frozenset({TournamentSystem.ROUND_ROBIN_SINGLE,
+                                 TournamentSystem.ROUND_ROBIN_DOUBLE})
+#: Why a drawn round robin takes no more entries (docs/rules/entries.md).
+FIELD_FIXED_RULE = "002 §4.3.2, 000 §3.14.3"
 
 POINT_SYSTEMS: dict[str, tuple[Decimal, Decimal, Decimal]] = {
     "classical": (Decimal(1), Decimal("0.5"), Decimal(0)),  # 1 / ½ / 0
@@ -125,10 +132,7 @@ def check_spec(
         errors.append(
             FieldError("point_system", _("unknown point system %(name)s", name=spec.point_system))
         )
-    round_robin = spec.system in (
-        TournamentSystem.ROUND_ROBIN_SINGLE,
-        TournamentSystem.ROUND_ROBIN_DOUBLE,
-    )
+    round_robin = spec.system in ROUND_ROBIN_SYSTEMS
     for name in spec.tiebreak_order:
         known = TIEBREAKS.get(name)
         if known is None:
@@ -348,9 +352,27 @@ def _banned(bans: Sequence[Ban], line: int, row: PlayerRow) -> list[RowError]:
     ))]
 
 
+def refuse_entries_after_draw(session: Session, tournament: Tournament) -> None:
+    """A round robin's field is fixed at its draw (docs/rules/entries.md): every player's start
+    sheet already lists all his partners (002 §4.3.2) and results are weighed against the games
+    drawn (000 §3.14.3); a player entered after it would have no games in the Berger table. A
+    Swiss is drawn round by round from the field as it stands (000 §3.18.1): it takes entries."""
+    if tournament.system not in ROUND_ROBIN_SYSTEMS:
+        return
+    drawn = session.scalar(
+        select(func.count()).select_from(Game).where(Game.tournament_id == tournament.id)
+    )
+    if drawn:
+        raise RegistrationError([RowError(0, None, _(
+            "the round robin is already drawn from the Berger table (%(games)s games): its field "
+            "is fixed at the draw, and a player entered now would have no games in it (%(rule)s)",
+            games=drawn, rule=FIELD_FIXED_RULE))])
+
+
 def add_participant(
     session: Session, tournament: Tournament, row: PlayerRow, user: User | None
 ) -> Participant:
+    refuse_entries_after_draw(session, tournament)
     errors = check_row(row, tournament.channel)
     if row.email and row.email.lower() in _entered_emails(session, tournament):
         errors.append(RowError(0, "email", _("%(email)s is already entered", email=row.email)))
@@ -378,6 +400,7 @@ def import_participants(
 
     Rows go in by chunks of :data:`IMPORT_CHUNK`, in the caller's one transaction (all or
     none); ``progress(done, total)`` is called after each chunk."""
+    refuse_entries_after_draw(session, tournament)
     errors = list(parsed.errors)
     entered = _entered_emails(session, tournament)
     bans = bans_in_force(session, tournament.start_date)
