@@ -139,7 +139,7 @@ def tournament_import_players(code: str, path: Path, login: str | None) -> None:
                 progress=lambda done, total: click.echo(f"{code}: {done}/{total} players", err=True),
             )
         except RegistrationError as error:
-            lines = [f"line {getattr(e, 'line', '?')}: {e.message}" for e in error.errors]
+            lines = [str(e) for e in error.errors]
             raise click.ClickException("nothing imported:\n" + "\n".join(lines)) from error
         click.echo(f"{code}: {len(entered)} player(s) imported ({parsed.encoding})")
 

@@ -412,7 +412,7 @@ def import_participants(
         errors.extend(_banned(bans, line, row))
     if errors:
         errors.sort(key=lambda error: error.line)
-        raise RegistrationError(errors)
+        raise RegistrationError([parsed.headed(error) for error in errors])
     first = _next_start_number(session, tournament)
     rows = [row for _line, row in parsed.rows]
     participants: list[Participant] = []

@@ -290,9 +290,10 @@ def test_csv_with_bad_rows_imports_nothing_and_names_every_line(
     )
     assert response.status_code == 422
     page = response.get_data(as_text=True)
-    assert "строка 4, name" in page
-    assert "строка 5, email" in page and "строка 5, rating" in page
-    assert "строка 6, email: ivanov@example.org также в строке 2" in page
+    assert "строка 4, столбец «ФИО»: не указано имя" in page
+    assert "строка 5, столбец «E-mail»: kuz@ — не адрес эл. почты" in page
+    assert "строка 5, столбец «Рейтинг»: много — не целое число" in page
+    assert "строка 6, столбец «E-mail»: ivanov@example.org также в строке 2" in page
     assert _count(database, Participant) == 0 and _count(database, Player) == 0
 
 
@@ -310,7 +311,7 @@ def test_csv_against_existing_entries_imports_nothing(
         content_type="multipart/form-data",
     )
     assert response.status_code == 422
-    assert "строка 2, email: ivanov@example.org уже участвует" in response.get_data(as_text=True)
+    assert "строка 2, столбец «E-mail»: ivanov@example.org уже участвует" in response.get_data(as_text=True)
     assert _count(database, Participant) == 1
 
 
