@@ -27,7 +27,6 @@ from corrmail.models import (
     Game,
     GameType,
     TournamentChannel,
-    TournamentStatus,
     TournamentSystem,
 )
 from corrmail.play.phone import telephone_entry
@@ -70,7 +69,7 @@ def tournament() -> None:
 
 
 _ENUMS: dict[str, type[Any]] = {"game_type": GameType, "system": TournamentSystem,
-                                "channel": TournamentChannel, "status": TournamentStatus}
+                                "channel": TournamentChannel}
 
 
 def spec_from_json(data: object) -> TournamentSpec:

@@ -25,7 +25,6 @@ from corrmail.models import (
     Player,
     Tournament,
     TournamentChannel,
-    TournamentStatus,
     TournamentSystem,
     User,
 )
@@ -60,7 +59,9 @@ POINT_SYSTEMS: dict[str, tuple[Decimal, Decimal, Decimal]] = {
 
 @dataclass(frozen=True)
 class TournamentSpec:
-    """A tournament's regulations as a director enters them."""
+    """A tournament's regulations as a director enters them. Its status is not among them: a
+    tournament is created a draft, publishing its start sheets starts it, the referee's desk and
+    closing move it on (corrmail.tournaments.publishing, .closing)."""
 
     code: str
     title: str
@@ -77,7 +78,6 @@ class TournamentSpec:
     breaks_per_year: int = 1  # 002 §4.4.1
     break_max_days: int = 30
     time_zone: str = "Europe/Moscow"
-    status: TournamentStatus = TournamentStatus.DRAFT
     # Column draughts' rule options as ``NAME=VALUE`` (`notation.columns.rule_option_choices()`);
     # None leaves a tournament's options as they are (forms without the field), () the defaults.
     rule_options: Sequence[str] | None = None
@@ -205,7 +205,6 @@ def spec_of(tournament: Tournament) -> TournamentSpec:
         breaks_per_year=tournament.breaks_per_year,
         break_max_days=tournament.break_max_days,
         time_zone=tournament.time_zone,
-        status=tournament.status,
         rule_options=_written(tournament.rule_options),
     )
 
