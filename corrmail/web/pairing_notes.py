@@ -24,6 +24,21 @@ def _colour(word: str) -> str:
 
 
 _NOTES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"player (\d+) is absent: not paired, scores 0 \(000 §3\.18\.2, 004\)$"),
+     lambda m: _("player %(player)s is absent: not paired, scores 0 (000 §3.18.2, 004)",
+                 player=m[1])),
+    (re.compile(r"score group (\S+) cannot be paired inside with at most one player going down "
+                r"without stranding players below; paired against the whole field, "
+                r"nobody going down \((.+)\)$"),
+     lambda m: _("score group %(points)s cannot be paired inside with at most one player going "
+                 "down without stranding players below; paired against the whole field, nobody "
+                 "going down (%(rule)s)", points=m[1], rule=m[2])),
+    (re.compile(r"score group (\S+) cannot be paired inside with at most one player going down "
+                r"without stranding players below; paired against the whole field, "
+                r"\[(.*)\] going down \((.+)\)$"),
+     lambda m: _("score group %(points)s cannot be paired inside with at most one player going "
+                 "down without stranding players below; paired against the whole field, "
+                 "%(players)s going down (%(rule)s)", points=m[1], players=m[2], rule=m[3])),
     (re.compile(r"lot: the first pair's top player has (white|black) \((.+)\)$"),
      lambda m: _("lot: the first pair's top player has %(colour)s (%(rule)s)",
                  colour=_colour(m[1]), rule=m[2])),
