@@ -40,21 +40,10 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "club": ("club", "клуб", "город клуб", "команда"),
 }
 
-#: Each column by the name the player form gives its field; every one is also a heading the
-#: reader is recognised by (above), so a message may tell him to write it.
-COLUMN_LABELS = {
-    "name": _l("Name"),
-    "email": _l("E-mail"),
-    "postal_address": _l("Postal address"),
-    "rating": _l("Rating"),
-    "club": _l("Club"),
-}
-
-
-def column_label(column: str) -> str:
-    """A column key (``postal_address``) in the reader's language; anything else as it is."""
-    label = COLUMN_LABELS.get(column)
-    return str(label) if label is not None else column
+#: Each column by the name the player form gives its field, for messages about a column the
+#: file lacks; every one is also a heading recognised above, so a message may ask for it.
+COLUMN_LABELS = {"name": _l("Name"), "email": _l("E-mail"), "postal_address": _l("Postal address"),
+                 "rating": _l("Rating"), "club": _l("Club")}
 
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -86,7 +75,8 @@ class RowError:
     def __str__(self) -> str:
         """Where, as the user knows it: the file's line and the file's own heading, or the
         column's name in his language when his file lacks it; then what is wrong."""
-        column = self.heading or (column_label(self.column) if self.column else None)
+        column = self.heading or (str(COLUMN_LABELS.get(self.column, self.column))
+                                  if self.column else None)
         if self.line and column:
             where = _("line %(line)s, column “%(column)s”", line=self.line, column=column)
         elif self.line:
@@ -143,7 +133,7 @@ def _column_map(header: list[str]) -> tuple[dict[str, int], list[RowError]]:
                                                    names=names), heading=title.strip()))
         elif key in mapping:
             errors.append(RowError(1, title, _("column %(name)s appears twice",
-                                               name=column_label(key)), heading=title.strip()))
+                                               name=COLUMN_LABELS[key]), heading=title.strip()))
         else:
             mapping[key] = index
     if "name" not in mapping:
