@@ -133,3 +133,37 @@ def test_a_team_swiss_without_its_program_is_refused_in_words(
         stored = session.scalar(select(RoundRules.team_pairing)
                                 .where(RoundRules.tournament_id == tournament.id))
         assert stored in (None, TeamPairing.ROUND_ROBIN)
+
+
+#: One refusal of every form the engine writes when no legal pairing exists (engine.py,
+#: redraw.py), as `corrmail.rounds` passes it on.
+NO_PAIRING = [
+    "round 3: no legal pairing: odd number of players and every one has already had a point "
+    "without play (000 §3.18.2)",
+    "round 2: no legal pairing: player(s) [1, 2] cannot meet anyone: every other player already "
+    "met (000 §3.18.2) or no colour within the limits (000 §3.18.2, 002)",
+    "round 2: no legal pairing: players [1, 2] have no legal opponent left (000 §3.18.2, 002)",
+    "round 4: no legal pairing: players [1, 2, 3] may meet only one another (in blocks of odd "
+    "size) or the 1 player(s) [5], too few for them, so one is left over (never the same pair "
+    "twice, colour limits: 000 §3.18.2, 002) whoever of [4, 6] takes the bye (000 §3.18.2: "
+    "never a second point without play)",
+    "round 2: no legal pairing: the players [3, 4] cannot be paired again without breaking "
+    "000 §3.18.2",
+]
+
+
+@pytest.mark.parametrize("detail", NO_PAIRING)
+def test_every_no_legal_pairing_reads_in_russian(app: Flask, detail: str) -> None:
+    from corrmail.rounds.refusals import ENGINE
+    from corrmail.rounds.swiss import RoundRefused
+    from corrmail.web.refusals import refusal_text
+
+    refused = RoundRefused("ШВ-1", ENGINE, "000 §3.18.3", detail=detail)
+    with app.test_request_context(), force_locale("ru"):
+        russian = refusal_text(refused)
+    assert russian.startswith("ШВ-1: программа жеребьёвки отказывает: тур ")
+    assert not ENGLISH.search(russian), russian
+    with app.test_request_context(), force_locale("en"):
+        english = refusal_text(refused)
+    assert english == str(refused).replace("[", "").replace("]", "")
+
