@@ -47,6 +47,8 @@ ROUND_REFUSALS: dict[str, str] = {
     "results_changed": N_(
         "the results changed since round %(number)s was previewed; pair it again"),
     # The regulations' choices for a team event.
+    "team_swiss_program": N_(
+        "a team Swiss needs its pairing program: choose one of the rulebook's programs"),
     "scheveningen_not_swiss": N_("a Scheveningen schedule is played as a match, not a Swiss"),
     "team_pairing_fixed": N_("how the teams are paired is fixed once games are paired"),
     # A published round redrawn (004).

@@ -156,7 +156,8 @@ def set_round_rules(
         try:
             team_pairing_system = parse_system(team_pairing_system or "").value
         except PairingError as error:
-            raise RoundRefused(tournament.code, ENGINE, "000 §3.18.3", detail=str(error)) from error
+            # The form offers the programs by name; the engine's own text lists their codes.
+            raise RoundRefused(tournament.code, "team_swiss_program", "000 §3.18.3") from error
         if team_schedule is not TeamSchedule.BOARDS:
             raise RoundRefused(
                 tournament.code, "scheveningen_not_swiss", "004"

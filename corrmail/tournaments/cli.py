@@ -27,7 +27,6 @@ from corrmail.models import (
     Game,
     GameType,
     TournamentChannel,
-    TournamentStatus,
     TournamentSystem,
 )
 from corrmail.play.phone import telephone_entry
@@ -70,7 +69,7 @@ def tournament() -> None:
 
 
 _ENUMS: dict[str, type[Any]] = {"game_type": GameType, "system": TournamentSystem,
-                                "channel": TournamentChannel, "status": TournamentStatus}
+                                "channel": TournamentChannel}
 
 
 def spec_from_json(data: object) -> TournamentSpec:
@@ -139,7 +138,7 @@ def tournament_import_players(code: str, path: Path, login: str | None) -> None:
                 progress=lambda done, total: click.echo(f"{code}: {done}/{total} players", err=True),
             )
         except RegistrationError as error:
-            lines = [f"line {getattr(e, 'line', '?')}: {e.message}" for e in error.errors]
+            lines = [str(e) for e in error.errors]
             raise click.ClickException("nothing imported:\n" + "\n".join(lines)) from error
         click.echo(f"{code}: {len(entered)} player(s) imported ({parsed.encoding})")
 

@@ -8,11 +8,13 @@ is collected with its line number, and a file with any problem imports nothing.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import re
 from dataclasses import dataclass, field
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from corrmail.models import TournamentChannel
 
@@ -38,6 +40,12 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "club": ("club", "клуб", "город клуб", "команда"),
 }
 
+#: Each column by the name the player form gives its field, for messages about a column the
+#: file lacks; every one is also a heading recognised above, so a message may ask for it.
+COLUMN_LABELS = {"name": _l("Name"), "email": _l("E-mail"), "postal_address": _l("Postal address"),
+                 "rating": _l("Rating"), "club": _l("Club")}
+
+
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
@@ -59,12 +67,25 @@ class PlayerRow:
 @dataclass(frozen=True)
 class RowError:
     line: int  # 1-based line of the file; 0 for the file as a whole
-    column: str | None
+    column: str | None  # the key of COLUMNS (a form's field), or a heading the file has
     message: str
+    # The column's heading as the user's file has it; None: the file has no such column.
+    heading: str | None = None
 
     def __str__(self) -> str:
-        where = _("line %(line)s", line=self.line) if self.line else _("file")
-        return f"{where}{f', {self.column}' if self.column else ''}: {self.message}"
+        """Where, as the user knows it: the file's line and the file's own heading, or the
+        column's name in his language when his file lacks it; then what is wrong."""
+        column = self.heading or (str(COLUMN_LABELS.get(self.column, self.column))
+                                  if self.column else None)
+        if self.line and column:
+            where = _("line %(line)s, column “%(column)s”", line=self.line, column=column)
+        elif self.line:
+            where = _("line %(line)s", line=self.line)
+        elif column:
+            where = _("column “%(column)s”", column=column)
+        else:
+            where = _("file")
+        return f"{where}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -72,10 +93,19 @@ class PlayerImport:
     rows: tuple[tuple[int, PlayerRow], ...] = ()  # (line, row)
     errors: tuple[RowError, ...] = field(default=())
     encoding: str = "utf-8"
+    # The file's own heading of each column it has, by key: {"email": "Эл. почта"}.
+    headings: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return not self.errors
+
+    def headed(self, error: RowError) -> RowError:
+        """``error`` naming its column by this file's heading, when the file has the column."""
+        heading = self.headings.get(error.column or "")
+        if error.heading is not None or heading is None:
+            return error
+        return dataclasses.replace(error, heading=heading)
 
 
 def decode(data: bytes) -> tuple[str, str]:
@@ -98,13 +128,12 @@ def _column_map(header: list[str]) -> tuple[dict[str, int], list[RowError]]:
         key = known.get(_normalise(title))
         if key is None:
             if title.strip():
-                errors.append(
-                    RowError(
-                        1, title, _("unknown column; expected %(names)s", names=", ".join(COLUMNS))
-                    )
-                )
+                names = "; ".join(str(label) for label in COLUMN_LABELS.values())
+                errors.append(RowError(1, title, _("unknown column; expected %(names)s",
+                                                   names=names), heading=title.strip()))
         elif key in mapping:
-            errors.append(RowError(1, title, _("column %(name)s appears twice", name=key)))
+            errors.append(RowError(1, title, _("column %(name)s appears twice",
+                                               name=COLUMN_LABELS[key]), heading=title.strip()))
         else:
             mapping[key] = index
     if "name" not in mapping:
@@ -162,8 +191,9 @@ def read_player_csv(data: bytes, channel: TournamentChannel) -> PlayerImport:
               rows=len(lines) - 1, limit=MAX_ROWS)
         )
     mapping, errors = _column_map(lines[0])
+    headings = {key: lines[0][index].strip() for key, index in mapping.items()}
     if "name" not in mapping:
-        return PlayerImport(errors=tuple(errors), encoding=encoding)
+        return PlayerImport(errors=tuple(errors), encoding=encoding, headings=headings)
 
     def cell(values: list[str], key: str) -> str:
         index = mapping.get(key)
@@ -221,4 +251,5 @@ def read_player_csv(data: bytes, channel: TournamentChannel) -> PlayerImport:
         rows.append((line, row))
     if not rows and not errors:
         errors.append(RowError(0, None, _("no players in the file")))
-    return PlayerImport(rows=tuple(rows), errors=tuple(errors), encoding=encoding)
+    parsed = PlayerImport(rows=tuple(rows), encoding=encoding, headings=headings)
+    return dataclasses.replace(parsed, errors=tuple(parsed.headed(error) for error in errors))

@@ -19,12 +19,12 @@ from sqlalchemy.orm import Session
 
 from corrmail.audit import record
 from corrmail.models import (
+    Game,
     GameType,
     Participant,
     Player,
     Tournament,
     TournamentChannel,
-    TournamentStatus,
     TournamentSystem,
     User,
 )
@@ -45,6 +45,12 @@ _CODE = re.compile(r"^[\w][\w.\-]{0,39}$")
 # Taken by the web app's own pages under /tournaments/.
 RESERVED_CODES = frozenset({"new"})
 
+#: Systems drawn whole from the Berger table before play: their field is fixed at the draw.
+ROUND_ROBIN_SYSTEMS = frozenset({TournamentSystem.ROUND_ROBIN_SINGLE,
+                                 TournamentSystem.ROUND_ROBIN_DOUBLE})
+#: Why a drawn round robin takes no more entries (docs/rules/entries.md).
+FIELD_FIXED_RULE = "002 §4.3.2, 000 §3.14.3"
+
 POINT_SYSTEMS: dict[str, tuple[Decimal, Decimal, Decimal]] = {
     "classical": (Decimal(1), Decimal("0.5"), Decimal(0)),  # 1 / ½ / 0
     "fmjd": (Decimal(2), Decimal(1), Decimal(0)),  # FMJD 2 / 1 / 0
@@ -53,7 +59,9 @@ POINT_SYSTEMS: dict[str, tuple[Decimal, Decimal, Decimal]] = {
 
 @dataclass(frozen=True)
 class TournamentSpec:
-    """A tournament's regulations as a director enters them."""
+    """A tournament's regulations as a director enters them. Its status is not among them: a
+    tournament is created a draft, publishing its start sheets starts it, the referee's desk and
+    closing move it on (corrmail.tournaments.publishing, .closing)."""
 
     code: str
     title: str
@@ -70,7 +78,6 @@ class TournamentSpec:
     breaks_per_year: int = 1  # 002 §4.4.1
     break_max_days: int = 30
     time_zone: str = "Europe/Moscow"
-    status: TournamentStatus = TournamentStatus.DRAFT
     # Column draughts' rule options as ``NAME=VALUE`` (`notation.columns.rule_option_choices()`);
     # None leaves a tournament's options as they are (forms without the field), () the defaults.
     rule_options: Sequence[str] | None = None
@@ -125,10 +132,7 @@ def check_spec(
         errors.append(
             FieldError("point_system", _("unknown point system %(name)s", name=spec.point_system))
         )
-    round_robin = spec.system in (
-        TournamentSystem.ROUND_ROBIN_SINGLE,
-        TournamentSystem.ROUND_ROBIN_DOUBLE,
-    )
+    round_robin = spec.system in ROUND_ROBIN_SYSTEMS
     for name in spec.tiebreak_order:
         known = TIEBREAKS.get(name)
         if known is None:
@@ -201,7 +205,6 @@ def spec_of(tournament: Tournament) -> TournamentSpec:
         breaks_per_year=tournament.breaks_per_year,
         break_max_days=tournament.break_max_days,
         time_zone=tournament.time_zone,
-        status=tournament.status,
         rule_options=_written(tournament.rule_options),
     )
 
@@ -348,9 +351,27 @@ def _banned(bans: Sequence[Ban], line: int, row: PlayerRow) -> list[RowError]:
     ))]
 
 
+def refuse_entries_after_draw(session: Session, tournament: Tournament) -> None:
+    """A round robin's field is fixed at its draw (docs/rules/entries.md): every player's start
+    sheet already lists all his partners (002 §4.3.2) and results are weighed against the games
+    drawn (000 §3.14.3); a player entered after it would have no games in the Berger table. A
+    Swiss is drawn round by round from the field as it stands (000 §3.18.1): it takes entries."""
+    if tournament.system not in ROUND_ROBIN_SYSTEMS:
+        return
+    drawn = session.scalar(
+        select(func.count()).select_from(Game).where(Game.tournament_id == tournament.id)
+    )
+    if drawn:
+        raise RegistrationError([RowError(0, None, _(
+            "the round robin is already drawn from the Berger table (%(games)s games): its field "
+            "is fixed at the draw, and a player entered now would have no games in it (%(rule)s)",
+            games=drawn, rule=FIELD_FIXED_RULE))])
+
+
 def add_participant(
     session: Session, tournament: Tournament, row: PlayerRow, user: User | None
 ) -> Participant:
+    refuse_entries_after_draw(session, tournament)
     errors = check_row(row, tournament.channel)
     if row.email and row.email.lower() in _entered_emails(session, tournament):
         errors.append(RowError(0, "email", _("%(email)s is already entered", email=row.email)))
@@ -378,6 +399,7 @@ def import_participants(
 
     Rows go in by chunks of :data:`IMPORT_CHUNK`, in the caller's one transaction (all or
     none); ``progress(done, total)`` is called after each chunk."""
+    refuse_entries_after_draw(session, tournament)
     errors = list(parsed.errors)
     entered = _entered_emails(session, tournament)
     bans = bans_in_force(session, tournament.start_date)
@@ -389,7 +411,7 @@ def import_participants(
         errors.extend(_banned(bans, line, row))
     if errors:
         errors.sort(key=lambda error: error.line)
-        raise RegistrationError(errors)
+        raise RegistrationError([parsed.headed(error) for error in errors])
     first = _next_start_number(session, tournament)
     rows = [row for _line, row in parsed.rows]
     participants: list[Participant] = []

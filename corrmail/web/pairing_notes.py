@@ -16,7 +16,7 @@ from flask_babel import lazy_gettext as _l
 
 from scoring.pairing.model import PairingSystem
 
-__all__ = ["init_pairing_labels", "pairing_note", "pairing_program"]
+__all__ = ["init_pairing_labels", "pairing_note", "pairing_program", "pairing_refusal"]
 
 
 def _colour(word: str) -> str:
@@ -24,6 +24,21 @@ def _colour(word: str) -> str:
 
 
 _NOTES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"player (\d+) is absent: not paired, scores 0 \(000 §3\.18\.2, 004\)$"),
+     lambda m: _("player %(player)s is absent: not paired, scores 0 (000 §3.18.2, 004)",
+                 player=m[1])),
+    (re.compile(r"score group (\S+) cannot be paired inside with at most one player going down "
+                r"without stranding players below; paired against the whole field, "
+                r"nobody going down \((.+)\)$"),
+     lambda m: _("score group %(points)s cannot be paired inside with at most one player going "
+                 "down without stranding players below; paired against the whole field, nobody "
+                 "going down (%(rule)s)", points=m[1], rule=m[2])),
+    (re.compile(r"score group (\S+) cannot be paired inside with at most one player going down "
+                r"without stranding players below; paired against the whole field, "
+                r"\[(.*)\] going down \((.+)\)$"),
+     lambda m: _("score group %(points)s cannot be paired inside with at most one player going "
+                 "down without stranding players below; paired against the whole field, "
+                 "%(players)s going down (%(rule)s)", points=m[1], players=m[2], rule=m[3])),
     (re.compile(r"lot: the first pair's top player has (white|black) \((.+)\)$"),
      lambda m: _("lot: the first pair's top player has %(colour)s (%(rule)s)",
                  colour=_colour(m[1]), rule=m[2])),
@@ -59,6 +74,65 @@ _NOTES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
      lambda m: _("redraw touches players %(players)s; every other pair stands (002, 004)",
                  players=m[1])),
 ]
+
+def _numbers(listed: str) -> str:
+    """Start numbers as the engine lists them (``[1, 4]``), without the brackets."""
+    return listed.strip("[]")
+
+
+_BYE_CONTEXT = re.compile(r" whoever of (\[.*?\]) takes the bye \(000 §3\.18\.2: never a "
+                          r"second point without play\)$")
+#: Why the engine found no legal pairing (``NoLegalPairingError.reason``), each by its form.
+_NO_PAIRING: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"odd number of players and every one has already had a point without play "
+                r"\(000 §3\.18\.2\)$"),
+     lambda m: _("odd number of players and every one has already had a point without play "
+                 "(000 §3.18.2)")),
+    (re.compile(r"player\(s\) (\[.*?\]) cannot meet anyone: every other player already met "
+                r"\(000 §3\.18\.2\) or no colour within the limits \(000 §3\.18\.2, 002\)$"),
+     lambda m: _("player(s) %(players)s cannot meet anyone: every other player already met "
+                 "(000 §3.18.2) or no colour within the limits (000 §3.18.2, 002)",
+                 players=_numbers(m[1]))),
+    (re.compile(r"players (\[.*?\]) have no legal opponent left \(000 §3\.18\.2, 002\)$"),
+     lambda m: _("players %(players)s have no legal opponent left (000 §3.18.2, 002)",
+                 players=_numbers(m[1]))),
+    (re.compile(r"players (\[.*?\]) may meet only one another \(in blocks of odd size\) or the "
+                r"(\d+) player\(s\) (\[.*?\]), too few for them, so one is left over \(never "
+                r"the same pair twice, colour limits: 000 §3\.18\.2, 002\)$"),
+     lambda m: _("players %(players)s may meet only one another (in blocks of odd size) or the "
+                 "%(count)s player(s) %(others)s, too few for them, so one is left over (never "
+                 "the same pair twice, colour limits: 000 §3.18.2, 002)",
+                 players=_numbers(m[1]), count=m[2], others=_numbers(m[3]))),
+    (re.compile(r"the players (\[.*?\]) cannot be paired again without breaking 000 §3\.18\.2$"),
+     lambda m: _("the players %(players)s cannot be paired again without breaking 000 §3.18.2",
+                 players=_numbers(m[1]))),
+]
+_NO_LEGAL_PAIRING = re.compile(r"round (\d+): no legal pairing: (.*)$")
+
+
+def pairing_refusal(detail: str) -> str:
+    """The engine's refusal to pair (``NoLegalPairingError``) in the reader's language; any other
+    text of the engine keeps its English."""
+    refused = _NO_LEGAL_PAIRING.match(detail)
+    if refused is None:
+        return detail
+    reason = refused[2]
+    context = _BYE_CONTEXT.search(reason)
+    if context is not None:
+        reason = reason[:context.start()]
+    for pattern, say in _NO_PAIRING:
+        found = pattern.match(reason)
+        if found:
+            worded = say(found)
+            break
+    else:
+        return detail
+    if context is not None:
+        worded = _("%(reason)s whoever of %(players)s takes the bye (000 §3.18.2: never a second "
+                   "point without play)", reason=worded, players=_numbers(context[1]))
+    return str(_("round %(round)s: no legal pairing: %(reason)s", round=refused[1],
+                 reason=worded))
+
 
 PROGRAM_NAMES = {
     PairingSystem.RANDOM.value: _l("«blind lot» (random numbers)"),

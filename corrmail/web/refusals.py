@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from corrmail.rounds.refusals import ROUND_REFUSALS, TEAM_LINE, TEAM_LINE_REFUSALS
+from corrmail.rounds.refusals import ENGINE, ROUND_REFUSALS, TEAM_LINE, TEAM_LINE_REFUSALS
 from corrmail.rounds.swiss import RoundRefused
 from corrmail.rounds.teams import TeamLineError
 from corrmail.standings.playoff import (
@@ -19,6 +19,7 @@ from corrmail.standings.playoff import (
     PlayoffRefused,
     PlayoffSyntaxError,
 )
+from corrmail.web.pairing_notes import pairing_refusal
 
 __all__ = ["refusal_text"]
 
@@ -33,7 +34,10 @@ def _worded(texts: dict[str, str], code: str, params: dict[str, object]) -> str 
 def refusal_text(error: Exception | TeamLineError) -> str:
     """``error`` worded for the reader: a known code in his language, anything else as it is."""
     if isinstance(error, RoundRefused):
-        reason = _worded(ROUND_REFUSALS, error.code, error.params)
+        params = error.params
+        if error.code == ENGINE and isinstance(params.get("detail"), str):
+            params = {**params, "detail": pairing_refusal(str(params["detail"]))}
+        reason = _worded(ROUND_REFUSALS, error.code, params)
         if reason is None:
             return str(error)
         cited = f" ({error.rule})" if error.rule else ""

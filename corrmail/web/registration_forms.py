@@ -21,7 +21,7 @@ from wtforms.validators import (
     ValidationError,
 )
 
-from corrmail.models import GameType, TournamentChannel, TournamentStatus, TournamentSystem
+from corrmail.models import GameType, TournamentChannel, TournamentSystem
 from corrmail.standings.tiebreak_labels import tiebreak_label
 from corrmail.tournaments.registration import TournamentSpec
 from corrmail.tournaments.rule_options import QUIET_LIMITS, canonical_options, is_column
@@ -105,14 +105,6 @@ TIEBREAK_PRESETS = _choices(
        for key, order in PRESETS.items()]
 )
 POINTS = _choices([("classical", "1 / ½ / 0"), ("fmjd", "2 / 1 / 0 (FMJD)")])
-STATUSES = _choices(
-    [
-        (TournamentStatus.DRAFT.value, _l("draft")),
-        (TournamentStatus.RUNNING.value, _l("running")),
-        (TournamentStatus.ADJUDICATION.value, _l("in adjudication")),
-        (TournamentStatus.FINISHED.value, _l("finished")),
-    ]
-)
 
 
 def _rule_option(
@@ -179,7 +171,6 @@ class TournamentForm(FlaskForm):
     time_zone = StringField(
         _l("Time zone"), default="Europe/Moscow", validators=[DataRequired(), Length(max=64)]
     )
-    status = SelectField(_l("Status"), choices=STATUSES)
     # Column draughts' rule options (002 §4.1.4, docs/rules/columns.md): "" keeps the digest's
     # recommended reading. Choices are not checked by WTForms: a forged value gets
     # `corrmail.tournaments.rule_options`' message citing the rule instead of "Not a valid choice".
@@ -225,7 +216,6 @@ class TournamentForm(FlaskForm):
             breaks_per_year=self.breaks_per_year.data,
             break_max_days=self.break_max_days.data,
             time_zone=self.time_zone.data.strip(),
-            status=TournamentStatus(self.status.data),
             rule_options=self._rule_options(),
         )
 
@@ -271,7 +261,7 @@ class TournamentForm(FlaskForm):
         for name in ("code", "title", "start_date", "end_date", "time_control_days", "time_control_moves",
                      "point_system", "breaks_per_year", "break_max_days", "time_zone"):  # fmt: skip
             getattr(self, name).data = getattr(spec, name)
-        for name in ("game_type", "system", "channel", "status"):
+        for name in ("game_type", "system", "channel"):
             getattr(self, name).data = getattr(spec, name).value
         self.pairing_system.data = spec.pairing_system or ""
         # Shown by their labels; typed back by label or code (:func:`tiebreak_code`).

@@ -16,7 +16,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, NumberRange, Optional
 
 from corrmail.models import TeamPairing, TeamSchedule
-from scoring.pairing.model import PairingSystem
+from corrmail.web.registration_forms import PAIRING_SYSTEMS
 
 TEAM_PAIRINGS = [
     SelectChoice(TeamPairing.ROUND_ROBIN.value, _l("Team round robin (Berger table)")),
@@ -27,8 +27,8 @@ TEAM_SCHEDULES = [
     SelectChoice(TeamSchedule.SCHEVENINGEN.value, _l("Scheveningen (two teams)")),
     SelectChoice(TeamSchedule.SEMI_SCHEVENINGEN.value, _l("Semi-Scheveningen (two teams)")),
 ]
-PROGRAMS = [SelectChoice("", "—"),
-            *(SelectChoice(system.value, system.value) for system in PairingSystem)]
+#: The team Swiss programs by their rulebook names, as the tournament form offers them.
+PROGRAMS = PAIRING_SYSTEMS
 
 
 class PairRoundForm(FlaskForm):

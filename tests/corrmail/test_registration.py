@@ -139,14 +139,14 @@ def test_edit_is_audited_field_by_field(organizer_client: FlaskClient, database:
     # typed back as codes (below) it is the same order, so the audit records no change of it.
     assert 'value="Зонненборн-Бергер, Койя"' in form_page
     response = organizer_client.post(
-        "/tournaments/ЧР-2027/edit", data={**FORM, "time_control_days": "40", "status": "running"}
+        "/tournaments/ЧР-2027/edit", data={**FORM, "time_control_days": "40"}
     )
     assert response.status_code == 302
     with database.session() as session:
         entry = session.scalars(select(AuditEntry).order_by(AuditEntry.id.desc())).first()
         assert entry is not None and entry.action == "tournament.update"
         assert entry.detail["time_control_days"] == ["50", "40"]
-        assert set(entry.detail) == {"time_control_days", "status"}
+        assert set(entry.detail) == {"time_control_days"}
 
 
 @pytest.mark.parametrize(
@@ -290,9 +290,10 @@ def test_csv_with_bad_rows_imports_nothing_and_names_every_line(
     )
     assert response.status_code == 422
     page = response.get_data(as_text=True)
-    assert "строка 4, name" in page
-    assert "строка 5, email" in page and "строка 5, rating" in page
-    assert "строка 6, email: ivanov@example.org также в строке 2" in page
+    assert "строка 4, столбец «ФИО»: не указано имя" in page
+    assert "строка 5, столбец «E-mail»: kuz@ — не адрес эл. почты" in page
+    assert "строка 5, столбец «Рейтинг»: много — не целое число" in page
+    assert "строка 6, столбец «E-mail»: ivanov@example.org также в строке 2" in page
     assert _count(database, Participant) == 0 and _count(database, Player) == 0
 
 
@@ -310,7 +311,7 @@ def test_csv_against_existing_entries_imports_nothing(
         content_type="multipart/form-data",
     )
     assert response.status_code == 422
-    assert "строка 2, email: ivanov@example.org уже участвует" in response.get_data(as_text=True)
+    assert "строка 2, столбец «E-mail»: ivanov@example.org уже участвует" in response.get_data(as_text=True)
     assert _count(database, Participant) == 1
 
 
@@ -344,3 +345,48 @@ def test_header_problems_are_reported() -> None:
 def test_empty_list_is_an_error() -> None:
     parsed = read_player_csv("ФИО;Адрес\n".encode(), TournamentChannel.POST)
     assert [str(e) for e in parsed.errors] == ["file: no players in the file"]
+
+
+@pytest.mark.parametrize(("locale", "label", "shown"), [
+    ("ru", "Статус", "Статус: подготовка. Рассылка стартовых листов начинает турнир, а его закрытие "
+                     "завершает; статус здесь не вводится."),
+    ("en", "Status", "Status: draft. Publishing the start sheets starts the tournament and closing "
+                     "it finishes it; the status is not typed here."),
+])
+def test_the_tournament_forms_offer_no_status(
+    organizer_client: FlaskClient, database: Database, locale: str, label: str, shown: str
+) -> None:
+    """A tournament's status is its life's: publishing starts it, the referee's desk and closing
+    move it on (corrmail.tournaments.publishing, .closing); the director types none of it."""
+    assert organizer_client.post("/locale", data={"locale": locale}).status_code == 302
+    for path in ("/tournaments/new", None):
+        if path is None:
+            assert organizer_client.post("/tournaments/new", data=FORM).status_code == 302
+            path = "/tournaments/ЧР-2027/edit"
+        page = organizer_client.get(path).get_data(as_text=True)
+        assert 'name="status"' not in page
+        assert f">{label}</label>" not in page
+    # The edit form shows it, read-only, and says what sets it.
+    assert shown in page
+
+
+@pytest.mark.parametrize("forged", ["running", "adjudication", "finished"])
+def test_a_forged_status_neither_creates_nor_edits_one(
+    organizer_client: FlaskClient, database: Database, forged: str
+) -> None:
+    from corrmail.models import TournamentStatus
+
+    assert organizer_client.post(
+        "/tournaments/new", data={**FORM, "status": forged}).status_code == 302
+    with database.session() as session:
+        tournament = session.scalar(select(Tournament))
+        assert tournament is not None and tournament.status is TournamentStatus.DRAFT
+    response = organizer_client.post(
+        "/tournaments/ЧР-2027/edit", data={**FORM, "title": "Кубок", "status": forged})
+    assert response.status_code == 302
+    with database.session() as session:
+        tournament = session.scalar(select(Tournament))
+        assert tournament is not None and tournament.status is TournamentStatus.DRAFT
+        assert tournament.title == "Кубок"
+        entry = session.scalars(select(AuditEntry).order_by(AuditEntry.id.desc())).first()
+        assert entry is not None and set(entry.detail) == {"title"}

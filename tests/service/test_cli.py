@@ -120,6 +120,8 @@ def test_letter_add_check_previews_what_will_be_stored(
     ("change", "message"),
     [
         ({"colour": "red"}, "unknown key(s): colour"),
+        # The status is the tournament's life's (publish, close), not its regulations'.
+        ({"status": "running"}, "unknown key(s): status"),
         ({"system": "knockout"}, "system:"),
         ({"start_date": "01.09.2026"}, "start_date:"),
         ({"end_date": "2026-08-01"}, "end of play"),
@@ -143,6 +145,8 @@ def test_import_with_a_bad_row_imports_nothing(run: Callable[..., Result], tmp_p
     players.write_text("name,address,rating\nA,Town,1500\nB,Town,high\n", encoding="utf-8")
     result = run("tournament", "import-players", "CSV-1", str(players))
     assert result.exit_code == 1 and "line 3" in result.output
+    # The column as the file heads it, not the service's key.
+    assert 'line 3, column “rating”: high is not a whole number' in result.output
     with database.transaction() as session:
         count = select(func.count()).select_from(Participant).where(
             Participant.tournament_id == tournament.id)
