@@ -36,9 +36,13 @@ class _State:
 
 
 def _met_over_the_board(entry: PlayerRound) -> bool:
-    """A game decided at the board (adjudicated included, ``000 §3.14.4``).  An annulled game was
-    still played: the pair met and the colours were used (``000 §3.14.3`` annuls only points)."""
-    return entry.opponent is not None and entry.result.is_played
+    """A game decided at the board (adjudicated included, ``000 §3.14.4``), or one still in play.
+    An annulled game was still played: the pair met and the colours were used (``000 §3.14.3``
+    annuls only points). A game still in play is a meeting too: a correspondence Swiss may draw
+    the next round before every game ends, and the pair must not be drawn again (``000 §3.18.2``);
+    its colours are given."""
+    return entry.opponent is not None and (entry.result.is_played
+                                           or entry.result is Result.PENDING)
 
 
 class Replay:

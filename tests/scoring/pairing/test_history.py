@@ -82,3 +82,15 @@ def test_one_replay_of_every_round_equals_replaying_each_round_afresh(
         (round_no, entrants_before(tournament, round_no))
         for round_no in range(1, tournament.last_round + 1)
     ]
+
+
+def test_a_game_still_in_play_is_a_meeting_with_its_colours(make_event: EventFactory) -> None:
+    """000 §3.18.2: a correspondence Swiss may draw the next round before every game of the last
+    one ends (the regulations allow it); a pair still playing has met and is not drawn again,
+    and their colours are used — only the points wait for the result."""
+    event = make_event(4, "1-3 *; 4-2 1-0")
+    before = {e.start_no: e for e in entrants_before(event, 2)}
+    assert before[1].opponents == (3,) and before[1].colours == (W,)
+    assert before[3].opponents == (1,) and before[3].colours == (B,)
+    assert before[1].score == 0.0 and before[3].score == 0.0 and before[4].score == 1.0
+    assert met_before(event, 2)[1] == {3}
