@@ -21,6 +21,7 @@ from corrmail.mail.content import MoveMention, read_letter
 from corrmail.models import GameResult
 from notation.full import format_full
 from notation.game_position import GamePosition
+from notation.letters import LegalMove, read_move
 from notation.move import Move
 from notation.variants import parse_variants
 from timekeeping import PENALTY_DAYS, Side
@@ -95,7 +96,7 @@ def check_moves(
     side = side_of(view.game, sender_id)
     expected = view.partner_new_plies(sender_id)
     walk = Walk(view.position_before(len(expected)), len(view.plies) - len(expected))
-    written = list(mentions)
+    written = list(mentions)[_own_move_restated(view, len(expected), mentions):]
     consumed = check_repetition(walk, side, expected, written)
     check = MoveCheck(sender_id, side, len(view.plies))
     check.repeated = list(walk.plies)
@@ -122,6 +123,21 @@ def check_moves(
             if variant.cut is not None:
                 check.notes.append(RuleNotice("002 §4.2.12", "variant_cut", variant.cut.text))
     return check
+
+
+def _own_move_restated(view: GameView, expected: int, mentions: Sequence[MoveMention]) -> int:
+    """1 when the letter opens with the sender's own last move, already in the ledger, before
+    the partner's reply it repeats — «1. c3-d4 f6-e5 2. d4:f6», as players write a move pair
+    whole — else 0. 002 §4.2.9 asks for the partner's moves; writing one's own again is no
+    error, and it is passed over rather than read as a wrong repetition (docs/rules/notation.md)."""
+    own_index = len(view.plies) - expected - 1
+    if not mentions or not expected or own_index < 0:
+        return 0
+    position = view.position_before(expected + 1)
+    written = read_move(position, mentions[0].text)
+    played = read_move(position, view.plies[own_index])
+    return int(isinstance(written, LegalMove) and isinstance(played, LegalMove)
+               and written.move == played.move)
 
 
 def partner_offered_draw(view: GameView, participant_id: int) -> bool:

@@ -416,7 +416,9 @@ def _read_dates(check: PostcardCheck, today: dt.date) -> None:
                   day=f"{check.postmark:%d.%m.%Y}")))
 
 
-_NUMBERED = re.compile(r"^(\d{1,4})\s*(\.\.\.|…|\.)\s*")
+#: A move number: «7.» starts White's move; «7...», «7…» and «7. ...», «7. …» (a dot, then the
+#: ellipsis that stands for White's move) start Black's.
+_NUMBERED = re.compile(r"^(\d{1,4})\s*(\.\s*\.\.\.|\.\s*…|\.\.\.|…|\.)\s*")
 
 
 def _mentions(text: str) -> list[MoveMention]:

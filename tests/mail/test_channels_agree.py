@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from corrmail.models import (
@@ -254,3 +255,26 @@ def test_a_move_sent_through_the_api_has_the_outcome_of_the_same_e_mail(
             for game_id in (email_game.game_id, web_id)
         }
     assert relayed[email_game.game_id] == relayed[web_id] != []
+
+
+@pytest.mark.parametrize("written", [
+    "1... f6-e5 2. d4:f6", "1. ... f6-e5 2. d4:f6", "1. …f6-e5 2. d4:f6",
+    # The move pair written whole: the sender's own last move, then the partner's reply.
+    "1. c3-d4 f6-e5 2. d4:f6",
+])
+def test_the_ways_players_write_a_repetition_are_read_alike_and_cost_nothing(
+    email_game: EmailGame, written: str,
+) -> None:
+    """002 §4.2.9: each of these repeats the partner's f6-e5 in full; none is a missing or wrong
+    repetition, none costs the 6 days of 002 §4.2.11, by e-mail or on a card (docs/rules/
+    notation.md)."""
+    postal_id = _second_game(email_game)
+    steps = [("white", D, "1. c3-d4", None), ("black", D + dt.timedelta(days=1), "1. c3-d4 f6-e5", D),
+             ("white", D + dt.timedelta(days=2), written, D + dt.timedelta(days=1))]
+    for side, day, text, answered in steps:
+        email_game.send(side, text, day)
+        _card(email_game, postal_id, side, day, text, "", answered)
+    by_mail, by_post = _state(email_game, email_game.game_id), _state(email_game, postal_id)
+    assert by_mail == by_post
+    assert [letter[1] for letter in by_post["letters"]] == ["c3-d4", "f6-e5", "d4:f6"]
+    assert by_post["penalties"] == [] and by_post["audit"] == []
