@@ -78,6 +78,20 @@ def test_move_letter_has_everything_002_4_2_3_lists() -> None:
         assert part in text, part
 
 
+@pytest.mark.parametrize(("language", "reply", "opening"), [
+    ("ru", "Ответ партнёра: 8. c3-d4", "Ход партнёра: 8. c3-d4"),
+    ("en", "Your partner's reply: 8. c3-d4", "Your partner's move: 8. c3-d4"),
+])
+def test_the_opening_move_is_the_partners_move_not_a_reply(language: str, reply: str,
+                                                           opening: str) -> None:
+    """White's first move answers nothing: the letter calls it a move; later ones, which repeat
+    the recipient's move, a reply."""
+    answered = WRITER.render("move", language, **CONTEXT).text
+    first = WRITER.render("move", language, **{**CONTEXT, "repeated": ""}).text
+    assert reply in answered and opening not in answered
+    assert opening in first and reply not in first
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_relayed_postcard_says_whose_dates_it_gives_and_when_time_counts(language: str) -> None:
     """002 §4.3.1: a card's dates are its postmark and the player's; the e-mail partner's time

@@ -284,3 +284,11 @@ def test_a_preview_says_when_the_letter_would_overstep_before_it_is_sent(
     client.post("/locale", data={"locale": "en"})
     english = client.post(url, data={"move": "g3-h4", "action": "preview"}).get_data(as_text=True)
     assert "over the limit of 50: an overstep (002 §4.3.5)" in english
+
+
+def test_the_archive_says_a_web_letter_was_written_by_the_player_not_the_mail_server(
+    web_game: WebGame,
+) -> None:
+    web_game.play("white", "c3-d4", D)
+    page = web_game.client("black").get(f"/games/{web_game.game_id}").get_data(as_text=True)
+    assert "игрок, на сайте" in page and "почтовый сервер" not in page
