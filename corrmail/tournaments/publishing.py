@@ -27,6 +27,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from corrmail import audit
+from corrmail.games import record_start_sheet_receipt
 from corrmail.letters.scheduled import Schedule
 from corrmail.letters.write import LetterWriter
 from corrmail.models import (
@@ -202,6 +203,10 @@ def _send(session: Session, tournament: Tournament, participants: Sequence[Parti
                          entity="participant", entity_id=participant.id,
                          tournament_id=tournament.id, rule=START_SHEET_RULE,
                          summary=f"{participant.player.name}: start sheet e-mailed")
+            if today > tournament.start_date and participant.start_sheet_received is None:
+                # An e-mail arrives the day it is sent (docs/rules/mail.md 1): a sheet sent after
+                # the start date starts his play the next day (002 §4.3.2).
+                record_start_sheet_receipt(session, participant, today, by)
 
 
 def sheets_for_steward(tournament: Tournament) -> list[Participant]:

@@ -24,6 +24,7 @@ from corrmail.models import (
     Tournament,
     TournamentStatus,
 )
+from timekeeping import Side, effective_start
 
 CODE = "ЗКР-2026"  # the draft fixture's tournament
 MOSCOW = dt.timezone(dt.timedelta(hours=3))
@@ -261,3 +262,22 @@ def test_outbox_list(corrmail: Callable[..., Result], draft: int) -> None:
     assert corrmail("outbox", "list", "--status", "sent", "--format", "json").output.strip() == "[]"
     bad = corrmail("outbox", "list", "--status", "lost")
     assert bad.exit_code == 2 and "'lost' is not one of" in bad.output
+
+
+def test_a_sheet_e_mailed_after_the_start_date_starts_play_the_day_after(
+    corrmail: Callable[..., Result], draft: int, database: Database
+) -> None:
+    """002 §4.3.2: a player who gets his start sheet after the start date starts the next day.
+    An e-mail arrives the day it is sent: published on 03.09 for a start on 01.09, the e-mail
+    players' sheets are received on 03.09 and their clocks count from 04.09; the postal player's
+    receipt waits for his card."""
+    assert corrmail("tournament", "officials", CODE, "--referee", "ref").exit_code == 0
+    late = dt.date(2026, 9, 3)
+    assert corrmail("tournament", "publish", CODE, "--today", late.isoformat()).exit_code == 0
+    with database.session() as session:
+        tournament = session.get(Tournament, draft)
+        assert tournament is not None and tournament.start_date == dt.date(2026, 9, 1)
+        received = {p.start_number: p.start_sheet_received for p in tournament.participants}
+        assert received == {1: late, 2: late, 3: None}
+        white_game = next(g for g in tournament.games if g.white.player.email)
+        assert effective_start(GameView(white_game).ledger(), Side.WHITE) == late + dt.timedelta(days=1)
