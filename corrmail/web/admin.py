@@ -50,8 +50,13 @@ def mask_reply_tokens(text: str) -> str:
     return _REPLY_TOKEN.sub(lambda match: match[1] + MASK, text)
 
 
+#: Who reads the outbox: the organizer all of it, a tournament's referee and steward its letters
+#: (a steward checks the letters his postcard entries sent, 002 §4.1.8).
+READERS = (Role.ORGANIZER, Role.REFEREE, Role.STEWARD)
+
+
 @blueprint.get("/outbox")
-@roles_required(Role.ORGANIZER, Role.REFEREE)
+@roles_required(*READERS)
 def outbox() -> str:
     query = _visible(select(OutboxMessage).order_by(OutboxMessage.id.desc()).limit(PAGE_SIZE))
     status = request.args.get("status")
@@ -67,7 +72,7 @@ def outbox() -> str:
 
 
 @blueprint.get("/outbox/<int:message_id>")
-@roles_required(Role.ORGANIZER, Role.REFEREE)
+@roles_required(*READERS)
 def outbox_message(message_id: int) -> str:
     message = db_session().scalar(_visible(select(OutboxMessage).where(OutboxMessage.id == message_id)))
     if message is None or message.kind in SECRET_KINDS:

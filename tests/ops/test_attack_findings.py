@@ -407,3 +407,31 @@ def test_a_player_import_goes_in_by_chunks_and_reports_progress(
     assert [p.start_number for p in entered] == list(range(1, total + 1))
     with database.session() as session:
         assert session.scalar(select(func.count()).select_from(Player)) == total
+
+
+def test_a_steward_reads_his_tournaments_letters_and_no_others(
+    login: Callable[..., FlaskClient], make_tournament: Callable[..., Tournament],
+    database: Database,
+) -> None:
+    """The steward checks the letters his entries sent (a card relayed to an e-mail partner):
+    his tournament's, with the reply addresses masked; not another tournament's, nor letters of
+    none, nor any letter that carries a set-password link."""
+    own, other = make_tournament(players=2), make_tournament(players=2)
+    steward = login(Role.STEWARD, login="steward")
+    _serve(database, "steward", own.id, role=Role.STEWARD)
+    reply = SIGNER.reply_address(7, 8)
+    signature = reply.split("-")[-1].split("@")[0]
+    mine = _letter(database, kind="move", tournament_id=own.id, body=f"Reply to: {reply}",
+                   reply_to=reply)
+    theirs = _letter(database, kind="move", tournament_id=other.id, body="other tournament")
+    loose = _letter(database, kind="refusal", tournament_id=None, body="no tournament")
+    invitation = _letter(database, kind="invitation", tournament_id=own.id, body="set-password link")
+    listing = steward.get("/admin/outbox")
+    assert listing.status_code == 200
+    page = listing.get_data(as_text=True)
+    assert f"/admin/outbox/{mine}\"" in page
+    for hidden in (theirs, loose, invitation):
+        assert f"/admin/outbox/{hidden}\"" not in page
+        assert steward.get(f"/admin/outbox/{hidden}").status_code == 404
+    masked = steward.get(f"/admin/outbox/{mine}").get_data(as_text=True)
+    assert signature not in masked and "g7-p8-…" in masked
