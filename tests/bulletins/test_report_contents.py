@@ -127,3 +127,53 @@ def test_a_bulletin_rebuilt_for_a_past_date_keeps_the_deadline_of_a_case_decided
     with league.database.session() as session:
         rebuilt = build_bulletin(session, load_tournament(session, league.code), day_after)
         assert [d for d in rebuilt.deadlines if d.game_id == league.games[0]] == due_then
+
+
+def _overstep_by_black(league: Any, index: int) -> None:
+    """White moves on day 1; black, who received it on day 3, answers on day 80: 77 days for
+    his first move, past the 50 days of the control (002 §4.3.5)."""
+    league.send_move(index, START + dt.timedelta(days=1))
+    league.send_move(index, START + dt.timedelta(days=80))
+
+
+def test_the_final_report_lists_an_unclaimed_overstep_of_every_game_not_only_those_in_play(
+    league: Any,
+) -> None:
+    """002 §4.1.7 and §4.3.5: the report lists every overstep the chart shows that nobody
+    claimed — of a game finished since, of one sent to adjudication, of one still in play — and
+    none of a game whose overstep is claimed."""
+    for index in range(4):
+        _overstep_by_black(league, index)
+    league.finish(0, GameResult.DRAW, START + dt.timedelta(days=90))
+    end = dt.date(2027, 8, 31)
+
+    def claim(desk: Desk, actor: Any, session: Any) -> None:
+        desk.open_overstep_claim(actor, session.get(Game, league.games[3]), claimant=Side.WHITE)
+
+    league.desk("referee", START + dt.timedelta(days=85), claim)
+
+    def open_all(desk: Desk, actor: Any, session: Any) -> None:
+        desk.open_adjudications(load_tournament(session, league.code), actor)
+
+    league.desk("referee", end, open_all)
+    with league.database.session() as session:
+        tournament = load_tournament(session, league.code)
+        report = build_final_report(session, tournament, end + dt.timedelta(days=1))
+        states = {g.game_id: g.state for g in report.unfinished}
+    assert states[league.games[1]] == "adjudication"
+    listed = {o.game_id: o for o in report.oversteps}
+    assert set(listed) == {league.games[0], league.games[1], league.games[2]}
+    finished = listed[league.games[0]]
+    assert (finished.player, finished.move, finished.total, finished.limit, finished.rule) == (
+        "Попова Мария", 1, 77, 50, "002 §4.3.5")
+    assert (finished.white, finished.black, finished.state) == (
+        "Иванов Пётр", "Попова Мария", "finished")
+    assert listed[league.games[1]].state == "adjudication"
+    russian = render_printable(to_json(report), language="ru")
+    section = russian.split("Просрочки, о которых ещё не заявлено")[1].split("<h2>")[0]
+    assert "Иванов Пётр — Попова Мария" in section and "закончена" in section
+    assert "на присуждении" in section
+    english = render_printable(to_json(report), language="en")
+    section = english.split("Oversteps not yet claimed")[1].split("<h2>")[0]
+    assert "Иванов Пётр — Попова Мария" in section and "finished" in section
+    assert "in adjudication" in section
