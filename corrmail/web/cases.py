@@ -36,6 +36,7 @@ from adjudication import (
     case_from_dict,
     referee_queue,
 )
+from corrmail.games.page import position_reading
 from corrmail.models import (
     AuditEntry,
     Case,
@@ -281,6 +282,9 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         "evidence": evidence,
         "analyses": analyses_side_by_side(case) if isinstance(case, Adjudication) else None,
         "endgame": endgame,
+        # The end-of-play position stored with the case (002 §4.5.2), drawn and read out.
+        "position": position_reading(game, case.diagram)
+        if isinstance(case, Adjudication) and game is not None and case.diagram else None,
         # Tables the referee could build to settle the game (international: 2 pieces on first
         # need); the command is for him, not for the players.
         "endgame_to_build": tables_to_build(adjudged)
