@@ -8,7 +8,6 @@ A decision's letters (``case.<template>``) take the names the audit log gives th
 from __future__ import annotations
 
 from flask_babel import LazyString
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from corrmail.web.audit_labels import LETTERS
@@ -48,11 +47,11 @@ OUTBOX_KINDS: dict[str, LazyString] = {
 }
 
 
+# A decision's letter, by the name the audit log gives it.
+OUTBOX_KINDS.update({CASE_LETTER_PREFIX + template: _l("Decision: %(letter)s", letter=name)
+                     for template, name in LETTERS.items()})
+
+
 def outbox_kind(kind: str) -> str:
     """The reader's name of a letter's kind; a kind without one is shown as stored."""
-    found = OUTBOX_KINDS.get(kind)
-    if found is not None:
-        return str(found)
-    if kind.startswith(CASE_LETTER_PREFIX) and kind[len(CASE_LETTER_PREFIX):] in LETTERS:
-        return str(_("Decision: %(letter)s", letter=LETTERS[kind[len(CASE_LETTER_PREFIX):]]))
-    return kind
+    return str(OUTBOX_KINDS.get(kind, kind))
