@@ -177,3 +177,19 @@ def test_the_final_report_lists_an_unclaimed_overstep_of_every_game_not_only_tho
     section = english.split("Oversteps not yet claimed")[1].split("<h2>")[0]
     assert "Иванов Пётр — Попова Мария" in section and "finished" in section
     assert "in adjudication" in section
+
+
+def test_a_final_report_archived_before_its_oversteps_named_the_game_still_prints(
+    league: Any,
+) -> None:
+    """An archived report keeps the JSON it was issued with; one from before the oversteps
+    carried the game and its state prints them blank instead of failing."""
+    _overstep_by_black(league, 1)
+    with league.database.session() as session:
+        report = to_json(build_final_report(session, load_tournament(session, league.code),
+                                            START + dt.timedelta(days=90)))
+    for line in report["oversteps"]:
+        for field in ("white", "black", "state"):
+            del line[field]
+    page = render_printable(report, language="ru")
+    assert "Просрочки, о которых ещё не заявлено" in page and "002 §4.3.5" in page
