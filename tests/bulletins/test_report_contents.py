@@ -193,3 +193,22 @@ def test_a_final_report_archived_before_its_oversteps_named_the_game_still_print
             del line[field]
     page = render_printable(report, language="ru")
     assert "Просрочки, о которых ещё не заявлено" in page and "002 §4.3.5" in page
+
+
+def test_an_overstep_already_ruled_on_is_not_listed_as_unclaimed(league: Any) -> None:
+    """A game whose result was given for the overstep (002 §4.3.7) is not an unclaimed one;
+    a game with the same chart but a played result is."""
+    from corrmail.models import ResultKind
+
+    for index in (0, 1):
+        _overstep_by_black(league, index)
+        league.finish(index, GameResult.WHITE_WIN, START + dt.timedelta(days=90))
+    with league.database.transaction() as session:
+        ruled = session.get(Game, league.games[0])
+        assert ruled is not None
+        ruled.result_kind = ResultKind.OVERSTEP
+    with league.database.session() as session:
+        report = build_final_report(session, load_tournament(session, league.code),
+                                    START + dt.timedelta(days=100))
+    listed = {o.game_id for o in report.oversteps}
+    assert league.games[1] in listed and league.games[0] not in listed
