@@ -15,11 +15,10 @@ from corrmail.games.chart_notes import chart_side
 from corrmail.games.view import GameView
 from corrmail.models import Break, Game, GameState
 from notation.full import format_full
-from notation.game_position import GamePosition, position_from_fen
+from notation.game_position import GamePosition
 from notation.letters import LegalMove, read_move
 from notation.move import Move
 from notation.pdn import PdnGame, write_pdn
-from notation.rules import Color
 from notation.rules import GameType as BoardType
 from notation.short import format_short
 from notation.svg import board_svg
@@ -31,8 +30,6 @@ __all__ = [
     "GameClock",
     "MoveRow",
     "PlotPoint",
-    "PositionReading",
-    "SidePieces",
     "board_at",
     "breaks_in_force",
     "chart_plot",
@@ -40,7 +37,6 @@ __all__ = [
     "game_pdn",
     "inline_svg",
     "move_rows",
-    "position_reading",
 ]
 
 _OPEN = (GameState.NOT_STARTED, GameState.IN_PLAY)
@@ -144,62 +140,6 @@ def board_at(view: GameView, ply: int | None) -> tuple[str, int]:
 def inline_svg(svg: str) -> str:
     """The diagram without its XML declaration, to be placed inline in a page."""
     return svg[svg.index("<svg"):] if "<svg" in svg else svg
-
-
-@dataclass(frozen=True)
-class SidePieces:
-    """One side's pieces by square name, in the board's own naming: its men, then its kings
-    (in column draughts, the columns it commands: the top piece owns the column)."""
-
-    men: tuple[str, ...]
-    kings: tuple[str, ...]
-
-    @property
-    def count(self) -> int:
-        return len(self.men) + len(self.kings)
-
-
-@dataclass(frozen=True)
-class PositionReading:
-    """A position as a referee reads it: the diagram, whose move it is and each side's pieces,
-    with the FEN it was read from."""
-
-    svg: str
-    to_move: str
-    """``white`` or ``black``."""
-    white: SidePieces
-    black: SidePieces
-    fen: str
-
-
-def position_reading(game: Game, fen: str) -> PositionReading | None:
-    """The position ``fen`` of ``game`` (an adjudication's end-of-play diagram, 002 §4.5.2) drawn
-    as the game page draws its board; ``None`` when the FEN does not read for the game's type."""
-    try:
-        view = GameView(game)
-        position = position_from_fen(fen, view.board_type,
-                                     game.tournament.rule_options or None)
-    except ValueError:  # no rules engine for the type, a bad option or a FEN that does not read
-        return None
-    pieces = sorted(position.pieces().items())
-    name = position.geometry.name
-
-    def side(colour: Color) -> SidePieces:
-        return SidePieces(
-            men=tuple(name(square) for square, piece in pieces
-                      if piece.color is colour and not piece.king),
-            kings=tuple(name(square) for square, piece in pieces
-                        if piece.color is colour and piece.king),
-        )
-
-    title = f"{game.white.player.name} — {game.black.player.name}"
-    return PositionReading(
-        svg=inline_svg(board_svg(position, title=title)),
-        to_move=position.turn.value,
-        white=side(Color.WHITE),
-        black=side(Color.BLACK),
-        fen=fen,
-    )
 
 
 def game_pdn(view: GameView) -> str:

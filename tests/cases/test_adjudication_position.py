@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from corrmail.games.page import position_reading
 from corrmail.models import Case, CaseType, Game
+from corrmail.referee.evidence import position_reading
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -63,7 +63,7 @@ def test_the_case_page_draws_the_position_and_reads_it_out(
         fen = cup.case_row(session, case_id).payload["diagram"]
     russian = _section(_page(cup, case_id, "ru"))
     assert "Позиция на конец игры (002 §4.5.2)" in russian
-    assert '<div class="board"><svg' in russian and "<?xml" not in russian
+    assert '<figure class="board"><svg' in russian and "<?xml" not in russian
     assert "<strong>Ход чёрных</strong>" in russian
     white = re.search(r'<li id="pieces-white">(.*?)</li>', russian, re.S)
     black = re.search(r'<li id="pieces-black">(.*?)</li>', russian, re.S)
@@ -79,6 +79,10 @@ def test_the_case_page_draws_the_position_and_reads_it_out(
     assert "<strong>Black to move</strong>" in english
     assert re.search(r'<li id="pieces-white">White \(11\): men [^<]*c5', english)
     assert "<dt>FEN</dt>" not in _page(cup, case_id, "en")
+    # The game stands where play ended: one board, not the same one again as "position now".
+    whole = _page(cup, case_id, "ru")
+    assert whole.count('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 360"') == 1
+    assert "Позиция сейчас" not in whole
 
 
 def test_kings_are_named_apart_from_men(cup: Cup) -> None:
