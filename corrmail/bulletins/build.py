@@ -70,6 +70,7 @@ from scoring.standings import StandingRow, default_tiebreaks, standings
 from scoring.tiebreaks import TIEBREAKS
 from timekeeping import (
     NotToMoveError,
+    Overstep,
     TimeChart,
     first_move_query_date,
     repeat_due,
@@ -145,7 +146,7 @@ def build_final_report(session: Session, tournament: Tournament, as_of: dt.date)
     snapshot = Snapshot(session, tournament, as_of)
     standings_part = _standings_part(snapshot)
     games = _games_by_state(snapshot)
-    _, oversteps = _clocks(snapshot, games.in_play)
+    _, in_play_oversteps = _clocks(snapshot, games.in_play)
     order: tuple[str, ...] = standings_part["tiebreak_order"]
     return FinalReport(
         **standings_part,
@@ -155,7 +156,7 @@ def build_final_report(session: Session, tournament: Tournament, as_of: dt.date)
         withdrawals=_withdrawals(snapshot),
         records=_records(snapshot),
         statistics=_statistics(snapshot),
-        oversteps=tuple(o for o in oversteps if o.game_id not in _claimed_game_ids(snapshot)),
+        oversteps=_unclaimed_oversteps(snapshot, in_play_oversteps),
         breaks=_breaks(snapshot, every=True),
         unfinished=_unfinished(snapshot),
     )
@@ -542,13 +543,47 @@ def _clocks(
             suspended=game.id in claimed,
         ))
         if chart.overstep is not None:
-            over = chart.overstep
-            oversteps.append(OverstepLine(game.id, name[over.player], over.move, over.total,
-                                          over.limit, OVERSTEP_RULE))
+            oversteps.append(_chart_overstep(snapshot, game, chart.overstep))
         elif days_left is not None and days_left < 0:
-            oversteps.append(OverstepLine(game.id, name[side], _moves(view) ,
-                                          limit - days_left, limit, OVERSTEP_RULE))
+            oversteps.append(OverstepLine(game.id, name[side], _moves(view), limit - days_left,
+                                          limit, OVERSTEP_RULE, name[ClockSide.WHITE],
+                                          name[ClockSide.BLACK], _state(snapshot, game)))
     return tuple(clocks), tuple(oversteps)
+
+
+def _chart_overstep(snapshot: Snapshot, game: Game, over: Overstep) -> OverstepLine:
+    player = game.white if over.player is ClockSide.WHITE else game.black
+    return OverstepLine(game.id, player.player.name, over.move, over.total, over.limit,
+                        OVERSTEP_RULE, game.white.player.name, game.black.player.name,
+                        _state(snapshot, game))
+
+
+def _unclaimed_oversteps(
+    snapshot: Snapshot, in_play: Iterable[OverstepLine]
+) -> tuple[OverstepLine, ...]:
+    """The final report's oversteps nobody claimed (002 §4.1.7, §4.3.5): those of the games in
+    play (``in_play``, the chart's or the running clock's) and the first overstep in the chart
+    of every other game — finished or sent to adjudication without anyone claiming it, the
+    referee must still see it. A game with an overstep claim on record, in any state, or whose
+    result was already given for an overstep, is left out: the overstep was dealt with."""
+    claimed = {stored.row.game_id for stored in snapshot.cases
+               if isinstance(stored.case, OverstepClaim)}
+    found = {line.game_id: line for line in in_play}
+    lines = []
+    for game in sorted(snapshot.tournament.games, key=lambda g: (g.round, g.board or 0, g.id)):
+        if game.id in claimed or (snapshot.result_on_record(game)
+                                  and game.result_kind is ResultKind.OVERSTEP):
+            continue
+        line = found.get(game.id)
+        if line is None:
+            try:
+                over = snapshot.view(game).chart().overstep
+            except (UnsupportedGameType, ValueError):
+                continue
+            line = _chart_overstep(snapshot, game, over) if over is not None else None
+        if line is not None:
+            lines.append(line)
+    return tuple(lines)
 
 
 def _course(snapshot: Snapshot, game: Game) -> GameCourse:

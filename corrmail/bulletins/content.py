@@ -123,6 +123,11 @@ class OverstepLine:
     total: int
     limit: int
     rule: str
+    white: str
+    black: str
+    state: str
+    """The game's state on the date (in play, finished, in adjudication…): the final report
+    lists oversteps of games in every state."""
 
 
 @dataclass(frozen=True)

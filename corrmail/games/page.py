@@ -35,6 +35,7 @@ __all__ = [
     "chart_plot",
     "game_clock",
     "game_pdn",
+    "inline_svg",
     "move_rows",
 ]
 
@@ -134,6 +135,11 @@ def board_at(view: GameView, ply: int | None) -> tuple[str, int]:
     position = view.positions[shown]
     last_move = moves[shown - 1][1] if shown else None
     return board_svg(position, last_move=last_move), shown
+
+
+def inline_svg(svg: str) -> str:
+    """The diagram without its XML declaration, to be placed inline in a page."""
+    return svg[svg.index("<svg"):] if "<svg" in svg else svg
 
 
 def game_pdn(view: GameView) -> str:

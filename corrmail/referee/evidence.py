@@ -14,16 +14,19 @@ from xml.sax.saxutils import escape
 from flask_babel import gettext as _
 
 from adjudication import Adjudication, Side, Submission
+from corrmail.games.page import inline_svg
 from corrmail.games.view import GameView, UnsupportedGameType
 from corrmail.models import Game
 from corrmail.referee.results import outcome_of
+from notation.game_position import GamePosition, position_from_fen
 from notation.letters import LegalMove, read_move
+from notation.rules import Color
 from notation.short import format_short
 from notation.svg import board_svg
 from timekeeping import TimeChart
 
-__all__ = ["GameEvidence", "board_diagram", "chart_svg", "game_evidence", "analyses_side_by_side",
-           "game_record_text"]
+__all__ = ["GameEvidence", "PositionReading", "SidePieces", "analyses_side_by_side",
+           "board_diagram", "chart_svg", "game_evidence", "game_record_text", "position_reading"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,66 @@ def board_diagram(game: Game) -> str | None:
         position = GameView(game).position
     except (UnsupportedGameType, ValueError):
         return None
+    return _diagram(game, position)
+
+
+def _diagram(game: Game, position: GamePosition) -> str:
     return board_svg(position, title=f"{game.white.player.name} — {game.black.player.name}")
+
+
+@dataclass(frozen=True)
+class SidePieces:
+    """One side's pieces by square name, in the board's own naming: its men, then its kings
+    (in column draughts, the columns it commands: the top piece owns the column)."""
+
+    men: tuple[str, ...]
+    kings: tuple[str, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.men) + len(self.kings)
+
+
+@dataclass(frozen=True)
+class PositionReading:
+    """A position as a referee reads it: the diagram, whose move it is and each side's pieces,
+    with the FEN it was read from."""
+
+    svg: str
+    to_move: str
+    """``white`` or ``black``."""
+    white: SidePieces
+    black: SidePieces
+    fen: str
+
+
+def position_reading(game: Game, fen: str) -> PositionReading | None:
+    """The position ``fen`` of ``game`` (an adjudication's end-of-play diagram, 002 §4.5.2) drawn
+    as the case materials draw the position now (:func:`board_diagram`); ``None`` when the FEN does not read for the game's type."""
+    try:
+        view = GameView(game)
+        position = position_from_fen(fen, view.board_type,
+                                     game.tournament.rule_options or None)
+    except ValueError:  # no rules engine for the type, a bad option or a FEN that does not read
+        return None
+    pieces = sorted(position.pieces().items())
+    name = position.geometry.name
+
+    def side(colour: Color) -> SidePieces:
+        return SidePieces(
+            men=tuple(name(square) for square, piece in pieces
+                      if piece.color is colour and not piece.king),
+            kings=tuple(name(square) for square, piece in pieces
+                        if piece.color is colour and piece.king),
+        )
+
+    return PositionReading(
+        svg=inline_svg(_diagram(game, position)),
+        to_move=position.turn.value,
+        white=side(Color.WHITE),
+        black=side(Color.BLACK),
+        fen=fen,
+    )
 
 
 def game_record_text(game: Game) -> str:

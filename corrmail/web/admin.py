@@ -2,8 +2,9 @@
 
 What an official may read here is what they could learn in their own work, nothing more:
 
-* password-reset letters are never shown — their link sets the password of whoever it was for
-  (the list names them, neither subject link nor page opens them, for anyone);
+* password-reset and invitation letters are never shown — their link sets the password of
+  whoever it was for (the list names them by kind, neither subject link nor page opens them,
+  for anyone);
 * a referee or steward sees the letters of the tournaments they serve; letters of no tournament
   (refusals, other notices) and of other tournaments only the organizer sees;
 * the reply addresses in players' letters (a signed token that answers for the player) are shown
@@ -23,8 +24,10 @@ from sqlalchemy import Select, select
 from corrmail.models import OutboxMessage, OutboxStatus, Role, TournamentOfficial
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session
+from corrmail.web.outbox_labels import outbox_kind
 
 blueprint = Blueprint("admin", __name__, url_prefix="/admin")
+blueprint.add_app_template_filter(outbox_kind, "outbox_kind")
 
 PAGE_SIZE = 100
 

@@ -8,6 +8,7 @@ deciding the same case gets 409 and a message saying nothing was decided.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -36,6 +37,7 @@ from adjudication import (
     case_from_dict,
     referee_queue,
 )
+from corrmail.games.page import inline_svg
 from corrmail.models import (
     AuditEntry,
     Case,
@@ -62,7 +64,7 @@ from corrmail.referee import (
 )
 from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.endgame import endgame_verdict, settled_cases, tables_to_build
-from corrmail.referee.evidence import analyses_side_by_side, game_evidence
+from corrmail.referee.evidence import analyses_side_by_side, game_evidence, position_reading
 from corrmail.referee.timing import close_waits, decided_and_final, rulings_today
 from corrmail.referee.wording import refusal_reason
 from corrmail.web.access import letters_kept_from, participant_or_404, tournament_or_404
@@ -269,6 +271,13 @@ def _render_case(case_id: int, status: int = 200) -> Any:
     may_act = actor.acts_as(deciding)
     close_waiting = close_waits(case, on) if _is_referee(actor) else None
     adjudged = game if isinstance(case, Adjudication) else None
+    # The end-of-play position stored with the case (002 §4.5.2), drawn and read out; when the
+    # game still stands there, the materials' "position now" would be the same board again.
+    position = position_reading(adjudged, case.diagram) \
+        if adjudged is not None and isinstance(case, Adjudication) and case.diagram else None
+    if position is not None and evidence is not None and evidence.board_svg is not None \
+            and inline_svg(evidence.board_svg) == position.svg:
+        evidence = dataclasses.replace(evidence, board_svg=None)
     endgame = endgame_verdict(adjudged) if adjudged is not None else None
     context = {
         "row": row,
@@ -281,6 +290,7 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         "evidence": evidence,
         "analyses": analyses_side_by_side(case) if isinstance(case, Adjudication) else None,
         "endgame": endgame,
+        "position": position,
         # Tables the referee could build to settle the game (international: 2 pieces on first
         # need); the command is for him, not for the players.
         "endgame_to_build": tables_to_build(adjudged)

@@ -27,6 +27,7 @@ from corrmail.games.page import (
     chart_plot,
     game_clock,
     game_pdn,
+    inline_svg,
     move_rows,
 )
 from corrmail.games.state import StoredClock, letter_owed_by, stored_states
@@ -75,7 +76,7 @@ def show(game_id: int) -> str:
     except (UnsupportedGameType, ValueError) as error:
         board = {"problem": str(error)}
     else:
-        board = {"clock": clock, "chart": chart, "rows": rows, "svg": Markup(_svg_body(svg)),
+        board = {"clock": clock, "chart": chart, "rows": rows, "svg": Markup(inline_svg(svg)),
                  "shown": shown, "plies": len(view.plies), "plot": chart_plot(chart)}
     open_cases = db_session().scalars(
         select(Case).where(Case.game_id == game.id, Case.closed_at.is_(None)).order_by(Case.id)
@@ -237,11 +238,6 @@ def _viewable(game_id: int, *, options: Sequence[ORMOption] = ()) -> Game:
         abort(403)
     return game
 
-
-
-def _svg_body(svg: str) -> str:
-    """The diagram without its XML declaration, to be placed inline in the page."""
-    return svg[svg.index("<svg"):] if "<svg" in svg else svg
 
 
 

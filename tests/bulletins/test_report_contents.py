@@ -127,3 +127,88 @@ def test_a_bulletin_rebuilt_for_a_past_date_keeps_the_deadline_of_a_case_decided
     with league.database.session() as session:
         rebuilt = build_bulletin(session, load_tournament(session, league.code), day_after)
         assert [d for d in rebuilt.deadlines if d.game_id == league.games[0]] == due_then
+
+
+def _overstep_by_black(league: Any, index: int) -> None:
+    """White moves on day 1; black, who received it on day 3, answers on day 80: 77 days for
+    his first move, past the 50 days of the control (002 §4.3.5)."""
+    league.send_move(index, START + dt.timedelta(days=1))
+    league.send_move(index, START + dt.timedelta(days=80))
+
+
+def test_the_final_report_lists_an_unclaimed_overstep_of_every_game_not_only_those_in_play(
+    league: Any,
+) -> None:
+    """002 §4.1.7 and §4.3.5: the report lists every overstep the chart shows that nobody
+    claimed — of a game finished since, of one sent to adjudication, of one still in play — and
+    none of a game whose overstep is claimed."""
+    for index in range(4):
+        _overstep_by_black(league, index)
+    league.finish(0, GameResult.DRAW, START + dt.timedelta(days=90))
+    end = dt.date(2027, 8, 31)
+
+    def claim(desk: Desk, actor: Any, session: Any) -> None:
+        desk.open_overstep_claim(actor, session.get(Game, league.games[3]), claimant=Side.WHITE)
+
+    league.desk("referee", START + dt.timedelta(days=85), claim)
+
+    def open_all(desk: Desk, actor: Any, session: Any) -> None:
+        desk.open_adjudications(load_tournament(session, league.code), actor)
+
+    league.desk("referee", end, open_all)
+    with league.database.session() as session:
+        tournament = load_tournament(session, league.code)
+        report = build_final_report(session, tournament, end + dt.timedelta(days=1))
+        states = {g.game_id: g.state for g in report.unfinished}
+    assert states[league.games[1]] == "adjudication"
+    listed = {o.game_id: o for o in report.oversteps}
+    assert set(listed) == {league.games[0], league.games[1], league.games[2]}
+    finished = listed[league.games[0]]
+    assert (finished.player, finished.move, finished.total, finished.limit, finished.rule) == (
+        "Попова Мария", 1, 77, 50, "002 §4.3.5")
+    assert (finished.white, finished.black, finished.state) == (
+        "Иванов Пётр", "Попова Мария", "finished")
+    assert listed[league.games[1]].state == "adjudication"
+    russian = render_printable(to_json(report), language="ru")
+    section = russian.split("Просрочки, о которых ещё не заявлено")[1].split("<h2>")[0]
+    assert "Иванов Пётр — Попова Мария" in section and "закончена" in section
+    assert "на присуждении" in section
+    english = render_printable(to_json(report), language="en")
+    section = english.split("Oversteps not yet claimed")[1].split("<h2>")[0]
+    assert "Иванов Пётр — Попова Мария" in section and "finished" in section
+    assert "in adjudication" in section
+
+
+def test_a_final_report_archived_before_its_oversteps_named_the_game_still_prints(
+    league: Any,
+) -> None:
+    """An archived report keeps the JSON it was issued with; one from before the oversteps
+    carried the game and its state prints them blank instead of failing."""
+    _overstep_by_black(league, 1)
+    with league.database.session() as session:
+        report = to_json(build_final_report(session, load_tournament(session, league.code),
+                                            START + dt.timedelta(days=90)))
+    for line in report["oversteps"]:
+        for field in ("white", "black", "state"):
+            del line[field]
+    page = render_printable(report, language="ru")
+    assert "Просрочки, о которых ещё не заявлено" in page and "002 §4.3.5" in page
+
+
+def test_an_overstep_already_ruled_on_is_not_listed_as_unclaimed(league: Any) -> None:
+    """A game whose result was given for the overstep (002 §4.3.7) is not an unclaimed one;
+    a game with the same chart but a played result is."""
+    from corrmail.models import ResultKind
+
+    for index in (0, 1):
+        _overstep_by_black(league, index)
+        league.finish(index, GameResult.WHITE_WIN, START + dt.timedelta(days=90))
+    with league.database.transaction() as session:
+        ruled = session.get(Game, league.games[0])
+        assert ruled is not None
+        ruled.result_kind = ResultKind.OVERSTEP
+    with league.database.session() as session:
+        report = build_final_report(session, load_tournament(session, league.code),
+                                    START + dt.timedelta(days=100))
+    listed = {o.game_id for o in report.oversteps}
+    assert league.games[1] in listed and league.games[0] not in listed
