@@ -429,6 +429,7 @@ def test_a_steward_reads_his_tournaments_letters_and_no_others(
     listing = steward.get("/admin/outbox")
     assert listing.status_code == 200
     page = listing.get_data(as_text=True)
+    assert 'href="/admin/outbox"' in page  # the menu leads him there
     assert f"/admin/outbox/{mine}\"" in page
     for hidden in (theirs, loose, invitation):
         assert f"/admin/outbox/{hidden}\"" not in page
