@@ -157,8 +157,11 @@ def outage_under(load: Load, server: PrivatePostgres, mode: str) -> int:
 def test_pages_answer_503_while_the_server_is_down_and_recover_without_an_app_restart(
     app: Flask, demo_tournament: Tournament, login: Callable[..., FlaskClient],
     private_postgres: PrivatePostgres, database: Database,
+    make_tournament: Callable[..., Tournament],
 ) -> None:
     code = demo_tournament.code
+    # The entries go to a tournament not drawn yet: a drawn round robin takes none (000 §3.14.3).
+    entries = make_tournament(players=2, code="ЗАПИСЬ").code
     pages = ["/tournaments/", f"/tournaments/{code}", "/games/1", "/games/7", "/readyz"]
     readers = [login(Role.ORGANIZER) for _ in range(3)]
     writer = login(Role.ORGANIZER)
@@ -173,7 +176,7 @@ def test_pages_answer_503_while_the_server_is_down_and_recover_without_an_app_re
     def add_player(number: int) -> tuple[str, int]:
         # Each entry writes a player, a participant and an audit row in one transaction.
         name = f"Нагрузка {number:04d}"
-        status = writer.post(f"/tournaments/{code}/players/new", data={
+        status = writer.post(f"/tournaments/{entries}/players/new", data={
             "name": name, "email": f"load{number}@example.org",
             "postal_address": f"{number} Load Street"}).status_code
         entered[name] = status
