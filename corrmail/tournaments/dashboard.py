@@ -214,14 +214,14 @@ def _row(
     to_move = None
     if clock.to_move is not None:
         to_move = game.white if clock.to_move.value == "white" else game.black
-    to_forward = (to_move is not None and state.last_move_channel in _SERVER_CHANNELS
+    to_forward = (to_move is not None and state.last_move_channel in SERVER_CHANNELS
                   and not plays_by_email(to_move))
     return DashboardRow(game, clock, to_move, tuple(cases), record_missing,
                         to_forward=to_forward)
 
 
 #: The channels whose letters reach the server itself (the stored state's values).
-_SERVER_CHANNELS = frozenset((Channel.EMAIL.value, Channel.WEB.value))
+SERVER_CHANNELS = frozenset((Channel.EMAIL.value, Channel.WEB.value))
 
 
 _NEVER = 10**9

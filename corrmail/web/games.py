@@ -30,9 +30,9 @@ from corrmail.games.page import (
     inline_svg,
     move_rows,
 )
-from corrmail.games.state import StoredClock, letter_owed_by, stored_states
+from corrmail.games.state import StoredClock, StoredGameState, letter_owed_by, stored_states
 from corrmail.games.view import GameView, UnsupportedGameType
-from corrmail.models import Case, Channel, Game, Participant, Role
+from corrmail.models import Case, Channel, Game, Letter, Participant, Role
 from corrmail.play.postcards import (
     Finding,
     PostcardCheck,
@@ -43,6 +43,7 @@ from corrmail.play.postcards import (
     moves_to_repeat,
     written_moves,
 )
+from corrmail.tournaments.dashboard import SERVER_CHANNELS
 from corrmail.tournaments.publishing import plays_by_email
 from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
 from corrmail.web.database import db_session, letter_writer, tournament_today
@@ -81,6 +82,7 @@ def show(game_id: int) -> str:
     open_cases = db_session().scalars(
         select(Case).where(Case.game_id == game.id, Case.closed_at.is_(None)).order_by(Case.id)
     ).all()
+    may_enter = is_official_of(current_user, game.tournament_id)
     return render_template(
         "games/show.html",
         game=game,
@@ -89,7 +91,8 @@ def show(game_id: int) -> str:
         sequences={letter.id: letter.sequence for letter in letters},
         moves=moves,
         to_move=letter_owed_by(game, state),
-        may_enter=is_official_of(current_user, game.tournament_id),
+        may_enter=may_enter,
+        forward=_move_to_forward(game, state, moves) if may_enter else None,
         today=on,
         breaks=breaks_in_force(game, on),
         open_cases=open_cases,
@@ -174,6 +177,19 @@ def add_postcard(game_id: int) -> str | Response:
                            changed=changed, partner_move=_partner_move(game, form.sender.data),
                            relayed_to=_relayed_to(game, form.sender.data))
     return page, status  # type: ignore[return-value]
+
+
+def _move_to_forward(game: Game, state: StoredGameState | None,
+                     moves: Sequence[Letter]) -> tuple[Participant, Letter] | None:
+    """The partner's last move letter the steward forwards by post or telephone, and to whom: it
+    came by e-mail or on the web, and the player to move plays by post (002 §4.1.1; the
+    dashboard counts the same games)."""
+    if state is None or not moves or state.last_move_channel not in SERVER_CHANNELS:
+        return None
+    owed = letter_owed_by(game, state)
+    if owed is None or plays_by_email(owed) or moves[-1].sender_id == owed.id:
+        return None
+    return owed, moves[-1]
 
 
 def _relayed_to(game: Game, sender_id: int | None) -> str | None:

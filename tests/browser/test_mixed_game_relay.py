@@ -169,5 +169,10 @@ def test_a_web_move_to_a_postal_partner_is_on_the_stewards_dashboard(
     marker = page.locator("table.dashboard small.to-forward")
     expect(marker).to_have_text(marked)
     assert hint in (marker.get_attribute("title") or "")
+    # The game page says what to send and where.
+    page.locator("table.dashboard tbody tr a").first.click()
+    section = page.locator("section.to-forward")
+    expect(section).to_contain_text("002 §4.1.1")
+    expect(section.locator("code.forward-moves")).to_have_text(card.own)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= size["width"], width
