@@ -444,9 +444,10 @@ class _Context:
         deadline = self.reply_deadline(view_after, ledger)
         with_deadline = diagrams + self.deadline_calendar(deadline)
         partner_moves = view_after.side_to_move is not self.side
-        self.post_to_player(self.partner, "move", "move",
-                            with_deadline if partner_moves else diagrams,
-                            **{**context, "deadline": deadline if partner_moves else None})
+        if plays_by_email(self.partner):  # a postal partner gets it from the steward, by post
+            self.post_to_player(self.partner, "move", "move",
+                                with_deadline if partner_moves else diagrams,
+                                **{**context, "deadline": deadline if partner_moves else None})
         if tell_sender and (trailing or check.notes):
             self.post_to_player(self.me, "variant_applied" if trailing else "move_receipt",
                                 "move_receipt", diagrams if partner_moves else with_deadline,

@@ -203,6 +203,8 @@ def test_a_postal_player_moving_on_the_web_writes_the_day_the_card_reached_him(
         outcome = submit_web_letter(session, game, black, WebLetter(move="f6-g5", received=arrived),
                                     today=today, writer=email_game.writer)
     assert outcome.code == "move_relayed"
+    # White plays by post: the steward sends him the move, the server e-mails him nothing.
+    assert email_game.outbox(to=email_game.white_email, kind="move") == []
     [_, reply] = _letters(email_game)
     assert (reply.channel, reply.partner_sent, reply.received, reply.sent) == (
         Channel.WEB, D, arrived, today)
