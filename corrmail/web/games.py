@@ -93,6 +93,7 @@ def show(game_id: int) -> str:
         to_move=letter_owed_by(game, state),
         may_enter=may_enter,
         forward=_move_to_forward(game, state, moves) if may_enter else None,
+        receipt_estimated=_receipt_estimated(game, state, view),
         today=on,
         breaks=breaks_in_force(game, on),
         open_cases=open_cases,
@@ -190,6 +191,16 @@ def _move_to_forward(game: Game, state: StoredGameState | None,
     if owed is None or plays_by_email(owed) or moves[-1].sender_id == owed.id:
         return None
     return owed, moves[-1]
+
+
+def _receipt_estimated(game: Game, state: StoredGameState | None, view: GameView) -> bool:
+    """Whether the clock of the player to move counts from an estimated receipt: he plays by post
+    or telephone, the server relayed him nothing, and only his next letter will give the day the
+    partner's move reached him (002 §4.3.1, §4.3.3)."""
+    owed = letter_owed_by(game, state)
+    if owed is None or state is None or state.ply_count == 0 or plays_by_email(owed):
+        return False
+    return view.relayed_to_mover() is None
 
 
 def _relayed_to(game: Game, sender_id: int | None) -> str | None:

@@ -100,9 +100,10 @@ def test_a_card_entered_reaches_the_email_partner_the_same_day(
     assert f"{relay} {entered_on:%d.%m.%Y}" in relayed.body_text
     assert f"{reply_due:%d.%m.%Y}" in relayed.body_text
 
-    # The game page reads the same reply date as the letter the partner got.
+    # The game page reads the same reply date as the letter the partner got, a known day.
     page.goto(f"{live_server}/games/{card.game_id}")
     expect(page.locator("main")).to_contain_text(f"{reply_due:%d.%m.%Y}")
+    expect(page.locator("small.estimate")).to_have_count(0)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= size["width"], width
     assert reply_due - entered_on <= dt.timedelta(days=50)
@@ -173,6 +174,8 @@ def test_a_web_move_to_a_postal_partner_is_on_the_stewards_dashboard(
     page.locator("table.dashboard tbody tr a").first.click()
     section = page.locator("section.to-forward")
     expect(section).to_contain_text("002 §4.1.1")
+    # The postal player's clock counts from an estimated receipt, and the page says so.
+    expect(page.locator("small.estimate")).to_contain_text("002 §4.3.3")
     expect(section.locator("code.forward-moves")).to_have_text(card.own)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= size["width"], width
