@@ -34,6 +34,7 @@ __all__ = [
     "DashboardRow",
     "DashboardSort",
     "PageOutOfRange",
+    "awaits_forwarding",
     "dashboard_rows",
 ]
 
@@ -214,14 +215,20 @@ def _row(
     to_move = None
     if clock.to_move is not None:
         to_move = game.white if clock.to_move.value == "white" else game.black
-    to_forward = (to_move is not None and state.last_move_channel in SERVER_CHANNELS
-                  and not plays_by_email(to_move))
     return DashboardRow(game, clock, to_move, tuple(cases), record_missing,
-                        to_forward=to_forward)
+                        to_forward=awaits_forwarding(state.last_move_channel, to_move))
 
 
 #: The channels whose letters reach the server itself (the stored state's values).
-SERVER_CHANNELS = frozenset((Channel.EMAIL.value, Channel.WEB.value))
+_SERVER_CHANNELS = frozenset((Channel.EMAIL.value, Channel.WEB.value))
+
+
+def awaits_forwarding(last_move_channel: str | None, to_move: Participant | None) -> bool:
+    """Whether the steward must forward the last move by post or telephone: it came by e-mail or
+    on the web, and the player to move plays by post or telephone (002 §4.1.1). The dashboard's
+    count and the game page's notice both ask this."""
+    return (to_move is not None and last_move_channel in _SERVER_CHANNELS
+            and not plays_by_email(to_move))
 
 
 _NEVER = 10**9

@@ -43,7 +43,7 @@ from corrmail.play.postcards import (
     moves_to_repeat,
     written_moves,
 )
-from corrmail.tournaments.dashboard import SERVER_CHANNELS
+from corrmail.tournaments.dashboard import awaits_forwarding
 from corrmail.tournaments.publishing import plays_by_email
 from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
 from corrmail.web.database import db_session, letter_writer, tournament_today
@@ -185,10 +185,9 @@ def _move_to_forward(game: Game, state: StoredGameState | None,
     """The partner's last move letter the steward forwards by post or telephone, and to whom: it
     came by e-mail or on the web, and the player to move plays by post (002 §4.1.1; the
     dashboard counts the same games)."""
-    if state is None or not moves or state.last_move_channel not in SERVER_CHANNELS:
-        return None
     owed = letter_owed_by(game, state)
-    if owed is None or plays_by_email(owed) or moves[-1].sender_id == owed.id:
+    if (state is None or not moves or owed is None or moves[-1].sender_id == owed.id
+            or not awaits_forwarding(state.last_move_channel, owed)):
         return None
     return owed, moves[-1]
 
