@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,8 @@ from werkzeug.serving import make_server
 
 from corrmail.models import Tournament
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "browser_page", "chromium", "db_url", "live_server"]
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "browser_page", "chromium", "db_url", "live_server",
+           "serving"]
 
 CHROMIUM = Path(os.environ.get("CORRMAIL_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -39,9 +41,9 @@ def db_url(sqlite_db_url: str) -> str:
     return sqlite_db_url
 
 
-@pytest.fixture
-def live_server(app: Flask, demo_tournament: Tournament) -> Iterator[str]:
-    """The app behind a real werkzeug server on a free loopback port, in a thread."""
+@contextmanager
+def serving(app: Flask) -> Iterator[str]:
+    """``app`` behind a real werkzeug server on a free loopback port, in a thread: its URL."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
@@ -50,6 +52,13 @@ def live_server(app: Flask, demo_tournament: Tournament) -> Iterator[str]:
     finally:
         server.shutdown()
         thread.join(timeout=10)
+
+
+@pytest.fixture
+def live_server(app: Flask, demo_tournament: Tournament) -> Iterator[str]:
+    """The app with the demo behind a real server."""
+    with serving(app) as url:
+        yield url
 
 
 _shared: dict[str, Any] = {"users": 0}

@@ -4,15 +4,13 @@ Content-Security-Policy and fit a phone (390 px)."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
 
 from corrmail.models import Role, Tournament, TournamentStatus
-from tests.browser.fixtures import browser_page, chromium, db_url
+from tests.browser.fixtures import browser_page, chromium, db_url, serving
 from tests.conftest import TEST_PASSWORD
 
 __all__ = ["browser_page", "chromium", "db_url"]
@@ -23,14 +21,8 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def server(app: Flask) -> Iterator[str]:
     """The app on an empty (migrated) database behind a real server: no demo."""
-    running = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=running.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{running.server_port}"
-    finally:
-        running.shutdown()
-        thread.join(timeout=10)
+    with serving(app) as url:
+        yield url
 
 
 def _log_in(page, server: str, login: str) -> None:  # type: ignore[no-untyped-def]

@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-import threading
 from collections.abc import Iterator
 from email.utils import format_datetime, make_msgid
 
@@ -25,13 +24,12 @@ import pytest
 from click.testing import CliRunner
 from flask import Flask
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
 from corrmail.cli import main
 from corrmail.db import Database
 from corrmail.mail.settings import MailSettings
 from corrmail.models import Game, GameResult, GameState, OutboxMessage, Tournament, TournamentStatus
-from tests.browser.fixtures import browser_page, chromium, db_url
+from tests.browser.fixtures import browser_page, chromium, db_url, serving
 
 __all__ = ["browser_page", "chromium", "db_url"]
 
@@ -57,14 +55,8 @@ def journey(app: Flask, db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterato
     # its requests read that copy, as a production start does.
     app.config["CORRMAIL_MAIL_SETTINGS"] = MailSettings.from_env(
         secret_fallback=app.config["SECRET_KEY"])
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
+    with serving(app) as url:
+        yield url
 
 
 def _corrmail(*args: str, input: str | bytes | None = None) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
+from werkzeug.test import TestResponse
 
 from corrmail.db import Database
 from corrmail.models import (
@@ -54,18 +55,27 @@ def _drawn_round_robin(client: FlaskClient, make_tournament: Callable[..., Tourn
         assert session.scalar(select(func.count()).select_from(Game)) == 6
 
 
+def _refused_entry(client: FlaskClient, make_tournament: Callable[..., Tournament],
+                   database: Database, locale: str, enter: Callable[[], TestResponse],
+                   status: int) -> None:
+    """``enter`` posts an entry into a drawn round robin: refused in ``locale`` with the rule's
+    words, with ``status``, and nothing stored."""
+    _drawn_round_robin(client, make_tournament, database)
+    assert client.post("/locale", data={"locale": locale}).status_code == 302
+    before = _stored(database)
+    response = enter()
+    assert response.status_code == status
+    assert REFUSED[locale] in response.get_data(as_text=True)
+    assert _stored(database) == before
+
+
 @pytest.mark.parametrize("locale", ["ru", "en"])
 def test_a_player_cannot_be_entered_by_hand_into_a_drawn_round_robin(
     organizer_client: FlaskClient, make_tournament: Callable[..., Tournament],
     database: Database, locale: str,
 ) -> None:
-    _drawn_round_robin(organizer_client, make_tournament, database)
-    assert organizer_client.post("/locale", data={"locale": locale}).status_code == 302
-    before = _stored(database)
-    response = organizer_client.post("/tournaments/КР-1/players/new", data=NEWCOMER)
-    assert response.status_code == 200
-    assert REFUSED[locale] in response.get_data(as_text=True)
-    assert _stored(database) == before
+    _refused_entry(organizer_client, make_tournament, database, locale, lambda: organizer_client.post(
+        "/tournaments/КР-1/players/new", data=NEWCOMER), 200)
 
 
 @pytest.mark.parametrize("locale", ["ru", "en"])
@@ -73,17 +83,10 @@ def test_a_list_cannot_be_imported_into_a_drawn_round_robin(
     organizer_client: FlaskClient, make_tournament: Callable[..., Tournament],
     database: Database, locale: str,
 ) -> None:
-    _drawn_round_robin(organizer_client, make_tournament, database)
-    assert organizer_client.post("/locale", data={"locale": locale}).status_code == 302
-    before = _stored(database)
-    response = organizer_client.post(
+    _refused_entry(organizer_client, make_tournament, database, locale, lambda: organizer_client.post(
         "/tournaments/КР-1/players/import",
         data={"file": (io.BytesIO(NEWCOMER_CSV.encode()), "players.csv")},
-        content_type="multipart/form-data",
-    )
-    assert response.status_code == 422
-    assert REFUSED[locale] in response.get_data(as_text=True)
-    assert _stored(database) == before
+        content_type="multipart/form-data"), 422)
 
 
 def test_a_round_robin_takes_entries_until_it_is_drawn(

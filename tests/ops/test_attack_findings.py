@@ -77,6 +77,18 @@ def _letter(database: Database, *, kind: str, tournament_id: int | None, body: s
 # --- 1. the outbox viewer --------------------------------------------------------------------
 
 
+def _letters_of_two_tournaments(database: Database, own: int, other: int) -> tuple[int, int, int, str]:
+    """A move letter of ``own`` with a player's reply address, one of ``other`` and one of no
+    tournament; their ids and the reply address's signature."""
+    reply = SIGNER.reply_address(7, 8)
+    signature = reply.split("-")[-1].split("@")[0]
+    mine = _letter(database, kind="move", tournament_id=own, body=f"Reply to: {reply}",
+                   reply_to=reply)
+    theirs = _letter(database, kind="move", tournament_id=other, body="other tournament")
+    loose = _letter(database, kind="refusal", tournament_id=None, body="no tournament")
+    return mine, theirs, loose, signature
+
+
 def test_a_referee_cannot_read_a_reset_letter_nor_other_tournaments_letters(
     login: Callable[..., FlaskClient], make_tournament: Callable[..., Tournament],
     make_user: Callable[..., User], database: Database,
@@ -85,12 +97,7 @@ def test_a_referee_cannot_read_a_reset_letter_nor_other_tournaments_letters(
     referee = login(Role.REFEREE, login="referee")
     _serve(database, "referee", own.id)
     director = login(Role.ORGANIZER, login="director")
-    reply = SIGNER.reply_address(7, 8)
-    signature = reply.split("-")[-1].split("@")[0]
-    mine = _letter(database, kind="move", tournament_id=own.id, body=f"Reply to: {reply}",
-                   reply_to=reply)
-    theirs = _letter(database, kind="move", tournament_id=other.id, body="other tournament")
-    loose = _letter(database, kind="refusal", tournament_id=None, body="no tournament")
+    mine, theirs, loose, signature = _letters_of_two_tournaments(database, own.id, other.id)
 
     # The attack: ask a reset for the director, open the letter, set the password.
     assert referee.post("/password/forgot", data={"login": "director"}).status_code == 302
@@ -419,12 +426,7 @@ def test_a_steward_reads_his_tournaments_letters_and_no_others(
     own, other = make_tournament(players=2), make_tournament(players=2)
     steward = login(Role.STEWARD, login="steward")
     _serve(database, "steward", own.id, role=Role.STEWARD)
-    reply = SIGNER.reply_address(7, 8)
-    signature = reply.split("-")[-1].split("@")[0]
-    mine = _letter(database, kind="move", tournament_id=own.id, body=f"Reply to: {reply}",
-                   reply_to=reply)
-    theirs = _letter(database, kind="move", tournament_id=other.id, body="other tournament")
-    loose = _letter(database, kind="refusal", tournament_id=None, body="no tournament")
+    mine, theirs, loose, signature = _letters_of_two_tournaments(database, own.id, other.id)
     invitation = _letter(database, kind="invitation", tournament_id=own.id, body="set-password link")
     listing = steward.get("/admin/outbox")
     assert listing.status_code == 200

@@ -7,17 +7,15 @@ by e-mail gets the relay letter; the time chart shows web letters like the other
 from __future__ import annotations
 
 import datetime as dt
-import threading
 from collections.abc import Iterator
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
 
 from corrmail.play.web_moves import square_centres
 from notation.game_position import initial_position
 from notation.rules import GameType
-from tests.browser.fixtures import browser_page, chromium, db_url
+from tests.browser.fixtures import browser_page, chromium, db_url, serving
 from tests.play.conftest import PASSWORD, START, WebGame
 
 __all__ = ["browser_page", "chromium", "db_url"]
@@ -33,14 +31,8 @@ ROUTES_OPENING = ["a3-b4", "b6-c5", "b2-a3", "f6-g5", "g3-h4", "e7-f6", "h2-g3",
 
 @pytest.fixture
 def server(app: Flask, web_game: WebGame) -> Iterator[str]:
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, name="play-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_port}"
-    finally:
-        httpd.shutdown()
-        thread.join(timeout=10)
+    with serving(app) as url:
+        yield url
 
 
 def _page(browser_page: object) -> object:
