@@ -59,6 +59,9 @@ class TournamentSystem(enum.StrEnum):
 #: Systems whose rounds may be published one at a time (a Swiss; a team event paired as one):
 #: only they have byes, absences and rounds starting on their own dates.
 ROUND_BY_ROUND_SYSTEMS = frozenset({TournamentSystem.SWISS, TournamentSystem.TEAM})
+#: Systems drawn whole from the Berger table before play: their field is fixed at the draw.
+ROUND_ROBIN_SYSTEMS = frozenset({TournamentSystem.ROUND_ROBIN_SINGLE,
+                                 TournamentSystem.ROUND_ROBIN_DOUBLE})
 
 
 class TournamentStatus(enum.StrEnum):

@@ -39,9 +39,9 @@ from corrmail.models import (
     TournamentChannel,
     TournamentOfficial,
     TournamentStatus,
-    TournamentSystem,
     User,
 )
+from corrmail.models.enums import ROUND_ROBIN_SYSTEMS
 from corrmail.tournaments.start_sheets import CYCLES, PairingRefused, pair_round_robin
 
 __all__ = [
@@ -239,5 +239,4 @@ def record_sheet_posted(session: Session, participant: Participant, posted_on: d
 
 
 def is_round_robin(tournament: Tournament) -> bool:
-    return tournament.system in (TournamentSystem.ROUND_ROBIN_SINGLE,
-                                 TournamentSystem.ROUND_ROBIN_DOUBLE)
+    return tournament.system in ROUND_ROBIN_SYSTEMS

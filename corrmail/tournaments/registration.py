@@ -28,6 +28,7 @@ from corrmail.models import (
     TournamentSystem,
     User,
 )
+from corrmail.models.enums import ROUND_ROBIN_SYSTEMS
 from corrmail.referee.bans import BAN_RULE, Ban, ban_barring, bans_in_force
 from corrmail.tournaments.player_import import PlayerImport, PlayerRow, RowError, check_row
 from corrmail.tournaments.rule_options import (
@@ -45,9 +46,6 @@ _CODE = re.compile(r"^[\w][\w.\-]{0,39}$")
 # Taken by the web app's own pages under /tournaments/.
 RESERVED_CODES = frozenset({"new"})
 
-#: Systems drawn whole from the Berger table before play: their field is fixed at the draw.
-ROUND_ROBIN_SYSTEMS = frozenset({TournamentSystem.ROUND_ROBIN_SINGLE,
-                                 TournamentSystem.ROUND_ROBIN_DOUBLE})
 #: Why a drawn round robin takes no more entries (docs/rules/entries.md).
 FIELD_FIXED_RULE = "002 §4.3.2, 000 §3.14.3"
 
