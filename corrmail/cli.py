@@ -88,12 +88,12 @@ def serve(host: str, port: int, with_mailer: bool, use_gunicorn: bool) -> None:
     if use_gunicorn:
         if with_mailer:
             raise click.UsageError("run mailers as their own processes next to gunicorn")
-        from corrmail.config import ConfigError
+        from corrmail.config import SettingsError
         from corrmail.ops.web import serve as serve_with_gunicorn
 
         try:
             return serve_with_gunicorn(host, port)
-        except ConfigError as error:
+        except SettingsError as error:
             raise click.ClickException(f"not starting: {error}") from error
 
     settings = Settings.from_env()

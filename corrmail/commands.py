@@ -16,7 +16,7 @@ from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
-from corrmail.models import Tournament, User
+from corrmail.models import Tournament, TournamentNotFound, User
 
 __all__ = [
     "DATE", "command_session", "command_transaction", "day_by_option", "letter_writer", "tournament_by_code",
@@ -60,7 +60,7 @@ def letter_writer(settings: Settings) -> LetterWriter:
 def tournament_by_code(session: Session, code: str) -> Tournament:
     found = session.scalar(select(Tournament).where(Tournament.code == code))
     if found is None:
-        raise click.ClickException(f"no tournament {code!r}")
+        raise click.ClickException(str(TournamentNotFound(code)))
     return found
 
 

@@ -11,12 +11,36 @@ from urllib.parse import urlsplit
 
 from corrmail.paths import var_dir
 
+__all__ = ["Settings", "SettingsError", "default_database_url", "whole_number"]
 
-class ConfigError(ValueError):
+
+class SettingsError(ValueError):
+    """An environment variable holds a value the service cannot use: every part of the service
+    (the web app, the mail layer, gunicorn's front, IMAP polling) refuses its settings with
+    this, worded ``VARIABLE='value': what was expected``."""
+
     def __init__(self, variable: str, value: str, reason: str) -> None:
         super().__init__(f"{variable}={value!r}: {reason}")
         self.variable = variable
         self.value = value
+
+
+def whole_number(env: Mapping[str, str], variable: str, default: int, *, minimum: int = 1,
+                 maximum: int | None = None) -> int:
+    """``variable`` read as a whole number from ``minimum`` (to ``maximum``); ``default`` when
+    unset or blank."""
+    raw = env.get(variable, "").strip()
+    if not raw:
+        return default
+    expected = (f"expected a whole number from {minimum} to {maximum}" if maximum is not None
+                else f"expected a whole number of at least {minimum}")
+    try:
+        number = int(raw)
+    except ValueError:
+        raise SettingsError(variable, raw, expected) from None
+    if number < minimum or (maximum is not None and number > maximum):
+        raise SettingsError(variable, raw, expected)
+    return number
 
 
 @dataclass(frozen=True)
@@ -79,7 +103,7 @@ def _date_from_env(env: Mapping[str, str], variable: str) -> dt.date | None:
     try:
         return dt.date.fromisoformat(value)
     except ValueError:
-        raise ConfigError(variable, value, "expected an ISO date YYYY-MM-DD") from None
+        raise SettingsError(variable, value, "expected an ISO date YYYY-MM-DD") from None
 
 
 def _base_url(env: Mapping[str, str]) -> str | None:
@@ -88,7 +112,7 @@ def _base_url(env: Mapping[str, str]) -> str | None:
         return None
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        raise ConfigError("CORRMAIL_BASE_URL", value,
+        raise SettingsError("CORRMAIL_BASE_URL", value,
                           "expected the site's address, e.g. https://turnir.example.org")
     return value.rstrip("/")
 
@@ -98,6 +122,6 @@ def _trusted_proxies(env: Mapping[str, str]) -> int:
     if not value:
         return 0
     if not value.isdigit() or int(value) > 5:
-        raise ConfigError("CORRMAIL_TRUSTED_PROXIES", value,
+        raise SettingsError("CORRMAIL_TRUSTED_PROXIES", value,
                           "expected the number of proxies in front of the app, 0 to 5")
     return int(value)

@@ -32,7 +32,7 @@ from adjudication.case import CaseState
 from adjudication.sanction import SanctionKind, SanctionRuling
 from corrmail.games.ledger import effective_letters, letter_date
 from corrmail.games.view import GameView
-from corrmail.models import Case, Game, Letter, Participant, Tournament
+from corrmail.models import Case, Game, Letter, Participant, Tournament, TournamentNotFound
 from corrmail.models import Penalty as PenaltyRow
 from corrmail.standings.results import result_on_record, scoring_tournament
 from scoring.model import Tournament as ScoringTournament
@@ -41,12 +41,6 @@ from timekeeping import Ledger
 __all__ = ["AsOfGameView", "CaseOnRecord", "Snapshot", "TournamentNotFound", "load_tournament"]
 
 INFORMATION_RULE = "002 §4.1.9"
-
-
-class TournamentNotFound(LookupError):
-    def __init__(self, code: str) -> None:
-        super().__init__(f"no tournament with the code {code!r}")
-        self.code = code
 
 
 def load_tournament(session: Session, code: str) -> Tournament:

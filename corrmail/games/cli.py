@@ -6,7 +6,8 @@ from __future__ import annotations
 import click
 
 from corrmail.commands import command_session, command_transaction
-from corrmail.games.state import UnknownTournament, rebuild, verify
+from corrmail.games.state import rebuild, verify
+from corrmail.models import TournamentNotFound
 
 __all__ = ["register"]
 
@@ -30,7 +31,7 @@ def verify_command(code: str | None) -> None:
     with command_session() as session:
         try:
             differences = verify(session, code)
-        except UnknownTournament as error:
+        except TournamentNotFound as error:
             raise click.ClickException(str(error)) from None
     for difference in differences:
         click.echo(difference.describe(), err=True)
@@ -48,6 +49,6 @@ def rebuild_command(code: str | None) -> None:
     try:
         with command_transaction() as (_, session):
             count = rebuild(session, code)
-    except UnknownTournament as error:
+    except TournamentNotFound as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"{count} game state(s) recomputed")

@@ -59,7 +59,7 @@ from corrmail.models.base import Base
 from corrmail.models.enums import GameState
 from corrmail.models.games import Game, Letter, Penalty
 from corrmail.models.rounds import PairedRound
-from corrmail.models.tournaments import Break, Participant, Tournament
+from corrmail.models.tournaments import Break, Participant, Tournament, TournamentNotFound
 from timekeeping import ReplyClock, Side
 from timekeeping.daycount import NO_BREAKS, BreakCalendar
 
@@ -68,7 +68,6 @@ __all__ = [
     "Difference",
     "StoredClock",
     "StoredGameState",
-    "UnknownTournament",
     "begun_games",
     "rebuild",
     "letter_owed_by",
@@ -590,17 +589,11 @@ class Difference:
         return f"game {self.game_id}: {parts}"
 
 
-class UnknownTournament(LookupError):
-    def __init__(self, code: str) -> None:
-        super().__init__(f"no tournament {code!r}")
-        self.code = code
-
-
 def _game_ids(session: Session, tournament_code: str | None) -> list[int]:
     query = select(Game.id).order_by(Game.id)
     if tournament_code is not None:
         if session.scalar(select(Tournament.id).where(Tournament.code == tournament_code)) is None:
-            raise UnknownTournament(tournament_code)
+            raise TournamentNotFound(tournament_code)
         query = query.join(Tournament).where(Tournament.code == tournament_code)
     return list(session.scalars(query))
 

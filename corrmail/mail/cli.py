@@ -11,10 +11,9 @@ from pathlib import Path
 
 import click
 
-from corrmail.config import ConfigError
+from corrmail.config import SettingsError
 from corrmail.mail.inbox import EX_TEMPFAIL, Source, TemporaryFailure
 from corrmail.mail.service import MailService
-from corrmail.mail.settings import SettingsError
 
 __all__ = ["register", "mailer", "ingest", "receive", "poll"]
 
@@ -29,7 +28,7 @@ def _service() -> MailService:
     """The mail service, or a one-line error naming the variable to fix."""
     try:
         return MailService.from_env()
-    except (SettingsError, ConfigError) as error:
+    except SettingsError as error:
         raise click.ClickException(str(error)) from None
 
 

@@ -45,9 +45,9 @@ from sqlalchemy import ColumnElement, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from corrmail.config import SettingsError, whole_number
 from corrmail.mail.errors import MailError
 from corrmail.mail.inbox import Inbox, Source, TemporaryFailure
-from corrmail.mail.settings import SettingsError
 from corrmail.models import ImapFolderCursor, utcnow
 
 __all__ = [
@@ -105,43 +105,29 @@ class ImapSettings:
         env = os.environ if env is None else env
         missing = [name for name in ("HOST", "USER", "PASSWORD") if not env.get(f"CORRMAIL_IMAP_{name}")]
         if missing:
-            raise SettingsError(f"CORRMAIL_IMAP_{missing[0]}", "", "a value: polling IMAP needs it")
+            raise SettingsError(f"CORRMAIL_IMAP_{missing[0]}", "", "expected a value: polling IMAP needs it")
         raw_ssl = env.get("CORRMAIL_IMAP_SSL", "yes").strip().lower()
         if raw_ssl not in _YES + _NO:
-            raise SettingsError("CORRMAIL_IMAP_SSL", raw_ssl, "yes or no")
+            raise SettingsError("CORRMAIL_IMAP_SSL", raw_ssl, "expected yes or no")
         use_ssl = raw_ssl in _YES
         ca_file = env.get("CORRMAIL_IMAP_CA_FILE", "").strip() or None
         if ca_file is not None:
             if not use_ssl:
                 raise SettingsError("CORRMAIL_IMAP_CA_FILE", ca_file,
-                                    "no value when CORRMAIL_IMAP_SSL=no (nothing to verify)")
+                                    "expected no value when CORRMAIL_IMAP_SSL=no (nothing to verify)")
             if not Path(ca_file).is_file():
-                raise SettingsError("CORRMAIL_IMAP_CA_FILE", ca_file, "a readable PEM file")
+                raise SettingsError("CORRMAIL_IMAP_CA_FILE", ca_file, "expected a readable PEM file")
         folder = env.get("CORRMAIL_IMAP_FOLDER", "").strip() or "INBOX"
         return cls(
             host=env["CORRMAIL_IMAP_HOST"].strip(),
             user=env["CORRMAIL_IMAP_USER"],
             password=env["CORRMAIL_IMAP_PASSWORD"],
             folder=folder,
-            port=_positive(env, "CORRMAIL_IMAP_PORT", maximum=65535),
+            port=whole_number(env, "CORRMAIL_IMAP_PORT", 0, maximum=65535) or None,
             ssl=use_ssl,
             ca_file=ca_file,
-            timeout=float(_positive(env, "CORRMAIL_IMAP_TIMEOUT") or 60),
+            timeout=float(whole_number(env, "CORRMAIL_IMAP_TIMEOUT", 60)),
         )
-
-
-def _positive(env: Mapping[str, str], name: str, *, maximum: int | None = None) -> int | None:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return None
-    expected = f"a whole number from 1 to {maximum}" if maximum else "a positive whole number"
-    try:
-        value = int(raw)
-    except ValueError:
-        raise SettingsError(name, raw, expected) from None
-    if value <= 0 or (maximum is not None and value > maximum):
-        raise SettingsError(name, raw, expected)
-    return value
 
 
 class ImapSource(Protocol):

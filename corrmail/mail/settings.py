@@ -29,16 +29,9 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["Security", "SmtpSettings", "MailSettings", "SettingsError"]
+from corrmail.config import SettingsError, whole_number
 
-
-class SettingsError(ValueError):
-    """An environment variable holds a value the mail layer cannot use."""
-
-    def __init__(self, variable: str, value: str, expected: str) -> None:
-        super().__init__(f"{variable}={value!r}: expected {expected}")
-        self.variable = variable
-        self.value = value
+__all__ = ["Security", "SmtpSettings", "MailSettings"]
 
 
 class Security(enum.Enum):
@@ -73,10 +66,10 @@ class SmtpSettings:
             security = Security(raw_security)
         except ValueError:
             raise SettingsError(
-                "CORRMAIL_SMTP_SECURITY", raw_security, "starttls, tls or none"
+                "CORRMAIL_SMTP_SECURITY", raw_security, "expected starttls, tls or none"
             ) from None
-        port = _int(env, "CORRMAIL_SMTP_PORT", _DEFAULT_PORTS[security])
-        timeout = float(_int(env, "CORRMAIL_SMTP_TIMEOUT", 30))
+        port = whole_number(env, "CORRMAIL_SMTP_PORT", _DEFAULT_PORTS[security])
+        timeout = float(whole_number(env, "CORRMAIL_SMTP_TIMEOUT", 30))
         return cls(
             host=host,
             port=port,
@@ -114,29 +107,16 @@ class MailSettings:
         secret = env.get("CORRMAIL_MAIL_SECRET") or env.get("SECRET_KEY") or secret_fallback
         if not secret:
             raise SettingsError(
-                "CORRMAIL_MAIL_SECRET", "", "a secret key for reply tokens (or SECRET_KEY)"
+                "CORRMAIL_MAIL_SECRET", "", "expected a secret key for reply tokens (or SECRET_KEY)"
             )
         return cls(
             domain=domain,
             from_address=env.get("CORRMAIL_MAIL_FROM") or f"turnir@{domain}",
             secret=secret.encode(),
-            max_message_bytes=_int(env, "CORRMAIL_MAIL_MAX_BYTES", 10 * 1024 * 1024),
+            max_message_bytes=whole_number(env, "CORRMAIL_MAIL_MAX_BYTES", 10 * 1024 * 1024),
             smtp=SmtpSettings.from_env(env),
             authserv_ids=tuple(
                 part.strip().lower()
                 for part in env.get("CORRMAIL_MAIL_AUTHSERV_ID", "").split(",") if part.strip()
             ),
         )
-
-
-def _int(env: Mapping[str, str], name: str, default: int) -> int:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise SettingsError(name, raw, "a whole number") from None
-    if value <= 0:
-        raise SettingsError(name, raw, "a positive number")
-    return value

@@ -34,7 +34,13 @@ from corrmail.models.rounds import (
     UnpairedEntry,
     UnpairedKind,
 )
-from corrmail.models.tournaments import Break, Participant, Tournament, TournamentOfficial
+from corrmail.models.tournaments import (
+    Break,
+    Participant,
+    Tournament,
+    TournamentNotFound,
+    TournamentOfficial,
+)
 
 __all__ = [
     "NAMING_CONVENTION",
@@ -44,6 +50,7 @@ __all__ = [
     "AuditEntry",
     "ProtestLetter",
     "Base",
+    "TournamentNotFound",
     "Break",
     "BreakKind",
     "BulletinDelivery",

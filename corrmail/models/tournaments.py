@@ -28,6 +28,14 @@ if TYPE_CHECKING:
 POINTS = Numeric(4, 1, asdecimal=True)
 
 
+
+class TournamentNotFound(LookupError):
+    """No tournament has the code a command, page or paper was given."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"no tournament {code!r}")
+        self.code = code
+
 class Tournament(Base):
     __tablename__ = "tournaments"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from corrmail.config import ConfigError, _base_url
+from corrmail.config import SettingsError, _base_url
 
 __all__ = ["MIN_SECRET_BYTES", "EXAMPLE_SECRETS", "check_production_settings"]
 
@@ -27,20 +27,20 @@ _SECRETS = ("CORRMAIL_SECRET_KEY", "CORRMAIL_MAIL_SECRET")
 
 
 def check_production_settings(env: Mapping[str, str]) -> None:
-    """Raise :class:`ConfigError` naming the first variable that makes the service unsafe."""
+    """Raise :class:`SettingsError` naming the first variable that makes the service unsafe."""
     for variable in _SECRETS:
         value = env.get(variable, "")
         if variable == "CORRMAIL_MAIL_SECRET" and not value:
             continue  # unset: the mail layer derives it from CORRMAIL_SECRET_KEY
         if not value.strip():
-            raise ConfigError(variable, "", "must be set in production: "
+            raise SettingsError(variable, "", "must be set in production: "
                               "python3 -c 'import secrets; print(secrets.token_urlsafe(48))'")
         if value.strip().lower() in EXAMPLE_SECRETS:
-            raise ConfigError(variable, "…", "is the example value; generate one: "
+            raise SettingsError(variable, "…", "is the example value; generate one: "
                               "python3 -c 'import secrets; print(secrets.token_urlsafe(48))'")
         if len(value.encode()) < MIN_SECRET_BYTES:
-            raise ConfigError(variable, "…", f"is shorter than {MIN_SECRET_BYTES} bytes; generate "
+            raise SettingsError(variable, "…", f"is shorter than {MIN_SECRET_BYTES} bytes; generate "
                               "one: python3 -c 'import secrets; print(secrets.token_urlsafe(48))'")
     if _base_url(env) is None:
-        raise ConfigError("CORRMAIL_BASE_URL", "", "must be set in production to the site's "
+        raise SettingsError("CORRMAIL_BASE_URL", "", "must be set in production to the site's "
                           "address (e.g. https://turnir.example.org): links in letters use it")

@@ -27,17 +27,12 @@ from flask import Flask
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger as GunicornLogger
 
-__all__ = ["WebSettings", "WebSettingsError", "GunicornFront", "StructuredGunicornLogger", "serve",
+from corrmail.config import whole_number
+
+__all__ = ["WebSettings", "GunicornFront", "StructuredGunicornLogger", "serve",
            "worker_class"]
 
 MAX_DEFAULT_WORKERS = 8
-
-
-class WebSettingsError(ValueError):
-    def __init__(self, variable: str, value: str, reason: str) -> None:
-        super().__init__(f"{variable}={value!r}: {reason}")
-        self.variable = variable
-        self.value = value
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,24 +48,11 @@ class WebSettings:
         env = os.environ if environ is None else environ
         default_workers = min(2 * (os.cpu_count() or 1) + 1, MAX_DEFAULT_WORKERS)
         return cls(
-            workers=_positive(env, "CORRMAIL_WEB_WORKERS", default_workers),
-            threads=_positive(env, "CORRMAIL_WEB_THREADS", 1),
-            timeout=_positive(env, "CORRMAIL_WEB_TIMEOUT", 30),
-            max_requests=_positive(env, "CORRMAIL_WEB_MAX_REQUESTS", 2000, minimum=0),
+            workers=whole_number(env, "CORRMAIL_WEB_WORKERS", default_workers),
+            threads=whole_number(env, "CORRMAIL_WEB_THREADS", 1),
+            timeout=whole_number(env, "CORRMAIL_WEB_TIMEOUT", 30),
+            max_requests=whole_number(env, "CORRMAIL_WEB_MAX_REQUESTS", 2000, minimum=0),
         )
-
-
-def _positive(env: Mapping[str, str], variable: str, default: int, *, minimum: int = 1) -> int:
-    value = env.get(variable, "").strip()
-    if not value:
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        raise WebSettingsError(variable, value, "expected a whole number") from None
-    if number < minimum:
-        raise WebSettingsError(variable, value, f"must be at least {minimum}")
-    return number
 
 
 class StructuredGunicornLogger(GunicornLogger):

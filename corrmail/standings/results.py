@@ -47,6 +47,7 @@ from corrmail.models import (
     Letter,
     Participant,
     ResultKind,
+    TournamentNotFound,
     TournamentSystem,
     UnpairedEntry,
     UnpairedKind,
@@ -98,12 +99,6 @@ DECIDED_MARK = "‡"
 KIND_MARKS = {ResultKind.OVERSTEP: OVERSTEP_MARK, ResultKind.DECIDED: DECIDED_MARK}
 
 Marker = Callable[[Cell], str]
-
-
-class TournamentNotFound(LookupError):
-    def __init__(self, code: str) -> None:
-        super().__init__(f"no tournament with the code {code!r}")
-        self.code = code
 
 
 class MissingStartNumber(ValueError):

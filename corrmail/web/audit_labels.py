@@ -9,7 +9,7 @@ from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
 
 from corrmail.models import AuditEntry
-from corrmail.web.state_labels import case_state
+from corrmail.web.state_labels import case_state, reader_name
 
 __all__ = ["AUDIT_ACTIONS", "audit_action", "audit_summary", "letter_template"]
 
@@ -60,8 +60,7 @@ AUDIT_ACTIONS: dict[str, LazyString] = {
 
 def audit_action(action: str) -> str:
     """The reader's name of ``action``; an action without one is shown as stored."""
-    name = AUDIT_ACTIONS.get(action)
-    return str(name) if name is not None else action
+    return reader_name(AUDIT_ACTIONS, action)
 
 
 # -- what an entry says ----------------------------------------------------------------------
@@ -116,8 +115,7 @@ def _word(value: object) -> str:
     text = str(value)
     if len(text) == 10 and text[4] == "-" and text[7] == "-" and text.replace("-", "").isdigit():
         return f"{text[8:10]}.{text[5:7]}.{text[0:4]}"
-    found = _WORDS.get(text)
-    return str(found) if found is not None else label(text)
+    return reader_name(_WORDS, text, otherwise=label(text))
 
 
 #: The letters a decision sends (``adjudication.LetterTemplate``), by what they say.
@@ -149,8 +147,7 @@ LETTERS: dict[str, LazyString] = {
 
 def letter_template(template: str) -> str:
     """The reader's name of a decision's letter; an unknown one is shown as stored."""
-    found = LETTERS.get(template)
-    return str(found) if found is not None else template
+    return reader_name(LETTERS, template)
 
 
 def _effect_summary(effect: dict[str, Any], names: dict[str, str]) -> str | None:

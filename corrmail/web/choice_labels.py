@@ -15,6 +15,7 @@ from flask_babel import lazy_gettext as _l
 from wtforms.fields.choices import SelectChoice
 
 from adjudication import Assessment, BreakKind, Evidence, SanctionKind, Side
+from corrmail.web.state_labels import reader_name
 
 LABELS: dict[str, LazyString] = {
     # Sides (also a game case's parties) and a player's own assessment (002 §4.5.2).
@@ -73,9 +74,7 @@ LABELS: dict[str, LazyString] = {
 
 def label(code: str | StrEnum) -> str:
     """The reader's name of ``code``; an unknown code is shown as it is rather than hidden."""
-    value = code.value if isinstance(code, StrEnum) else str(code)
-    found = LABELS.get(value)
-    return str(found) if found is not None else value
+    return reader_name(LABELS, code)
 
 
 def label_text(code: str) -> str:

@@ -9,7 +9,7 @@ from enum import Enum
 from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
 
-__all__ = ["case_state", "case_type", "game_state"]
+__all__ = ["case_state", "case_type", "game_state", "reader_name"]
 
 GAME_STATES: dict[str, LazyString] = {
     "not_started": _l("not started"),
@@ -39,19 +39,24 @@ CASE_STATES: dict[str, LazyString] = {
 }
 
 
-def _name(names: dict[str, LazyString], code: object) -> str:
+def reader_name(names: dict[str, LazyString], code: object, otherwise: str | None = None) -> str:
+    """The reader's name of ``code`` (a stored code or an enum member) in ``names``; one without
+    a name reads as ``otherwise``, else as stored rather than hidden. Every table of names on the
+    pages is read through here."""
     value = code.value if isinstance(code, Enum) else str(code)
     found = names.get(value)
-    return str(found) if found is not None else value
+    if found is not None:
+        return str(found)
+    return value if otherwise is None else otherwise
 
 
 def game_state(code: object) -> str:
-    return _name(GAME_STATES, code)
+    return reader_name(GAME_STATES, code)
 
 
 def case_type(code: object) -> str:
-    return _name(CASE_TYPES, code)
+    return reader_name(CASE_TYPES, code)
 
 
 def case_state(code: object) -> str:
-    return _name(CASE_STATES, code)
+    return reader_name(CASE_STATES, code)

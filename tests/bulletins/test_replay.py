@@ -164,7 +164,7 @@ def test_cli_rebuilds_a_bulletin_at_any_date(league: Any, db_url: str,
     assert "Кубок заочников" in html.output and "<svg" not in html.output
 
     missing = CliRunner().invoke(main, ["bulletin", "НЕТ-ТАКОГО", "--as-of", "2026-11-01"])
-    assert missing.exit_code != 0 and "no tournament with the code" in missing.output
+    assert missing.exit_code != 0 and "no tournament 'НЕТ-ТАКОГО'" in missing.output
 
 
 def test_final_report_lists_every_decision_of_the_audit_log(league: Any) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from corrmail.config import ConfigError, Settings
+from corrmail.config import Settings, SettingsError
 from corrmail.paths import var_dir
 
 
@@ -35,7 +35,7 @@ def test_environment_overrides() -> None:
 
 
 def test_bad_today_names_the_variable() -> None:
-    with pytest.raises(ConfigError, match="CORRMAIL_TODAY='08.03.2027': expected an ISO date"):
+    with pytest.raises(SettingsError, match="CORRMAIL_TODAY='08.03.2027': expected an ISO date"):
         Settings.from_env({"CORRMAIL_SECRET_KEY": "k", "CORRMAIL_TODAY": "08.03.2027"})
 
 

@@ -23,6 +23,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
+from corrmail.config import SettingsError
 from corrmail.mail.cli import poll
 from corrmail.mail.imap import (
     ImapCursor,
@@ -33,7 +34,6 @@ from corrmail.mail.imap import (
     open_source,
 )
 from corrmail.mail.inbox import Inbox, Receipt, TemporaryFailure
-from corrmail.mail.settings import SettingsError
 from corrmail.models import ImapFolderCursor, InboundMessage
 from tests.mail.dovecot import DOVECOT, PASSWORD, USER, Dovecot, start_dovecot
 
@@ -432,7 +432,7 @@ def test_settings_defaults_and_values(tmp_path: Path) -> None:
     ({"CORRMAIL_IMAP_PORT": "imaps"}, "CORRMAIL_IMAP_PORT='imaps': expected a whole number from 1 to 65535"),
     ({"CORRMAIL_IMAP_PORT": "70000"}, "CORRMAIL_IMAP_PORT='70000': expected a whole number from 1 to 65535"),
     ({"CORRMAIL_IMAP_SSL": "maybe"}, "CORRMAIL_IMAP_SSL='maybe': expected yes or no"),
-    ({"CORRMAIL_IMAP_TIMEOUT": "0"}, "CORRMAIL_IMAP_TIMEOUT='0': expected a positive whole number"),
+    ({"CORRMAIL_IMAP_TIMEOUT": "0"}, "CORRMAIL_IMAP_TIMEOUT='0': expected a whole number of at least 1"),
     ({"CORRMAIL_IMAP_CA_FILE": "/nonexistent/ca.pem"},
      "CORRMAIL_IMAP_CA_FILE='/nonexistent/ca.pem': expected a readable PEM file"),
     ({"CORRMAIL_IMAP_CA_FILE": "/srv/ca.pem", "CORRMAIL_IMAP_SSL": "no"},

@@ -13,6 +13,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
 
+from corrmail.config import SettingsError
 from corrmail.mail.compose import Attachment, OutgoingLetter, build_message, new_message_id
 from corrmail.mail.errors import (
     ConnectionFailed,
@@ -22,7 +23,7 @@ from corrmail.mail.errors import (
     TemporaryRejection,
     classify_smtp_exception,
 )
-from corrmail.mail.settings import MailSettings, Security, SettingsError, SmtpSettings
+from corrmail.mail.settings import MailSettings, Security, SmtpSettings
 from corrmail.mail.tokens import TokenSigner
 from corrmail.mail.transport import CaptureTransport, Envelope, SmtpTransport
 

@@ -22,7 +22,7 @@ from sqlalchemy import func, select
 
 from corrmail.app import create_app
 from corrmail.cli import main
-from corrmail.config import ConfigError, Settings
+from corrmail.config import Settings, SettingsError
 from corrmail.db import Database
 from corrmail.demo.tournament import DEMO_CODE
 from corrmail.letters.outbox import enqueue
@@ -182,12 +182,12 @@ def test_every_secret_of_the_shipped_example_is_refused() -> None:
         assert example[variable].lower() in EXAMPLE_SECRETS, variable
         env = {"CORRMAIL_SECRET_KEY": GOOD_SECRET, "CORRMAIL_BASE_URL": "https://t.example",
                variable: example[variable]}
-        with pytest.raises(ConfigError) as refused:
+        with pytest.raises(SettingsError) as refused:
             check_production_settings(env)
         assert refused.value.variable == variable
     assert example.get("CORRMAIL_BASE_URL", "").startswith("https://")
     assert example.get("CORRMAIL_TRUSTED_PROXIES") == "1"
-    with pytest.raises(ConfigError, match="shorter than 32 bytes"):
+    with pytest.raises(SettingsError, match="shorter than 32 bytes"):
         check_production_settings({"CORRMAIL_SECRET_KEY": "x" * 31,
                                    "CORRMAIL_BASE_URL": "https://t.example"})
     check_production_settings({"CORRMAIL_SECRET_KEY": GOOD_SECRET,

@@ -9,8 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from corrmail.config import SettingsError
 from corrmail.ops.logging import MASK, JsonFormatter, SecretMask, configure_logging, secret_values
-from corrmail.ops.web import WebSettings, WebSettingsError
+from corrmail.ops.web import WebSettings
 
 ENV = {
     "CORRMAIL_SECRET_KEY": "session-key-0123456789",
@@ -98,7 +99,7 @@ def test_gunicorn_workers_come_from_the_environment() -> None:
     web = WebSettings.from_env({"CORRMAIL_WEB_WORKERS": "6", "CORRMAIL_WEB_THREADS": "2"})
     assert (web.workers, web.threads) == (6, 2)
     assert 1 <= WebSettings.from_env({}).workers <= 8
-    with pytest.raises(WebSettingsError, match="CORRMAIL_WEB_WORKERS='many'"):
+    with pytest.raises(SettingsError, match="CORRMAIL_WEB_WORKERS='many'"):
         WebSettings.from_env({"CORRMAIL_WEB_WORKERS": "many"})
-    with pytest.raises(WebSettingsError, match="at least 1"):
+    with pytest.raises(SettingsError, match="at least 1"):
         WebSettings.from_env({"CORRMAIL_WEB_WORKERS": "0"})

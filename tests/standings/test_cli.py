@@ -49,5 +49,5 @@ def test_export_writes_four_files(
 def test_unknown_tournament_is_a_clear_error(runner: CliRunner, demo_tournament: Tournament) -> None:
     result = runner.invoke(main, ["standings", "NOPE"])
     assert result.exit_code == 1
-    assert "no tournament with the code 'NOPE'" in result.output
+    assert "no tournament 'NOPE'" in result.output
     assert runner.invoke(main, ["export", "NOPE"]).exit_code == 1
