@@ -11,7 +11,13 @@ from pathlib import Path
 import click
 
 from corrmail.commands import command_session, command_transaction
-from corrmail.standings.exports import export_files, standings_csv, standings_json, standings_text
+from corrmail.standings.exports import (
+    export_files,
+    standings_csv,
+    standings_json,
+    standings_text,
+    standings_trf,
+)
 from corrmail.standings.playoff import (
     PlayoffRefused,
     PlayoffSyntaxError,
@@ -49,13 +55,16 @@ def _table(code: str, *, with_letters: bool = False) -> Iterator[TournamentTable
 
 @click.command()
 @click.argument("code")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",
-              show_default=True, help="csv: UTF-8 with BOM, ';' and decimal commas (Excel).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv", "trf"]), default="text",
+              show_default=True, help="csv: UTF-8 with BOM, ';' and decimal commas (Excel); "
+              "trf: FIDE's TRF-16 report file.")
 def standings(code: str, fmt: str) -> None:
     """Print the standings and crosstable of tournament CODE."""
     with _table(code) as table:
         if fmt == "csv":
             click.echo(standings_csv(table), nl=False)
+        elif fmt == "trf":
+            click.echo(standings_trf(table), nl=False)
         else:
             click.echo(standings_json(table) if fmt == "json" else standings_text(table),
                        nl=fmt == "json")
@@ -66,7 +75,7 @@ def standings(code: str, fmt: str) -> None:
 @click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
               show_default=True, help="Directory to write the files into (created if missing).")
 def export(code: str, output: Path) -> None:
-    """Write the CSV, JSON, printable crosstable and PDN of every game of tournament CODE."""
+    """Write the CSV, JSON, printable crosstable, TRF-16 and PDN of every game of tournament CODE."""
     with _table(code, with_letters=True) as table:
         for path in export_files(table, output):
             click.echo(str(path))

@@ -1,17 +1,20 @@
-"""A tournament's table and games as files: CSV for Excel, JSON, a printable text crosstable and
-the PDN of every game.
+"""A tournament's table and games as files: CSV for Excel, JSON, a printable text crosstable,
+FIDE's TRF-16 report file and the PDN of every game.
 
 Everything here formats what `corrmail.standings.results` (the table, computed by `scoring`) and
 `notation` (the moves) already decided; no points are counted and no move is judged here.
 
 CSV is written for the federation's Excel, which runs in a Russian locale: UTF-8 with a byte
 order mark (so Cyrillic names open unmangled), ``;`` between fields and a decimal comma
-(``6,5``), which is what Excel expects there. Machines read the JSON instead.
+(``6,5``), which is what Excel expects there. Machines read the JSON instead. The TRF-16 file
+is what rating offices and pairing programs exchange: `scoring.trf` writes it from the same
+scoring tournament the table was computed from, with the places of the standings.
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from collections.abc import Callable, Iterable, Iterator
@@ -20,7 +23,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from corrmail.games.ledger import effective_letters
-from corrmail.models import Game, GameResult, ResultKind
+from corrmail.models import Game, GameResult, ResultKind, Role
 from corrmail.models import Tournament as TournamentRow
 from corrmail.standings.results import (
     ADJUDICATED_MARK,
@@ -35,6 +38,7 @@ from notation.game_position import initial_position
 from notation.letters import play_moves
 from notation.pdn import PdnGame, write_pdn
 from notation.rules import GameType as BoardType
+from scoring.trf import write_trf
 
 __all__ = [
     "ExportedFiles",
@@ -46,6 +50,7 @@ __all__ = [
     "standings_csv",
     "standings_json",
     "standings_text",
+    "standings_trf",
 ]
 
 CSV_DELIMITER = ";"
@@ -138,6 +143,27 @@ def standings_csv(table: TournamentTable) -> bytes:
     writer.writerow(spreadsheet_safe(_header(table)))
     writer.writerows(spreadsheet_safe(line) for line in _lines(table, decimal=","))
     return buffer.getvalue().encode("utf-8-sig")
+
+
+def standings_trf(table: TournamentTable) -> str:
+    """The tournament as a TRF-16 file: code and title, dates, referee, time control, every
+    player with his points and place, every round's opponent, colour and result (``+``/``-``
+    for games not played, 002 §4.5.8), and the project's ``CM?`` lines for what TRF-16 has no
+    field for (adjudicated and annulled games, withdrawals, the play-off)."""
+    tournament = table.tournament
+    referees = sorted(official.user.display_name for official in tournament.officials
+                      if official.role is Role.REFEREE)
+    header = {
+        "start_date": tournament.start_date.strftime("%Y/%m/%d"),
+        "end_date": tournament.end_date.strftime("%Y/%m/%d"),
+        "players": str(len(table.rows)),
+        "rated_players": str(sum(1 for row in table.rows if row.rating)),
+        **({"chief_arbiter": ", ".join(referees)} if referees else {}),
+        "time_control": f"{tournament.time_control_days} days / {tournament.time_control_moves} moves",
+    }
+    named = dataclasses.replace(table.scoring, name=f"{tournament.code} {tournament.title}".strip(),
+                                header=header)
+    return write_trf(named, {row.start_no: row.position for row in table.rows})
 
 
 #: What makes a spreadsheet read a cell as a formula (or, for tab and CR, split it first).
@@ -266,10 +292,11 @@ class ExportedFiles:
     csv: Path
     json: Path
     text: Path
+    trf: Path
     pdn: Path
 
     def __iter__(self) -> Iterator[Path]:
-        return iter((self.csv, self.json, self.text, self.pdn))
+        return iter((self.csv, self.json, self.text, self.trf, self.pdn))
 
 
 def file_stem(code: str) -> str:
@@ -278,18 +305,20 @@ def file_stem(code: str) -> str:
 
 
 def export_files(table: TournamentTable, directory: Path) -> ExportedFiles:
-    """Write ``<code>-standings.csv``, ``<code>-standings.json``, ``<code>-crosstable.txt`` and
-    ``<code>.pdn`` into ``directory`` (created if missing)."""
+    """Write ``<code>-standings.csv``, ``<code>-standings.json``, ``<code>-crosstable.txt``,
+    ``<code>.trf`` and ``<code>.pdn`` into ``directory`` (created if missing)."""
     directory.mkdir(parents=True, exist_ok=True)
     stem = file_stem(table.tournament.code)
     files = ExportedFiles(
         csv=directory / f"{stem}-standings.csv",
         json=directory / f"{stem}-standings.json",
         text=directory / f"{stem}-crosstable.txt",
+        trf=directory / f"{stem}.trf",
         pdn=directory / f"{stem}.pdn",
     )
     files.csv.write_bytes(standings_csv(table))
     files.json.write_text(standings_json(table), encoding="utf-8")
     files.text.write_text(standings_text(table), encoding="utf-8")
+    files.trf.write_text(standings_trf(table), encoding="utf-8")
     files.pdn.write_text(games_pdn(table.tournament), encoding="utf-8")
     return files

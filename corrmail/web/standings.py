@@ -18,6 +18,7 @@ from corrmail.standings.exports import (
     reader_points,
     standings_csv,
     standings_json,
+    standings_trf,
 )
 from corrmail.standings.playoff import format_playoff, playoff_problems
 from corrmail.standings.results import (
@@ -114,6 +115,14 @@ def csv(code: str) -> Response:
 @login_required
 def json(code: str) -> Response:
     return _standings_file(code, standings_json, "application/json", "json")
+
+
+@blueprint.get("/<code>/standings.trf")
+@login_required
+def trf(code: str) -> Response:
+    """FIDE's TRF-16 report file of the table, for a rating office or a pairing program."""
+    return _download(standings_trf(_table(code)), "text/plain; charset=utf-8",
+                     f"{file_stem(code)}.trf")
 
 
 @blueprint.get("/<code>/games.pdn")

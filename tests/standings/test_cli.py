@@ -24,7 +24,7 @@ def runner(db_url: str, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
     return CliRunner()
 
 
-def test_standings_in_three_formats(runner: CliRunner, demo_tournament: Tournament) -> None:
+def test_standings_in_four_formats(runner: CliRunner, demo_tournament: Tournament) -> None:
     as_json = runner.invoke(main, ["standings", DEMO_CODE, "--format", "json"])
     assert as_json.exit_code == 0, as_json.output
     data = json.loads(as_json.output)
@@ -32,17 +32,22 @@ def test_standings_in_three_formats(runner: CliRunner, demo_tournament: Tourname
     as_csv = runner.invoke(main, ["standings", DEMO_CODE, "--format", "csv"])
     assert as_csv.stdout_bytes.startswith(b"\xef\xbb\xbf")
     assert "Иванов Пётр Сергеевич" in as_csv.stdout_bytes.decode("utf-8-sig")
+    as_trf = runner.invoke(main, ["standings", DEMO_CODE, "--format", "trf"])
+    assert as_trf.exit_code == 0 and as_trf.output.startswith(f"012 {DEMO_CODE} ")
+    assert sum(line.startswith("001 ") for line in as_trf.output.splitlines()) == 6
     as_text = runner.invoke(main, ["standings", DEMO_CODE])
     assert as_text.exit_code == 0 and as_text.output.startswith(DEMO_CODE)
 
 
-def test_export_writes_four_files(
+def test_export_writes_five_files(
     runner: CliRunner, demo_tournament: Tournament, tmp_path: Path
 ) -> None:
     result = runner.invoke(main, ["export", DEMO_CODE, "--output", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     written = [Path(line) for line in result.output.splitlines()]
-    assert len(written) == 4 and all(path.is_file() for path in written)
+    assert len(written) == 5 and all(path.is_file() for path in written)
+    assert (tmp_path / "out" / f"{DEMO_CODE}.trf").read_text(encoding="utf-8").startswith(
+        f"012 {DEMO_CODE} ")
     assert (tmp_path / "out" / f"{DEMO_CODE}.pdn").read_text(encoding="utf-8").count("[Event ") == 15
 
 

@@ -1,4 +1,4 @@
-"""The standings page, the printable crosstable and the exports (CSV, JSON, PDN, text)."""
+"""The standings page, the printable crosstable and the exports (CSV, JSON, TRF-16, PDN, text)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,17 @@ from flask.testing import FlaskClient
 from corrmail.db import Database
 from corrmail.demo.tournament import DEMO_CODE
 from corrmail.models import GameResult, ResultKind, Tournament, TournamentSystem
-from corrmail.standings.exports import export_files, format_points, games_pdn, standings_text
+from corrmail.standings.exports import (
+    export_files,
+    format_points,
+    games_pdn,
+    standings_text,
+    standings_trf,
+)
 from corrmail.standings.results import load_tournament, tournament_table
 from notation.pdn import read_pdn
+from scoring.standings import standings
+from scoring.trf import load_trf
 from tests.standings.conftest import CYRILLIC_NAME, add_games
 
 CODE = "КР-1"
@@ -142,9 +150,39 @@ def test_text_and_files_export(
     assert "sonneborn_berger" not in text and "koya" not in text
     assert sorted(path.name for path in files) == sorted([
         f"{DEMO_CODE}-standings.csv", f"{DEMO_CODE}-standings.json",
-        f"{DEMO_CODE}-crosstable.txt", f"{DEMO_CODE}.pdn",
+        f"{DEMO_CODE}-crosstable.txt", f"{DEMO_CODE}.trf", f"{DEMO_CODE}.pdn",
     ])
     assert files.pdn.read_text(encoding="utf-8") == pdn
+    assert files.trf.read_text(encoding="utf-8") == standings_trf(table)
+
+
+def test_trf_export_reads_back_as_the_same_table(
+    player_client: FlaskClient, database: Database, results_tournament: Tournament
+) -> None:
+    """The organizer's TRF-16 (JOURNEYS: exports for the rating office) is the table: read back
+    by `scoring.trf`, every player has the same points and place as on the page, and the
+    header carries the code and title, dates and time control."""
+    response = player_client.get(f"/tournaments/{CODE}/standings.trf")
+    assert response.status_code == 200
+    assert "%D0%9A%D0%A0-1.trf" in response.headers["Content-Disposition"]  # «КР-1.trf»
+    text = response.get_data(as_text=True)
+    with database.session() as session:
+        table = tournament_table(load_tournament(session, CODE))
+        tournament = table.tournament
+        assert text == standings_trf(table)
+        first_line = f"012 {tournament.code} {tournament.title}"
+        start = tournament.start_date.strftime("%Y/%m/%d")
+        days, moves = tournament.time_control_days, tournament.time_control_moves
+    lines = text.splitlines()
+    assert lines[0] == first_line
+    assert f"042 {start}" in lines and f"122 {days} days / {moves} moves" in lines
+    read = load_trf(text)
+    assert {p.start_no: p.name for p in read.players}[table.rows[0].start_no] == table.rows[0].name
+    again = {row.start_no: (row.points, row.place) for row in standings(read, table.tiebreaks)}
+    assert again == {row.start_no: (row.points, row.place) for row in table.rows}
+    # The place column of each 001 line is the standings' position.
+    placed = {int(line[4:8]): int(line[84:89]) for line in lines if line.startswith("001 ")}
+    assert placed == {row.start_no: row.position for row in table.rows}
 
 
 def test_points_are_printed_without_trailing_zeros() -> None:
