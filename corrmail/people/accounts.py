@@ -4,7 +4,9 @@ The first organizer of a fresh install is made with ``corrmail user add … --ro
 --password-stdin``; everyone else by him on the users page or by the same command. An account made
 without a password gets an invitation: a letter with a one-time link to set it (the password-reset
 token of :mod:`corrmail.ops.password_reset`, valid :data:`INVITATION_DAYS` days, void once used).
-Every refusal names what is wrong and changes nothing.
+With no mail server (captured mode) the letter is kept unsent, so the caller shows the link to the
+organizer who made the invitation, for him to hand over (:class:`Invitation`). Every refusal names
+what is wrong and changes nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from corrmail.letters.write import LetterWriter
 from corrmail.models import OutboxMessage, Player, Role, User
 
 __all__ = [
-    "AccountRefused", "NewAccount", "add_user", "invite", "list_users", "deactivate",
+    "AccountRefused", "CreatedAccount", "Invitation", "NewAccount", "add_user", "invite", "list_users", "deactivate",
     "set_roles", "parse_roles", "public_base_url", "user_by_login", "account_row",
     "reactivate", "player_account",
 ]
@@ -49,6 +51,26 @@ class NewAccount:
     password: str | None = None
     locale: str | None = None
     player_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """A queued invitation: its letter, and the one-time set-password link the letter carries.
+
+    The link is in no page, log or outbox view (the outbox viewer never opens invitations);
+    only the organizer who made the invitation is shown it, and only when no mail server will
+    send the letter, so that the person can still set his own password."""
+
+    letter: OutboxMessage
+    link: str
+
+
+@dataclass(frozen=True)
+class CreatedAccount:
+    """A new account, with its invitation when it was made without a password."""
+
+    user: User
+    invitation: Invitation | None = None
 
 
 def parse_roles(names: Iterable[str]) -> tuple[Role, ...]:
@@ -95,7 +117,7 @@ def _check_new(session: Session, account: NewAccount) -> None:
 
 def add_user(session: Session, account: NewAccount, *, by: User | None,
              writer: LetterWriter | None = None, base_url: str | None = None,
-             secret_key: str = "", min_password_length: int = 10) -> User:
+             secret_key: str = "", min_password_length: int = 10) -> CreatedAccount:
     """Create the account; without a password, queue its invitation (``writer`` required).
 
     Refused (:class:`AccountRefused`, nothing stored) on a taken login or e-mail, no role, or a
@@ -122,8 +144,9 @@ def add_user(session: Session, account: NewAccount, *, by: User | None,
                  summary=f"{user.login}: {', '.join(sorted(r.value for r in account.roles))}")
     if account.password is None:
         assert writer is not None
-        invite(session, user, writer=writer, base_url=base_url, secret_key=secret_key, by=by)
-    return user
+        return CreatedAccount(user, invite(session, user, writer=writer, base_url=base_url,
+                                           secret_key=secret_key, by=by))
+    return CreatedAccount(user)
 
 
 def public_base_url(default: str = "http://localhost:5000") -> str:
@@ -131,7 +154,7 @@ def public_base_url(default: str = "http://localhost:5000") -> str:
 
 
 def invite(session: Session, user: User, *, writer: LetterWriter, base_url: str | None,
-           secret_key: str, by: User | None) -> OutboxMessage:
+           secret_key: str, by: User | None) -> Invitation:
     """Queue the letter with the one-time set-password link (in the caller's transaction).
 
     ``secret_key`` is the web app's ``SECRET_KEY``: the link is checked there.
@@ -150,7 +173,7 @@ def invite(session: Session, user: User, *, writer: LetterWriter, base_url: str 
                                "roles": sorted(role.value for role in user.roles)})
     audit.record(session, user=by, action="user.invited", entity="user", entity_id=user.id,
                  summary=f"{user.login} <{user.email}>")
-    return row
+    return Invitation(row, link)
 
 
 def list_users(session: Session) -> Sequence[User]:
@@ -218,7 +241,8 @@ def _active_organizers(session: Session) -> int:
 
 
 def player_account(session: Session, player: Player, *, by: User | None,
-                   writer: LetterWriter, base_url: str | None, secret_key: str) -> User | None:
+                   writer: LetterWriter, base_url: str | None, secret_key: str
+                   ) -> CreatedAccount | None:
     """A registered player's login, invited by e-mail; None when he has no e-mail or already one.
 
     The login is the part of his e-mail before ``@`` (made unique with a number).

@@ -99,15 +99,22 @@ def user_add(login: str, name: str, email: str | None, roles: tuple[str, ...],
     """Create the account LOGIN; nothing is stored when it is refused."""
     password = sys.stdin.readline().rstrip("\r\n") if password_stdin else None
     with command_transaction() as (settings, session):
+        writer = None if password is not None else letter_writer(settings)
         with _refusal_exits(session, AccountRefused):
             created = add_user(
                 session,
                 NewAccount(login=login, name=name, email=email, roles=parse_roles(roles),
                            password=password, locale=locale),
-                by=_by(session, login_by), writer=None if password is not None else letter_writer(settings),
+                by=_by(session, login_by), writer=writer,
                 base_url=public_base_url(), secret_key=settings.secret_key)
-        how = "password set" if password is not None else f"invitation queued to {created.email}"
-        click.echo(f"user {created.login} created ({', '.join(sorted(r.value for r in created.roles))}); {how}")
+        user, invitation = created.user, created.invitation
+        how = "password set" if invitation is None else f"invitation queued to {user.email}"
+        click.echo(f"user {user.login} created ({', '.join(sorted(r.value for r in user.roles))}); {how}")
+        if invitation is not None and writer is not None and writer.settings.captured:
+            # No mail server sends the letter: the operator hands the link over himself.
+            click.echo("no mail server (CORRMAIL_SMTP_HOST unset): the invitation is kept unsent; "
+                       f"give {user.display_name} this one-time set-password link yourself:\n"
+                       f"{invitation.link}")
 
 
 @user.command("list")

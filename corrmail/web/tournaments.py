@@ -244,10 +244,21 @@ def add_player(code: str) -> str | Response:
                 ),
                 "info",
             )
+            if form.invite.data:
+                _flash_unsent_invitations()
             return redirect(url_for("tournaments.show", code=tournament.code))
     return render_template(
         "tournaments/player_form.html", form=form, loose=loose, tournament=tournament
     )
+
+
+def _flash_unsent_invitations() -> None:
+    """With no mail server the players' invitations stay in the outbox: say where their links
+    are, so no player waits for a letter that will not come."""
+    if letter_writer().settings.captured:
+        flash(_("No mail server is configured, so the invitations are kept unsent: on the "
+                "Accounts page, «Invite again» shows each player's set-password link for you to "
+                "hand over."), "warning")
 
 
 @blueprint.route("/<code>/players/import", methods=["GET", "POST"])
@@ -271,6 +282,8 @@ def import_players(code: str) -> str | Response:
         else:
             session.commit()
             flash(_("%(count)s players imported.", count=len(entered)), "info")
+            if form.invite.data:
+                _flash_unsent_invitations()
             return redirect(url_for("tournaments.show", code=tournament.code))
     status = 422 if problems else 200
     page = render_template(

@@ -16,9 +16,10 @@ from wtforms.validators import DataRequired, Length, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from corrmail.models import Role
-from corrmail.ops.password_reset import MIN_PASSWORD_LENGTH
+from corrmail.ops.password_reset import INVITATION_DAYS, MIN_PASSWORD_LENGTH
 from corrmail.people.accounts import (
     AccountRefused,
+    Invitation,
     NewAccount,
     add_user,
     deactivate,
@@ -96,13 +97,14 @@ def index() -> str | Response:
     status = 200
     if form.validate_on_submit():
         password = form.password.data or None
+        writer = letter_writer()
         try:
             created = add_user(
                 session,
                 NewAccount(login=form.login.data, name=form.name.data, email=form.email.data,
                            roles=parse_roles(form.roles.data), password=password,
                            locale=form.locale.data),
-                by=current_user, writer=letter_writer(), base_url=request.url_root,
+                by=current_user, writer=writer, base_url=request.url_root,
                 secret_key=current_app.config["SECRET_KEY"],
                 min_password_length=MIN_PASSWORD_LENGTH)
         except AccountRefused as error:
@@ -111,12 +113,26 @@ def index() -> str | Response:
             status = 422
         else:
             session.commit()
-            flash(_("Account %(login)s created.", login=created.login) + " " + (
-                _("An invitation to set the password is on its way to %(email)s.",
-                  email=created.email) if password is None else ""), "info")
+            created_note = _("Account %(login)s created.", login=created.user.login)
+            if created.invitation is None:
+                flash(created_note, "info")
+                return redirect(url_for("users.index"))
+            if writer.settings.captured:
+                flash(created_note, "info")
+                return _page(NewUserForm(formdata=None), 200,
+                             handover=_handover(created.user.display_name, created.user.login,
+                                                created.invitation))
+            flash(created_note + " " + _invited_note(created.user.email), "info")
             return redirect(url_for("users.index"))
     elif request.method == "POST":
         status = 422
+    return _page(form, status)
+
+
+def _page(form: NewUserForm, status: int, handover: dict[str, str] | None = None
+          ) -> str | Response:
+    session = db_session()
+    form.roles.choices = _role_choices()
     roles_forms = {}
     for user in list_users(session):
         roles_form = RolesForm(prefix=f"u{user.id}", formdata=None)
@@ -125,12 +141,24 @@ def index() -> str | Response:
         roles_forms[user.id] = roles_form
     page = render_template("admin/users.html", form=form, users=list_users(session),
                            roles_forms=roles_forms, action_form=ActionForm(),
-                           role_labels=ROLE_LABELS)
+                           role_labels=ROLE_LABELS, handover=handover)
     return page, status  # type: ignore[return-value]
 
 
-def _act(step: str, login: str) -> Response:
+def _handover(name: str, login: str, invitation: Invitation) -> dict[str, str]:
+    """The set-password link to show the organizer once, when no mail server sends the
+    invitation: he gives it to the person himself."""
+    return {"name": name, "login": login, "link": invitation.link,
+            "days": str(INVITATION_DAYS)}
+
+
+def _invited_note(email: str | None) -> str:
+    return str(_("An invitation to set the password is on its way to %(email)s.", email=email))
+
+
+def _act(step: str, login: str) -> str | Response:
     session = db_session()
+    handover = None
     try:
         if step == "deactivate":
             found = deactivate(session, login, by=current_user)
@@ -142,10 +170,14 @@ def _act(step: str, login: str) -> Response:
             invited = user_by_login(session, login)
             if invited is None:
                 raise AccountRefused("unknown_login", login, login=login)
-            invite(session, invited, writer=letter_writer(), base_url=request.url_root,
-                   secret_key=current_app.config["SECRET_KEY"], by=current_user)
-            message = _("An invitation to set the password is on its way to %(email)s.",
-                        email=invited.email)
+            writer = letter_writer()
+            invitation = invite(session, invited, writer=writer, base_url=request.url_root,
+                                secret_key=current_app.config["SECRET_KEY"], by=current_user)
+            if writer.settings.captured:
+                message = _("A new set-password link for %(login)s is made.", login=invited.login)
+                handover = _handover(invited.display_name, invited.login, invitation)
+            else:
+                message = _invited_note(invited.email)
         else:
             form = RolesForm(prefix=f"u{(user_by_login(session, login) or current_user).id}")
             form.roles.choices = _role_choices()
@@ -160,12 +192,14 @@ def _act(step: str, login: str) -> Response:
     else:
         session.commit()
         flash(message, "info")
+        if handover is not None:
+            return _page(NewUserForm(formdata=None), 200, handover=handover)
     return redirect(url_for("users.index"))
 
 
 @blueprint.post("/<login>/<any(deactivate, reactivate, invite, roles):step>")
 @roles_required(Role.ORGANIZER)
-def act(login: str, step: str) -> Response:
+def act(login: str, step: str) -> str | Response:
     if step != "roles" and not ActionForm().validate_on_submit():
         flash(_("The form expired; try again."), "error")
         return redirect(url_for("users.index"))

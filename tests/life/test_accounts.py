@@ -7,12 +7,16 @@ import json
 import re
 from collections.abc import Callable
 
+import pytest
 from click.testing import Result
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
+from corrmail.app import create_app
+from corrmail.config import Settings
 from corrmail.db import Database
 from corrmail.models import AuditEntry, OutboxMessage, Role, User
+from corrmail.web.database import database as app_database
 
 
 def _count(database: Database, model: type) -> int:
@@ -122,11 +126,16 @@ def test_users_page_creates_invites_changes_roles_deactivates(
     made = organizer_client.post("/admin/users/", data={
         "login": "steward1", "name": "Староста", "email": "st@x.example", "roles": ["steward"],
         "locale": "en", "password": ""})
-    assert made.status_code == 302
+    # No mail server in the tests (captured mode): the letter is kept unsent, so the organizer is
+    # shown its link to hand over himself; with a relay the page redirects (the next test).
+    assert made.status_code == 200
     with database.session() as session:
         letter = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "invitation")).one()
         assert letter.subject == "Invitation to corrmail: account steward1"
         assert "/password/welcome#" in letter.body_text
+        sent_link = re.search(r"(http://localhost/password/welcome#\S+)", letter.body_text)
+    assert sent_link is not None
+    assert f'value="{sent_link[1]}"' in made.get_data(as_text=True)
     duplicate = organizer_client.post("/admin/users/", data={
         "login": "Steward1", "name": "Другой", "email": "other@x.example", "roles": ["steward"],
         "locale": "ru", "password": ""})
@@ -141,7 +150,7 @@ def test_users_page_creates_invites_changes_roles_deactivates(
                                     data={f"{prefix}-roles": ["steward", "referee"]})
     assert changed.status_code == 302
     again = organizer_client.post("/admin/users/steward1/invite")
-    assert again.status_code == 302
+    assert again.status_code == 200 and 'class="handover-link"' in again.get_data(as_text=True)
     gone = organizer_client.post("/admin/users/steward1/deactivate")
     assert gone.status_code == 302
     with database.session() as session:
@@ -175,3 +184,62 @@ def test_imported_players_are_invited_all_or_nothing(
             ("petrov", "petrov@mail.example", ["player"])]
         assert session.scalar(select(func.count()).select_from(OutboxMessage)
                               .where(OutboxMessage.kind == "invitation")) == 1
+    # No mail server: the organizer is told the invitations wait, and where the links are.
+    shown = organizer_client.get(response.location).get_data(as_text=True)
+    assert ("Почтовый сервер не настроен, поэтому приглашения не отправлены: на странице "
+            "«Учётные записи» кнопка «Пригласить снова» покажет ссылку") in shown
+
+
+def test_without_a_mail_server_the_organizer_hands_the_invitation_link_over(
+    organizer_client: FlaskClient, client: FlaskClient, database: Database
+) -> None:
+    """JOURNEYS, organizer 2: the referee sets his own password even where no mail server is
+    configured. The invitation is kept unsent (captured); the organizer who made it is shown
+    its one-time link once, in his language, and the link sets the password."""
+    made = organizer_client.post("/admin/users/", data={
+        "login": "sudya", "name": "Судья Петров", "email": "sudya@x.example",
+        "roles": ["referee"], "locale": "ru", "password": ""})
+    assert made.status_code == 200
+    page = made.get_data(as_text=True)
+    assert "Передайте эту ссылку: Судья Петров" in page
+    assert "CORRMAIL_SMTP_HOST" in page and "ссылка действует 14 дн." in page
+    link = re.search(r'class="handover-link" type="text" readonly value="([^"]+)"', page)
+    assert link is not None and "/password/welcome#" in link[1]
+    # Shown once: the accounts page itself never shows it again.
+    assert "handover-link" not in organizer_client.get("/admin/users/").get_data(as_text=True)
+    token = link[1].split("#", 1)[1]
+    claimed = client.post("/password/welcome/claim", data={"token": token})
+    assert claimed.status_code == 302 and claimed.location.endswith("/password/reset")
+    done = client.post("/password/reset", data={"password": "судейский пароль", "again": "судейский пароль"})
+    assert done.status_code == 302
+    assert client.post("/login", data={"login": "sudya", "password": "судейский пароль"}).status_code == 302
+
+
+def test_with_a_mail_server_the_invitation_link_is_never_shown(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a relay the letter carries the link; the page says it is on its way and shows no
+    link (a link on screen is only for the organizer who has no other way to deliver it)."""
+    monkeypatch.setenv("CORRMAIL_SMTP_HOST", "smtp.federation.example")
+    application = create_app(settings)
+    organizer = application.test_client()
+    with application.app_context():
+        database = app_database()
+        with database.transaction() as session:
+            user = User(login="boss", display_name="Директор", email="boss@x.example")
+            user.set_password("a long enough password")
+            user.grant(Role.ORGANIZER)
+            session.add(user)
+    try:
+        assert organizer.post("/login", data={"login": "boss", "password": "a long enough password"}
+                              ).status_code == 302
+        made = organizer.post("/admin/users/", data={
+            "login": "sudya", "name": "Судья Петров", "email": "sudya@x.example",
+            "roles": ["referee"], "locale": "ru", "password": ""}, follow_redirects=True)
+        page = made.get_data(as_text=True)
+        assert "handover-link" not in page and "/password/welcome#" not in page
+        assert "Приглашение с выбором пароля отправлено на sudya@x.example." in page
+        again = organizer.post("/admin/users/sudya/invite")
+        assert again.status_code == 302
+    finally:
+        database.dispose()
