@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from dataclasses import dataclass, field
 
 from sqlalchemy import update
@@ -100,6 +101,10 @@ def square_centres(position: GamePosition) -> dict[str, tuple[float, float]]:
     }
 
 
+#: A move number written before the move: «3.», «3...», «3…», «3)», with or without a space.
+_MOVE_NUMBER = re.compile(r"^\d{1,3}\s*(?:\.{1,3}|…|\))\s*")
+
+
 @dataclass(frozen=True)
 class WebLetter:
     """What a player sends from the game page or the API."""
@@ -114,6 +119,13 @@ class WebLetter:
     #: The day the player received the partner's move, written by him when the server did not
     #: relay it (:func:`receipt_to_state`; 002 §4.3.1, second date).
     received: dt.date | None = None
+
+    @property
+    def written_move(self) -> str:
+        """The move as typed, without a move number in front («3. b2-c3», «3... f6-e5»,
+        «3…», «3)»): players write the number as on a card; the board knows it (002 §4.2.14
+        has a wrong number pointed out, never a move refused for it)."""
+        return _MOVE_NUMBER.sub("", self.move.strip(), count=1)
 
     @property
     def is_empty(self) -> bool:
@@ -200,7 +212,7 @@ def check_web_letter(game: Game, participant: Participant, letter: WebLetter,
         raise WebLetterRefused(422, "draw_not_offered", "002 §4.2.3")
     if letter.resign or letter.draw_accept:
         return view
-    move = letter.move.strip()
+    move = letter.written_move
     if (letter.draw_offer or letter.variants.strip()) and not move:
         raise WebLetterRefused(422, "with_move", "002 §4.2.3")
     if not move:
@@ -238,7 +250,7 @@ def web_letter_text(view: GameView, participant: Participant, letter: WebLetter)
     signature. The dates and times are the server's and stand in the ledger beside it."""
     game = view.game
     lines = [f"Турнир {game.tournament.code}."]
-    move = letter.move.strip()
+    move = letter.written_move
     if move:
         expected = view.partner_new_plies(participant.id)
         position = view.position_before(len(expected))

@@ -70,7 +70,8 @@ def refusal_message(refused: WebLetterRefused) -> str:
         "game_closed": _("The game is over; no letter can be added to it."),
         "game_suspended": _("Play waits for the referee's decision on the overstep claim."),
         "not_to_move": _("It is your partner's move; wait for his letter."),
-        "one_move": _("A letter from the board carries one move, written in full notation."),
+        "one_move": _("Write one move in full notation, its two squares joined by «-» for a "
+                      "move or «:» for a capture: c3-d4, c3:e5."),
         "short_notation": _("Moves are written in full notation in letters (c3-d4, c3:e5), "
                             "not in short notation."),
         "illegal": _("This move contradicts the rules of the game."),

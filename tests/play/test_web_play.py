@@ -292,3 +292,34 @@ def test_the_archive_says_a_web_letter_was_written_by_the_player_not_the_mail_se
     web_game.play("white", "c3-d4", D)
     page = web_game.client("black").get(f"/games/{web_game.game_id}").get_data(as_text=True)
     assert "игрок, на сайте" in page and "почтовый сервер" not in page
+
+
+def test_a_move_typed_with_its_number_is_the_move(web_game: WebGame) -> None:
+    """Players type the number as on a card («1. c3-d4», «1... f6-g5»): the board knows the
+    number, so the move is read without it; the letter is the one the plain move makes."""
+    client = web_game.client("white")
+    url = f"/games/{web_game.game_id}/play"
+    page = client.post(url, data={"move": "1. c3-d4", "action": "preview"})
+    assert page.status_code == 200, page.get_data(as_text=True)[:400]
+    sent = client.post(url, data={"move": "1. c3-d4", "action": "confirm",
+                                  "fingerprint": _fingerprint(page.get_data(as_text=True))})
+    assert sent.status_code == 302
+    assert web_game.play("black", "1... f6-g5", D + dt.timedelta(days=3)) == "move_relayed"
+    assert web_game.play("white", "2)g3-h4", D + dt.timedelta(days=5)) == "move_relayed"
+    assert web_game.letters() == [("white", "web", "c3-d4"), ("black", "web", "f6-g5"),
+                                  ("white", "web", "g3-h4")]
+
+
+def test_a_move_written_wrongly_says_how_to_write_it(web_game: WebGame) -> None:
+    """Two squares with a space, or a numbered short move: the refusal says what full notation
+    is (002 §4.2.2), in the reader's language, and stores nothing."""
+    client = web_game.client("white")
+    url = f"/games/{web_game.game_id}/play"
+    spaced = client.post(url, data={"move": "c3 d4", "action": "preview"})
+    assert spaced.status_code == 422
+    assert ("Напишите один ход в полной нотации: два поля через «-» для хода или через «:» для "
+            "взятия — c3-d4, c3:e5. (c3 d4) · 002 §4.2.3") in spaced.get_data(as_text=True)
+    short = client.post(url, data={"move": "1. cd4", "action": "preview"})
+    assert short.status_code == 422 and "002 §4.2.2" in short.get_data(as_text=True)
+    assert "а не в краткой" in short.get_data(as_text=True)
+    assert web_game.letters() == [] and web_game.outbox() == []
