@@ -52,6 +52,7 @@ _WHERE = {
     "load_locked_game": "append",
     "lock_game": "append",
     "partner_offered_draw": "moves",
+    "lapsed_draw_offer": "moves",
     "receive_protest_letter": "cases",
     "record_break": "changes",
     "record_error_report": "changes",
@@ -123,6 +124,7 @@ if TYPE_CHECKING:
         MoveCheck,
         board_result,
         check_moves,
+        lapsed_draw_offer,
         partner_offered_draw,
         resignation_result,
     )
@@ -158,6 +160,7 @@ __all__ = [
     "load_locked_game",
     "lock_game",
     "partner_offered_draw",
+    "lapsed_draw_offer",
     "receive_protest_letter",
     "record_break",
     "record_error_report",

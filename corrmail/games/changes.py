@@ -194,7 +194,10 @@ def suspend_play(game: Game, *, for_adjudication: bool = False) -> None:
 
 
 def resume_play(game: Game) -> None:
-    game.state = GameState.IN_PLAY
+    """Play goes on where it stood: in play, or not begun when no move was ever sent (a claim
+    in a game not yet begun, 002 §4.3.2, §4.3.6)."""
+    begun = any(letter.moves_text.strip() for letter in game.letters)
+    game.state = GameState.IN_PLAY if begun else GameState.NOT_STARTED
 
 
 # -- penalties -------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ stores the verdict.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -144,6 +145,20 @@ def partner_offered_draw(view: GameView, participant_id: int) -> bool:
     """Whether a letter of the partner since ``participant_id``'s last move offers a draw."""
     return any(read_letter(letter.raw_text).draw_offer
                for letter in view.letters_since_own(participant_id))
+
+
+def lapsed_draw_offer(view: GameView, participant_id: int) -> dt.date | None:
+    """The day the partner's last draw offer was sent, when ``participant_id`` has answered it
+    with a move since: an offer stands until the partner's next letter (docs/rules/mail.md 7),
+    so it can no longer be accepted. None when the partner's last offer still stands or there
+    was none."""
+    waiting = {letter.id for letter in view.letters_since_own(participant_id)}
+    for letter in reversed(view.letters):
+        if letter.sender_id == participant_id or letter.id in waiting:
+            continue
+        if read_letter(letter.raw_text).draw_offer:
+            return letter.sent
+    return None
 
 
 def resignation_result(side: Side) -> GameResult:

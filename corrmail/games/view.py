@@ -66,11 +66,13 @@ class UnsupportedGameType(ValueError):
 class HeldMoveRefused(ValueError):
     """The reply an overstep claimant holds for the referee (002 §4.3.6) cannot be held."""
 
-    def __init__(self, text: str, reason: str, rule: str) -> None:
+    def __init__(self, text: str, reason: str, rule: str, code: str) -> None:
         super().__init__(f"{rule}: the reply cannot be held: {reason}")
         self.text = text
         self.reason = reason
         self.rule = rule
+        #: ``not_to_move`` (the claimant waits for the partner's move) or ``illegal``.
+        self.code = code
 
 
 def side_of(game: Game, participant_id: int) -> Side:
@@ -438,10 +440,11 @@ class GameView:
         except UnsupportedGameType:
             return written
         if self.side_to_move is not claimant:
-            raise HeldMoveRefused(written, "the claimant is not to move", "002 §4.3.6")
+            raise HeldMoveRefused(written, "the claimant is not to move", "002 §4.3.6", "not_to_move")
         reading = read_move(position, written)
         if not isinstance(reading, LegalMove):
-            raise HeldMoveRefused(written, f"{written!r} is not a legal move here", "002 §4.2.10")
+            raise HeldMoveRefused(written, f"{written!r} is not a legal move here", "002 §4.2.10",
+                                  "illegal")
         return format_full(position, reading.move)
 
     # -- time -------------------------------------------------------------------------------

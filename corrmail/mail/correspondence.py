@@ -73,6 +73,7 @@ from notation.letter_form import LetterElement, LetterIncomplete, check_elements
 from notation.letters import LegalMove, read_move
 from notation.move import Move
 from notation.svg import board_svg
+from notation.written import normalise
 from timekeeping import (
     PENALTY_DAYS,
     BreakAnnouncementError,
@@ -358,7 +359,10 @@ class _Context:
         if content.draw_accept:
             if self.partner_offered_draw():
                 return self.finish(resigned=False)
-            self.notify_errors([RuleNotice("002 §4.2.3", "draw_not_offered", "")], penalty=False)
+            lapsed = games.lapsed_draw_offer(GameView(self.game), self.me.id)
+            self.notify_refused([
+                RuleNotice("002 §4.2.3", "draw_offer_lapsed", f"{lapsed:%d.%m.%Y}")
+                if lapsed is not None else RuleNotice("002 §4.2.3", "draw_not_offered", "")])
             return self.outcome("no_draw_to_accept", refused=True)
         results: list[Outcome] = []
         if content.break_mention is not None:
@@ -390,8 +394,7 @@ class _Context:
         variants_text = "\n".join(v.source for v in self.content.variants)
         check = games.check_moves(view, self.me.id, self.content.moves, variants_text)
         if check.refused:
-            self.notify_errors(check.notices or [RuleNotice("002 §4.2.3", "no_own_move", "")],
-                               penalty=False)
+            self.notify_refused(check.notices or [RuleNotice("002 §4.2.3", "no_own_move", "")])
             return self.outcome("no_own_move", refused=True)
         lacks = self.elements_lacking(view, check)
         letter = self.record_letter(check)
@@ -508,6 +511,11 @@ class _Context:
                             "break_shortened" if stands else "break_refused",
                             reasons=list(reasons), stands=stands)
 
+    def notify_refused(self, notices: Sequence[RuleNotice]) -> None:
+        """A letter not taken at all: nothing recorded, play not stopped, no penalty — unlike
+        an error that stops play until corrected (:meth:`notify_errors`)."""
+        self.post_to_player(self.me, "letter_refused", "notice", notices=list(notices))
+
     def notify_errors(self, notices: Sequence[RuleNotice], *, penalty: bool) -> None:
         self.post_to_player(
             self.me, "error_notice", "error_notice", notices=list(notices),
@@ -601,7 +609,11 @@ class _Context:
         view = GameView(self.game)
         # The claimant's reply, kept from the offender until the referee decides (002 §4.3.6)
         # and forwarded if he finds no overstep (002 §4.3.7).
-        written = self.held_reply_written(view)
+        # A reply is held only by a claimant who is to move (his partner answered over the
+        # limit). One waiting for a silent partner holds none: the moves of the game he cites
+        # («не ответил на ход 4. e3:g5») are no reply; a new move he writes is told not held.
+        written = (self.held_reply_written(view) if view.side_to_move is self.side
+                   else self.move_written_out_of_turn(view))
         try:
             held, held_refused = view.held_reply(self.side, written), None
         except HeldMoveRefused as refused:
@@ -612,8 +624,7 @@ class _Context:
             done = desk.open_overstep_claim(claimant, self.game, claimant=CaseSide(self.side.value),
                                             held_move=held, letter_text=self.message.text)
         except ActionRefused as refused:
-            self.notify_errors([RuleNotice(refused.rule, "claim_refused", refused.reason)],
-                               penalty=False)
+            self.notify_refused([RuleNotice(refused.rule, "claim_refused", refused.reason)])
             return self.outcome("overstep_refused", str(refused), refused=True)
         self.posted.extend(done.carried.letters)
         self.record_letter()
@@ -630,6 +641,13 @@ class _Context:
             f"; reply not held: {held_refused}" if held_refused else "")
         return self.outcome("overstep_claimed",
                             f"case {done.stored.row.id}; server chart agrees: {found}{held_note}")
+
+    def move_written_out_of_turn(self, view: GameView) -> str:
+        """The first move the letter writes that is not a move of the game already (a claimant
+        citing the move his partner leaves unanswered is not replying to it)."""
+        played = {normalise(ply) for ply in view.plies}
+        return next((move.text for move in self.content.moves
+                     if normalise(move.text) not in played), "")
 
     def held_reply_written(self, view: GameView) -> str:
         """The reply written in a claim letter: the first move after the repetition of the

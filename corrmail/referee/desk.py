@@ -45,6 +45,7 @@ from adjudication import (
 )
 from adjudication import Case as PureCase
 from corrmail import audit, games
+from corrmail.games.page import game_clock
 from corrmail.games.view import GameView, HeldMoveRefused, UnsupportedGameType, side_of
 from corrmail.letters.write import LetterWriter
 from corrmail.models import (
@@ -220,7 +221,9 @@ class Desk:
         if not (actor.plays(claimant_id) or _official(actor)):
             raise NotEntitled(action, "the claimant or an official of the tournament",
                               "002 §4.3.6")
-        if game.state is not GameState.IN_PLAY:
+        # A game not yet begun is claimable too: White's clock runs from the start (002 §4.3.2),
+        # so a first move never sent oversteps like any other (docs/rules/referee.md).
+        if game.state not in (GameState.IN_PLAY, GameState.NOT_STARTED):
             raise ActionRefused(action, f"the game is {game.state.value}, not in play",
                                 "002 §4.3.6")
         if self._open_case(CaseType.OVERSTEP_CLAIM, game_id=game.id) is not None:
@@ -228,9 +231,7 @@ class Desk:
                                 "002 §4.3.6")
         view = GameView(game)
         held = self._checked_held_move(view, claimant, held_move)
-        chart = view.chart()
-        offender = claimant.other
-        shows = chart.overstep is not None and chart.overstep.player.value == offender.value
+        shows = overstep_shown(view, TimeSide(claimant.other.value), self.on)
         email = game.tournament.channel is TournamentChannel.EMAIL
         transition = OverstepClaim.open(
             f"{game.tournament.code}/overstep/{game.id}/{self.on.isoformat()}",
@@ -804,6 +805,23 @@ class Desk:
             return view.held_reply(TimeSide(claimant.value), held_move)
         except HeldMoveRefused as refused:
             raise ActionRefused("hold a reply", refused.reason, refused.rule) from None
+
+
+def overstep_shown(view: GameView, offender: TimeSide, on: dt.date) -> bool:
+    """Whether the game shows ``offender``'s overstep on ``on`` as every page shows it (002
+    §4.3.5): in a letter of the time chart, or — his move awaited — by the days his clock has
+    run since he received the partner's move (:func:`corrmail.games.page.game_clock`, the
+    clock of the game page, the dashboard and the player's home). A claim against a partner who
+    is silent is the common case; the chart of sent letters alone never shows it."""
+    try:
+        clock = game_clock(view, on)
+    except (UnsupportedGameType, ValueError):
+        return False
+    overstep = clock.chart.overstep
+    if overstep is not None and overstep.player.value == offender.value:
+        return True
+    return (clock.to_move is not None and clock.to_move.value == offender.value
+            and clock.days_left is not None and clock.days_left < 0)
 
 
 def _email_game(game: Game) -> bool:
