@@ -323,3 +323,20 @@ def test_a_move_written_wrongly_says_how_to_write_it(web_game: WebGame) -> None:
     assert short.status_code == 422 and "002 §4.2.2" in short.get_data(as_text=True)
     assert "а не в краткой" in short.get_data(as_text=True)
     assert web_game.letters() == [] and web_game.outbox() == []
+
+
+def test_penalty_days_stand_in_the_chart_against_the_side_they_count_for(web_game: WebGame) -> None:
+    """White's letter without the repetition (002 §4.2.9) costs White 6 days (002 §4.2.11),
+    charged after it and shown in the next row, Black's: that row names White, and its own
+    days stay Black's 3 (the referee's evidence, 002 §4.3.6)."""
+    assert web_game.play("white", "c3-d4", D) == "move_relayed"
+    assert web_game.email("black", "1. c3-d4 f6-g5", D + dt.timedelta(days=3)).outcome == "move_relayed"
+    assert web_game.email("white", "2. g3-h4", D + dt.timedelta(days=5)).outcome == "repetition_missing"
+    assert web_game.email("white", "1... f6-g5 2. g3-h4", D + dt.timedelta(days=6)).outcome == "move_relayed"
+    page = web_game.client("white").get(f"/games/{web_game.game_id}").get_data(as_text=True)
+    table = page[page.index('class="time-chart"'):]
+    rows = re.findall(r"<tr>(.*?)</tr>", table[:table.index("</table>")], re.S)
+    black_row = next(row for row in rows if "<td>чёрные</td>" in row)
+    days = re.sub(r"\s+", " ", re.findall(r"<td>(.*?)</td>", black_row, re.S)[6])
+    assert days == '3<br><small class="charge">+6 — белые (002 §4.2.11)</small>'
+    assert "<td>8/3</td>" in black_row
