@@ -269,37 +269,33 @@ def test_an_accepted_break_is_confirmed_to_her_and_told_to_every_partner_and_the
             "Орлов Андрей.") in steward.body_text
 
 
+def _postal_notice(field_of_play: Field, first: dt.date, last: dt.date, postmark: dt.date) -> None:
+    """The steward enters Орлов's registered notice, as the postal entry does."""
+    with field_of_play.database.transaction() as session:
+        orlov = session.get(Participant, field_of_play.ids["orlov"])
+        steward = session.get(User, field_of_play.steward_user_id)
+        assert orlov is not None and steward is not None
+        record_break_notice(session, orlov, first, last, postmark, steward,
+                            writer=field_of_play.writer)
+
+
 def test_a_steward_enters_a_postal_break_notice_judged_and_told_as_an_e_mail_one(
         field_of_play: Field) -> None:
     """The postal entry goes through the same judgement: past or joining breaks refused with
     nothing stored; a break that stands is told to the partner by e-mail and the other
     stewards (the one who entered it knows), not to the postal announcer."""
-    with field_of_play.database.transaction() as session:
-        orlov = session.get(Participant, field_of_play.ids["orlov"])
-        steward = session.get(User, field_of_play.steward_user_id)
-        assert orlov is not None and steward is not None
-        with pytest.raises(BreakRefused) as refused:
-            record_break_notice(session, orlov, D(2026, 12, 1), D(2026, 12, 5), D(2026, 12, 12),
-                                steward, writer=field_of_play.writer)
-        assert [(v.rule, v.code) for v in refused.value.violations] == [
-            ("002 §4.4.2", "break_announced_after_end")]
+    with pytest.raises(BreakRefused) as refused:
+        _postal_notice(field_of_play, D(2026, 12, 1), D(2026, 12, 5), D(2026, 12, 12))
+    assert [(v.rule, v.code) for v in refused.value.violations] == [
+        ("002 §4.4.2", "break_announced_after_end")]
     assert field_of_play.breaks("orlov") == [] and field_of_play.outbox() == []
-    with field_of_play.database.transaction() as session:
-        orlov = session.get(Participant, field_of_play.ids["orlov"])
-        steward = session.get(User, field_of_play.steward_user_id)
-        assert orlov is not None and steward is not None
-        record_break_notice(session, orlov, D(2026, 12, 20), D(2027, 1, 31), D(2026, 12, 11),
-                            steward, writer=field_of_play.writer)
+    _postal_notice(field_of_play, D(2026, 12, 20), D(2027, 1, 31), D(2026, 12, 11))
     assert field_of_play.breaks("orlov") == [(D(2026, 12, 20), D(2027, 1, 18), D(2026, 12, 11))]
     assert [(to, kind) for to, kind, _ in field_of_play.outbox()] == [
         (EMAILS["smirnova"], "break_notice")]
     told = field_of_play.letter(EMAILS["smirnova"], "break_notice")
     assert "Орлов Андрей сообщает: «беру перерыв с 20.12.2026 по 31.01.2027»." in told.body_text
-    with field_of_play.database.transaction() as session:
-        orlov = session.get(Participant, field_of_play.ids["orlov"])
-        assert orlov is not None
-        with pytest.raises(BreakRefused) as joined:
-            record_break_notice(session, orlov, D(2027, 1, 10), D(2027, 1, 25), D(2026, 12, 14),
-                                None, writer=field_of_play.writer)
-        assert [v.code for v in joined.value.violations] == ["break_joins_another"]
+    with pytest.raises(BreakRefused) as joined:
+        _postal_notice(field_of_play, D(2027, 1, 10), D(2027, 1, 25), D(2026, 12, 14))
+    assert [v.code for v in joined.value.violations] == ["break_joins_another"]
     assert len(field_of_play.breaks("orlov")) == 1 and len(field_of_play.outbox()) == 1
