@@ -303,6 +303,9 @@ def test_a_break_joining_the_one_taken_is_refused_on_the_web(web_game: WebGame) 
             "20.12.2026 по 18.01.2027 или продолжает его без дня игры между ними, а один перерыв "
             "длится не более 30 дн. · 002 §4.4.1") in text
     assert _breaks(web_game) == [(dt.date(2026, 12, 20), dt.date(2027, 1, 18), D)]
+    # The break across the new year is 2026's, for its 30 days (reading 15); the refused one
+    # counts nowhere.
+    assert "взято 1 из 1 (30 дн." in client.get("/me").get_data(as_text=True)
 
 
 def test_a_steward_without_e_mail_sees_the_breaks_on_his_dashboard(
