@@ -18,6 +18,7 @@ from timekeeping.breaks import (
     check_break_limits,
     find_break_announcements,
     game_break_days,
+    judge_announcement,
     parse_break_announcement,
     validate_player_breaks,
 )
@@ -89,7 +90,7 @@ __all__ = [
     "VIOLATION_TEXTS",
     "average_transit_days", "chart_to_dict", "chart_to_text", "check_break_limits", "compute_chart", "days_left",
     "effective_start", "find_break_announcements", "first_move_query_date", "format_chart_date",
-    "game_break_days", "last_safe_reply_date", "ledger_from_dict", "ledger_to_dict", "local_date",
+    "game_break_days", "judge_announcement", "last_safe_reply_date", "ledger_from_dict", "ledger_to_dict", "local_date",
     "parse_break_announcement", "parse_player_date", "phone_reply", "read_ledger", "repeat_due", "reply_clock", "rule_note", "rule_violation",
     "think_days", "validate_player_breaks",
 ]

@@ -135,9 +135,12 @@ def check_break_limits(breaks: Iterable[Break]) -> tuple[list[Break], list[RuleV
     result does not depend on the order they were listed in: the earliest break of a year stands
     and a later one that year is refused. A break longer than 30 days stands for its first 30
     days: the player did announce a break and his partners relied on it, but no more than the
-    rule allows. A break is reckoned to the year of its first day. An extra break granted by the
-    referee (002 §4.4.5) is outside these limits; a late-announced break the referee counted is
-    not: it is the player's break of the year like any other.
+    rule allows. A break is reckoned to the year of its first day. A break that shares a day
+    with a standing break, or begins the day after one ends, is refused: together they would be
+    one break longer than the rule allows (a break of December running on into January past its
+    30 days). An extra break granted by the referee (002 §4.4.5) is outside these limits; a
+    late-announced break the referee counted is not: it is the player's break of the year like
+    any other.
     """
     standing: list[Break] = []
     violations: list[RuleViolation] = []
@@ -156,15 +159,86 @@ def check_break_limits(breaks: Iterable[Break]) -> tuple[list[Break], list[RuleV
                 "002 §4.4.1", "second_break_in_year", f"{brk.first_day}..{brk.last_day}",
                 side=brk.player.value, year=brk.first_day.year))
             continue
+        stands, too_long = _at_most_thirty_days(brk)
+        joined = _joined(standing, stands)
+        if joined is not None:
+            violations.append(_joins_violation(stands, joined))
+            continue
         years_taken.add(brk.first_day.year)
-        if brk.days > MAX_BREAK_DAYS:
-            violations.append(rule_violation(
-                "002 §4.4.1", "break_too_long", f"{brk.first_day}..{brk.last_day}",
-                side=brk.player.value, days=brk.days, most=MAX_BREAK_DAYS))
-            brk = Break(brk.player, brk.first_day, brk.first_day + timedelta(days=MAX_BREAK_DAYS - 1),
-                        brk.notice_postmark, brk.referee_grant)
-        standing.append(brk)
+        if too_long is not None:
+            violations.append(too_long)
+        standing.append(stands)
     return standing, violations
+
+
+def judge_announcement(taken: Iterable[Break], new: Break, *,
+                       announced_on: date) -> tuple[Break | None, list[RuleViolation]]:
+    """A new announcement «беру перерыв с … по …» of ``new``'s player judged against the breaks
+    he has already taken (``taken``, which stand as they were judged when announced).
+
+    Returns the break as it stands — ``None`` when refused — and the violations: refused when
+    it ends before it begins (002 §4.4.3); when it repeats a break already announced (it holds
+    in all games, 002 §4.4.1–§4.4.2); when it ended before it was announced (002 §4.4.2: the
+    notice comes «до его начала»; a notice after its end counts in no game, so no break is
+    granted and none is used up); when its year already has a break, whichever of the two comes
+    first in the calendar (002 §4.4.1: the break taken stands, the later announcement does not
+    displace it); when it shares a day with a standing break or begins the day after one ends
+    (one break of more than 30 days, 002 §4.4.1). One over 30 days stands for its first 30
+    (``break_too_long``, reported). An extra break granted by the referee (002 §4.4.5) is
+    outside the limits of 002 §4.4.1.
+    """
+    if new.last_day < new.first_day:
+        return None, [rule_violation("002 §4.4.3", "break_ends_before_start",
+                                     f"{new.first_day}..{new.last_day}", side=new.player.value)]
+    if not new.is_break_of_the_year:
+        return new, []
+    standing = [brk for brk in check_break_limits(taken)[0] if brk.is_break_of_the_year]
+    stands, too_long = _at_most_thirty_days(new)
+    span = f"{new.first_day}..{new.last_day}"
+    if any((brk.first_day, brk.last_day) == (stands.first_day, stands.last_day) for brk in standing):
+        return None, [rule_violation("002 §4.4.2", "break_already_announced", span,
+                                     side=new.player.value, first=stands.first_day,
+                                     last=stands.last_day)]
+    refusals: list[RuleViolation] = []
+    if announced_on > stands.last_day:
+        refusals.append(rule_violation("002 §4.4.2", "break_announced_after_end", span,
+                                       side=new.player.value, first=stands.first_day,
+                                       last=stands.last_day, announced=announced_on))
+    if any(brk.first_day.year == new.first_day.year for brk in standing):
+        refusals.append(rule_violation("002 §4.4.1", "second_break_in_year", span,
+                                       side=new.player.value, year=new.first_day.year))
+    joined = _joined(standing, stands)
+    if joined is not None:
+        refusals.append(_joins_violation(stands, joined))
+    if refusals:
+        return None, refusals
+    return stands, [too_long] if too_long is not None else []
+
+
+def _at_most_thirty_days(brk: Break) -> tuple[Break, RuleViolation | None]:
+    """``brk`` cut to its first 30 days (002 §4.4.1), with the violation when it was longer."""
+    if brk.days <= MAX_BREAK_DAYS:
+        return brk, None
+    return (Break(brk.player, brk.first_day, brk.first_day + timedelta(days=MAX_BREAK_DAYS - 1),
+                  brk.notice_postmark, brk.referee_grant),
+            rule_violation("002 §4.4.1", "break_too_long", f"{brk.first_day}..{brk.last_day}",
+                           side=brk.player.value, days=brk.days, most=MAX_BREAK_DAYS))
+
+
+def _joined(standing: Iterable[Break], brk: Break) -> Break | None:
+    """The first standing break of the year that ``brk`` shares a day with or continues."""
+    day = timedelta(days=1)
+    return next((other for other in sorted(standing, key=Break.sort_key)
+                 if other.is_break_of_the_year
+                 and other.first_day - day <= brk.last_day and brk.first_day <= other.last_day + day),
+                None)
+
+
+def _joins_violation(brk: Break, other: Break) -> RuleViolation:
+    return rule_violation("002 §4.4.1", "break_joins_another", f"{brk.first_day}..{brk.last_day}",
+                          side=brk.player.value, first=brk.first_day, last=brk.last_day,
+                          other_first=other.first_day, other_last=other.last_day,
+                          most=MAX_BREAK_DAYS)
 
 
 def days_in_game(brk: Break) -> tuple[tuple[date, date] | None, RuleNote | None]:

@@ -153,6 +153,15 @@ VIOLATION_TEXTS: dict[str, str] = {
                       "{most}",
     "break_not_in_every_game": "break {first}..{last} must be taken on the same dates in all games; "
                                "missing in {missing}",
+    "break_joins_another": "break of {side} {first}..{last} overlaps or continues the break "
+                           "{other_first}..{other_last}: one break lasts at most {most} days; not "
+                           "counted",
+    # 002 §4.4.2
+    "break_announced_after_end": "break of {side} {first}..{last} announced on {announced}, after it "
+                                 "ended: the notice comes before the break; not granted",
+    # 002 §4.4.1, §4.4.2: the same break announced twice
+    "break_already_announced": "break of {side} {first}..{last} is already announced: it holds in all "
+                               "games",
 }
 
 

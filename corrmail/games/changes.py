@@ -30,13 +30,14 @@ from corrmail.models import (
     ResultKind,
     User,
 )
-from timekeeping import PENALTY_DAYS, RuleViolation, Side, check_break_limits, error_report_due
+from timekeeping import PENALTY_DAYS, RuleViolation, Side, error_report_due, judge_announcement
 from timekeeping import Break as BreakSpan
 from timekeeping import ErrorReport as TimedReport
 
 __all__ = [
     "PARTNER_CHARGE_RULES",
     "BreakRefused",
+    "BreakVerdict",
     "IllegalLedgerMove",
     "LetterErrorRefused",
     "RecordedBreak",
@@ -46,6 +47,7 @@ __all__ = [
     "enter_letter",
     "enter_letter_as_written",
     "grant_special_break",
+    "judge_break",
     "record_break",
     "record_error_report",
     "record_result",
@@ -390,7 +392,7 @@ def record_error_report(
 
 
 class BreakRefused(ValueError):
-    """A break the rules do not allow (002 §4.4.1, §4.4.3); nothing was stored."""
+    """A break the rules do not allow (002 §4.4.1–§4.4.3); nothing was stored."""
 
     def __init__(self, participant_id: int, reasons: Sequence[str],
                  messages: Sequence[str] = (), violations: Sequence[RuleViolation] = ()) -> None:
@@ -404,10 +406,46 @@ class BreakRefused(ValueError):
 
 
 @dataclass(frozen=True)
+class BreakVerdict:
+    """An announcement «беру перерыв с … по …» judged before anything is stored: the dates the
+    player wrote, the day it was announced, the dates that stand (``None``: refused) and what
+    the rules found (the refusal's reasons, or the cut of a break over 30 days)."""
+
+    announced: tuple[dt.date, dt.date]
+    announced_on: dt.date
+    stands: tuple[dt.date, dt.date] | None
+    violations: tuple[RuleViolation, ...]
+
+    @property
+    def refused(self) -> bool:
+        return self.stands is None
+
+    @property
+    def cut(self) -> bool:
+        """A break over 30 days that stands for its first 30 (002 §4.4.1)."""
+        return self.stands is not None and self.stands != self.announced
+
+    @property
+    def late(self) -> bool:
+        """Announced after its first day: it counts from the announcement (002 §4.4.2)."""
+        return self.stands is not None and self.announced_on > self.stands[0]
+
+    @property
+    def counts_from(self) -> dt.date | None:
+        """The first day the break frees anybody's time (002 §4.4.2, «со дня его объявления»)."""
+        return None if self.stands is None else max(self.stands[0], self.announced_on)
+
+    def refusal(self, participant_id: int) -> BreakRefused:
+        return BreakRefused(participant_id, [f"{v.rule}: {v.message}" for v in self.violations],
+                            [v.message for v in self.violations], self.violations)
+
+
+@dataclass(frozen=True)
 class RecordedBreak:
     row: Break
     #: The limits the announcement overran (a break over 30 days stands for its first 30).
     violations: tuple[RuleViolation, ...]
+    verdict: BreakVerdict
 
     @property
     def first_day(self) -> dt.date:
@@ -422,6 +460,20 @@ class RecordedBreak:
         return (self.row.end_date - self.row.start_date).days + 1
 
 
+def judge_break(participant: Participant, first_day: dt.date, last_day: dt.date, *,
+                announced_on: dt.date) -> BreakVerdict:
+    """The announcement judged by :func:`timekeeping.judge_announcement` against the breaks the
+    player has already taken; nothing is stored. Every channel's announcement, and the web's
+    preview of one, is judged here."""
+    side = Side.WHITE  # the limits are per player; the side is only a label here
+    taken = [break_span(side, item) for item in participant.breaks]
+    stands, violations = judge_announcement(taken, BreakSpan(side, first_day, last_day),
+                                            announced_on=announced_on)
+    return BreakVerdict((first_day, last_day), announced_on,
+                        None if stands is None else (stands.first_day, stands.last_day),
+                        tuple(violations))
+
+
 def record_break(
     session: Session,
     participant: Participant,
@@ -433,32 +485,28 @@ def record_break(
 ) -> RecordedBreak:
     """A player's announced break «беру перерыв с … по …» (002 §4.4.2, §4.4.3), whatever carried it.
 
-    The limits of 002 §4.4.1 are :func:`timekeeping.check_break_limits`'s: a second break in a
-    year is refused (:class:`BreakRefused`, nothing stored); one over 30 days stands for its
-    first 30 (timekeeping's reading), and the overrun is returned for the player to be told.
+    :func:`judge_break` decides: a break refused (a second one in its year, one joining a break
+    taken, one announced after it ended, the same one again) raises :class:`BreakRefused` with
+    nothing stored, so it uses up nothing; one over 30 days stands for its first 30
+    (timekeeping's reading), and the overrun is returned for the player to be told.
     """
-    side = Side.WHITE  # the limits are per player; the side is only a label here
-    existing = [break_span(side, item) for item in participant.breaks]
-    new = BreakSpan(side, first_day, last_day)
-    standing, violations = check_break_limits([*existing, new])
-    stored = next((span for span in standing if span.first_day == first_day
-                   and span not in existing), None)
-    if stored is None:
-        raise BreakRefused(participant.id, [f"{v.rule}: {v.message}" for v in violations],
-                           [v.message for v in violations], violations)
-    row = Break(participant_id=participant.id, start_date=stored.first_day,
-                end_date=stored.last_day, announced_on=announced_on,
-                entered_by_id=_user_id(user))
+    verdict = judge_break(participant, first_day, last_day, announced_on=announced_on)
+    if verdict.stands is None:
+        raise verdict.refusal(participant.id)
+    first, last = verdict.stands
+    row = Break(participant_id=participant.id, start_date=first, end_date=last,
+                announced_on=announced_on, entered_by_id=_user_id(user))
     session.add(row)
     session.flush()
     session.expire(participant, ["breaks"])
     audit.record(session, user=user, action="break.recorded", entity="participant",
                  entity_id=participant.id, tournament_id=participant.tournament_id,
                  rule="002 §4.4.2",
-                 summary=f"{participant.player.name}: break {stored.first_day:%d.%m.%Y}–"
-                         f"{stored.last_day:%d.%m.%Y}",
-                 detail={"violations": [str(v) for v in violations]})
-    return RecordedBreak(row, tuple(violations))
+                 summary=f"{participant.player.name}: break {first:%d.%m.%Y}–{last:%d.%m.%Y}",
+                 detail={"violations": [str(v) for v in verdict.violations],
+                         "announced": f"{first_day:%d.%m.%Y}–{last_day:%d.%m.%Y}",
+                         "announced_on": f"{announced_on:%d.%m.%Y}"})
+    return RecordedBreak(row, verdict.violations, verdict)
 
 
 def grant_special_break(

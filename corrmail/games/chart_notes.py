@@ -105,6 +105,14 @@ VIOLATION_MESSAGES: dict[str, str] = {
                          "first %(most)s"),
     "break_not_in_every_game": N_("break %(first)s..%(last)s must be taken on the same dates in "
                                   "all games; missing in %(missing)s"),
+    "break_joins_another": N_("break of %(side)s %(first)s..%(last)s overlaps or continues the "
+                              "break %(other_first)s..%(other_last)s: one break lasts at most "
+                              "%(most)s days; not counted"),
+    "break_announced_after_end": N_("break of %(side)s %(first)s..%(last)s announced on "
+                                    "%(announced)s, after it ended: the notice comes before the "
+                                    "break; not granted"),
+    "break_already_announced": N_("break of %(side)s %(first)s..%(last)s is already announced: it "
+                                  "holds in all games"),
 }
 
 #: The msgid of every ``timekeeping.DateFormatError`` code: a date a player wrote that cannot be

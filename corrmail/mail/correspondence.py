@@ -75,17 +75,19 @@ from notation.move import Move
 from notation.svg import board_svg
 from notation.written import normalise
 from timekeeping import (
+    MAX_BREAK_DAYS,
     PENALTY_DAYS,
     BreakAnnouncementError,
     Ledger,
     NotToMoveError,
+    RuleViolation,
     TimekeepingError,
     compute_chart,
     last_safe_reply_date,
     parse_break_announcement,
 )
 
-__all__ = ["Outcome", "Correspondence", "RuleNotice", "numbered"]
+__all__ = ["Outcome", "Correspondence", "RuleNotice", "break_reason", "numbered"]
 
 
 #: Players' locales: one statement object for every letter (its cache key computed once).
@@ -116,6 +118,14 @@ def numbered(plies: Sequence[tuple[GamePosition, Move]], first_ply_index: int) -
         else:
             words.append(text)
     return " ".join(words)
+
+
+def break_reason(violation: RuleViolation) -> dict[str, Any]:
+    """A refused break's reason for its letter: the rule, the code the template words in the
+    reader's language, and the dates it names (the break it joins, the day it was announced)."""
+    wanted = ("other_first", "other_last", "announced", "year")
+    return {"rule": violation.rule, "code": violation.code,
+            **{key: value for key, value in violation.values.items() if key in wanted}}
 
 
 def letter_board(game: Game) -> Geometry:
@@ -179,6 +189,29 @@ class Correspondence:
             context.relay_moves(letter, check, tell_sender=False)
         if game.state is GameState.FINISHED:
             context.announce_result()
+        return tuple(context.posted)
+
+
+    def announce_entered_break(self, session: Session, participant: Participant,
+                               verdict: games.BreakVerdict, *, on: dt.date,
+                               entered_by: User | None) -> tuple[int, ...]:
+        """A break an official entered from its registered notice (002 §4.4.2), told as an
+        e-mail announcement is: to the partners who play by e-mail or on the web and to the
+        other stewards. The announcer plays by post: the steward who entered it answers him.
+        Returns the outbox ids written."""
+        game = session.scalars(
+            select(Game).where((Game.white_id == participant.id) | (Game.black_id == participant.id))
+            .order_by(Game.round, Game.id).limit(1)
+        ).first()
+        if game is None:
+            return ()
+        message = InboundMessage(
+            sha256="", message_id=None, from_address=(participant.player.email or "").lower(),
+            from_name=participant.player.name, recipients=(), subject="", date=None,
+            references=(), text="", automation=None)
+        context = _Context(self, session, game, participant, message, on, None, LetterContent())
+        context.channel = Channel.POST
+        context.announce_break(verdict, tell_announcer=False, entered_by=entered_by)
         return tuple(context.posted)
 
 
@@ -264,7 +297,8 @@ class _Context:
         self.posted.append(row.id)
 
     def post_to_officials(self, role: Role, template: str, kind: str,
-                          reply_to: str | None = None, **context: Any) -> None:
+                          reply_to: str | None = None, skip: User | None = None,
+                          **context: Any) -> None:
         officials = self.session.scalars(
             select(User)
             .join(TournamentOfficial, TournamentOfficial.user_id == User.id)
@@ -272,7 +306,7 @@ class _Context:
                    TournamentOfficial.role == role)
         ).all()
         for user in officials:
-            if not user.email:
+            if not user.email or (skip is not None and user.id == skip.id):
                 continue
             row = self.writer.post(
                 self.session,
@@ -503,13 +537,13 @@ class _Context:
         self.notify_errors([stop, *check.notices], penalty=check.penalty)
         return self.outcome(stop.problem, f"{stop.rule} {stop.remedy}", refused=True)
 
-    def notify_break(self, reasons: Sequence[dict[str, str]],
-                     stands: tuple[dt.date, dt.date] | None = None) -> None:
-        """A break refused, or counted only in part: its own letter — play goes on, nothing to
-        correct (002 §4.4.1, §4.4.3); the reasons by code, worded in the player's language."""
-        self.post_to_player(self.me, "break_refused",
-                            "break_shortened" if stands else "break_refused",
-                            reasons=list(reasons), stands=stands)
+    def notify_break(self, reasons: Sequence[dict[str, Any]],
+                     announced: tuple[dt.date, dt.date] | None = None) -> None:
+        """A break refused: its own letter — play goes on, nothing to correct, nothing recorded
+        (002 §4.4.1–§4.4.3); the reasons by code, worded in the player's language."""
+        self.post_to_player(self.me, "break_refused", "break_refused", reasons=list(reasons),
+                            announced_first=announced[0] if announced else None,
+                            announced_last=announced[1] if announced else None)
 
     def notify_refused(self, notices: Sequence[RuleNotice]) -> None:
         """A letter not taken at all: nothing recorded, play not stopped, no penalty — unlike
@@ -566,43 +600,62 @@ class _Context:
             self.notify_break([{"rule": "002 §4.4.3", "code": "break_wording",
                                 "written": error.text}])
             return self.outcome("break_refused", error.reason, refused=True)
+        announced = (announcement.first_day, announcement.last_day)
         try:
-            stored = games.record_break(self.session, self.me, announcement.first_day,
-                                        announcement.last_day, announced_on=self.today, user=None)
+            stored = games.record_break(self.session, self.me, *announced,
+                                        announced_on=self.today, user=None)
         except games.BreakRefused as refused:
-            reasons = "; ".join(refused.messages)
-            self.notify_break([{"rule": v.rule, "code": v.code} for v in refused.violations])
-            return self.outcome("break_refused", reasons, refused=True)
-        if stored.violations:
-            # Too long: the break stands for its first 30 days (timekeeping's reading of §4.4.1).
-            self.notify_break([{"rule": v.rule, "code": v.code} for v in stored.violations],
-                              stands=(stored.first_day, stored.last_day))
-        late = stored.first_day < self.today
+            self.notify_break([break_reason(v) for v in refused.violations], announced)
+            return self.outcome("break_refused", "; ".join(refused.messages), refused=True)
+        self.announce_break(stored.verdict, tell_announcer=True)
+        return self.outcome("break_recorded", f"{stored.first_day}..{stored.last_day}")
+
+    def announce_break(self, verdict: games.BreakVerdict, *, tell_announcer: bool,
+                       entered_by: User | None = None) -> None:
+        """A recorded break told as 002 §4.4.2 asks, «всем партнерам, с которыми игра не
+        закончена, и старосте»: the partner of every unfinished game who plays by e-mail or on
+        the web by the notice (a postal partner by the steward, who is told which), the stewards
+        with an address (the others see it on their dashboard), and the announcer himself, who
+        is told what stands and who was told. The letters quote the dates he wrote and say
+        which stand."""
+        assert verdict.stands is not None
+        first, last = verdict.stands
         unfinished = self.session.scalars(
             select(Game).where(
                 (Game.white_id == self.me.id) | (Game.black_id == self.me.id),
                 Game.state.in_([GameState.IN_PLAY, GameState.NOT_STARTED, GameState.SUSPENDED]),
-            )
+            ).order_by(Game.round, Game.id)
         ).all()
-        for other_game in unfinished:
-            partner = other_game.partner_of(self.me.id)
-            if partner.player.email:
-                row = self.writer.post(
-                    self.session, kind="break_notice", to=partner.player.email,
-                    template="break_notice", language=self.language(partner),
-                    context={**self.base_context(partner), "game": other_game,
-                             "first_day": stored.first_day, "last_day": stored.last_day,
-                             "days": stored.days, "late": late, "announced": self.today},
-                    reply_for=(other_game.id, partner.id), tournament_id=self.tournament.id,
-                    game_id=other_game.id,
-                )
-                self.posted.append(row.id)
+        partners = [(other, other.partner_of(self.me.id)) for other in unfinished]
+        told = [partner for _, partner in partners if plays_by_email(partner)]
+        by_post = [partner.player.name for _, partner in partners if not plays_by_email(partner)]
+        facts: dict[str, Any] = {
+            "announced_first": verdict.announced[0], "announced_last": verdict.announced[1],
+            "announced_days": (verdict.announced[1] - verdict.announced[0]).days + 1,
+            "first_day": first, "last_day": last, "days": (last - first).days + 1,
+            "most": MAX_BREAK_DAYS, "cut": verdict.cut, "late": verdict.late,
+            "counts_from": verdict.counts_from, "announced": verdict.announced_on,
+        }
+        for other_game, partner in partners:
+            if partner not in told or not partner.player.email:
+                continue
+            row = self.writer.post(
+                self.session, kind="break_notice", to=partner.player.email,
+                template="break_notice", language=self.language(partner),
+                context={**self.base_context(partner), "game": other_game, **facts},
+                reply_for=(other_game.id, partner.id), tournament_id=self.tournament.id,
+                game_id=other_game.id,
+            )
+            self.posted.append(row.id)
         # The steward answers the player himself: the reply goes to the player's address.
         self.post_to_officials(Role.STEWARD, "break_notice", "break_notice",
-                               reply_to=self.me.player.email or None,
-                               first_day=stored.first_day, last_day=stored.last_day,
-                               days=stored.days, late=late, announced=self.today)
-        return self.outcome("break_recorded", f"{stored.first_day}..{stored.last_day}")
+                               reply_to=self.me.player.email or None, skip=entered_by,
+                               partners_by_post=by_post, **facts)
+        if tell_announcer:
+            self.post_to_player(self.me, "break_confirmed",
+                                "break_shortened" if verdict.cut else "break_confirmed",
+                                partners_told=[partner.player.name for partner in told],
+                                partners_by_post=by_post, **facts)
 
     def claim_overstep(self) -> Outcome:
         """The claim opens its case at the referee's desk, as one made on the web does."""

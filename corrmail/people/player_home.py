@@ -19,11 +19,11 @@ from sqlalchemy.orm import Session, selectinload
 from corrmail.clock import ClockReading
 from corrmail.games.page import game_clock
 from corrmail.games.state import StoredClock, StoredGameState, stored_states
-from corrmail.games.view import GameView, UnsupportedGameType, side_of
+from corrmail.games.view import GameView, UnsupportedGameType, referee_grant, side_of
 from corrmail.models import Case, Game, GameState, Participant, Tournament
 from notation.game_position import position_from_fen
 from notation.variants import VariantOffer, parse_variants
-from timekeeping import Side
+from timekeeping import RefereeGrant, Side
 
 __all__ = ["BreakAllowance", "MyGame", "PlayerHome", "player_home"]
 
@@ -111,7 +111,10 @@ def player_home(session: Session, player_id: int,
     allowances = []
     for entry in entries:
         year = today_in(entry.tournament).year
-        this_year = [item for item in entry.breaks if item.start_date.year == year]
+        # As 002 §4.4.1 counts them (timekeeping's reading 15): a break is its first day's
+        # year's, and an extra break the referee granted beyond the norms (§4.4.5) is not one.
+        this_year = [item for item in entry.breaks if item.start_date.year == year
+                     and referee_grant(item.referee_grant) is not RefereeGrant.EXTRA]
         allowances.append(BreakAllowance(
             entry.tournament, year, len(this_year),
             sum((item.end_date - item.start_date).days + 1 for item in this_year),

@@ -709,12 +709,19 @@ def enter_postcard(
 
 def record_break_notice(
     session: Session, participant: Participant, first_day: dt.date, last_day: dt.date,
-    notice_postmark: dt.date, user: User | None,
+    notice_postmark: dt.date, user: User | None, *, writer: LetterWriter | None = None,
 ) -> Break:
     """A registered notice «беру перерыв с … по …» received by post (002 §4.4.2, §4.4.3).
 
-    The limits of 002 §4.4.1 are :func:`timekeeping.check_break_limits`'s: a second break in a
-    year is refused; one over 30 days stands for its first 30 (timekeeping's reading).
+    Judged as every channel's announcement is (:func:`corrmail.games.record_break`): refused
+    with nothing stored (:class:`corrmail.games.BreakRefused`) when it is a second break of its
+    year, joins a break taken or ended before its postmark; one over 30 days stands for its
+    first 30. With ``writer`` the partners who play by e-mail and the other stewards are told
+    (:meth:`Correspondence.announce_entered_break`), as an e-mail announcement tells them.
     """
-    return games.record_break(session, participant, first_day, last_day,
-                              announced_on=notice_postmark, user=user).row
+    recorded = games.record_break(session, participant, first_day, last_day,
+                                  announced_on=notice_postmark, user=user)
+    if writer is not None:
+        Correspondence(writer).announce_entered_break(session, participant, recorded.verdict,
+                                                      on=notice_postmark, entered_by=user)
+    return recorded.row

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from corrmail.games.chart_notes import violation_message
+from corrmail.games.changes import BreakVerdict, judge_break
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.content import read_letter
@@ -35,8 +35,7 @@ from notation.full import format_full
 from notation.game_position import GamePosition
 from notation.letters import IllegibleMove, ImpossibleMove, LegalMove, read_move
 from notation.variants import parse_variants
-from timekeeping import Break as BreakSpan
-from timekeeping import Overstep, Side, check_break_limits, compute_chart
+from timekeeping import Overstep, RuleViolation, Side, compute_chart
 
 __all__ = [
     "LegalChoice",
@@ -46,6 +45,7 @@ __all__ = [
     "check_web_letter",
     "confirm_web_letter",
     "fingerprint",
+    "judged_break",
     "legal_choices",
     "preview_web_letter",
     "receipt_to_state",
@@ -143,6 +143,8 @@ class WebLetterRefused(Exception):
     rule: str
     text: str = ""
     values: dict[str, str] = field(default_factory=dict)
+    #: A refused break's verdicts (002 §4.4), worded for the reader by the page.
+    violations: tuple[RuleViolation, ...] = ()
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.code}" + (f" ({self.text})" if self.text else "")
@@ -181,6 +183,30 @@ def _check_stated_receipt(view: GameView, participant: Participant, letter: WebL
             "received": f"{letter.received:%d.%m.%Y}", "today": f"{today:%d.%m.%Y}"})
 
 
+def judged_break(participant: Participant, letter: WebLetter,
+                 today: dt.date) -> BreakVerdict | None:
+    """The letter's break notice judged as every channel's is (:func:`corrmail.games.
+    judge_break`, announced today); a break the core would refuse is refused here, before
+    anything is written, with its rules and values for the reader's language."""
+    if letter.break_first is None and letter.break_last is None:
+        return None
+    if letter.break_first is None or letter.break_last is None \
+            or letter.break_last < letter.break_first:
+        raise WebLetterRefused(422, "break_dates", "002 §4.4.3")
+    verdict = judge_break(participant, letter.break_first, letter.break_last, announced_on=today)
+    if verdict.refused:
+        already = next((v for v in verdict.violations if v.code == "break_already_announced"),
+                       None)
+        if already is not None:
+            # The break of 002 §4.4.1 is the player's in all his games at once: announced once,
+            # every partner was told (002 §4.4.2). Announcing it again is no second break.
+            raise WebLetterRefused(409, "break_announced", already.rule, values={
+                "first": f"{letter.break_first:%d.%m.%Y}", "last": f"{letter.break_last:%d.%m.%Y}"})
+        rules = " · ".join(sorted({violation.rule for violation in verdict.violations}))
+        raise WebLetterRefused(422, "break_refused", rules, violations=verdict.violations)
+    return verdict
+
+
 def check_web_letter(game: Game, participant: Participant, letter: WebLetter,
                      today: dt.date) -> GameView:
     """Refuse with the rule what the server can tell before the letter is written."""
@@ -192,22 +218,7 @@ def check_web_letter(game: Game, participant: Participant, letter: WebLetter,
         raise WebLetterRefused(409, "game_suspended", "002 §4.3.6")
     view = GameView(game)
     side = side_of(game, participant.id)
-    if (letter.break_first is None) != (letter.break_last is None):
-        raise WebLetterRefused(422, "break_dates", "002 §4.4.3")
-    if letter.break_first is not None and letter.break_last is not None:
-        if letter.break_last < letter.break_first:
-            raise WebLetterRefused(422, "break_dates", "002 §4.4.3")
-        existing = [BreakSpan(side, item.start_date, item.end_date) for item in participant.breaks]
-        new = BreakSpan(side, letter.break_first, letter.break_last)
-        if new in existing:
-            # The break of 002 §4.4.1 is the player's in all his games at once: announced once,
-            # every partner was told (002 §4.4.2). Announcing it again is no second break.
-            raise WebLetterRefused(409, "break_announced", "002 §4.4.2", values={
-                "first": f"{letter.break_first:%d.%m.%Y}", "last": f"{letter.break_last:%d.%m.%Y}"})
-        _, violations = check_break_limits([*existing, new])
-        if violations:
-            raise WebLetterRefused(422, "break_limit", "002 §4.4.1",
-                                   "; ".join(violation_message(v) for v in violations))
+    judged_break(participant, letter, today)
     if letter.draw_accept and not _partner_offered_draw(view, participant.id):
         raise WebLetterRefused(422, "draw_not_offered", "002 §4.2.3")
     if letter.resign or letter.draw_accept:
@@ -327,6 +338,9 @@ class LetterPreview:
     #: The sender's overstep this letter would make (002 §4.3.5), to warn him before he sends
     #: it; ``None`` when it makes none (or one stands already from an earlier letter).
     overstep: Overstep | None = None
+    #: The letter's break notice as it will stand (002 §4.4): cut to 30 days, or counted from
+    #: today when it began already, to warn him before he sends it.
+    break_verdict: BreakVerdict | None = None
 
 
 def worded_variants(position: GamePosition, text: str, first_ply_index: int) -> tuple[str, ...]:
@@ -362,6 +376,7 @@ def preview_web_letter(session: Session, game: Game, participant: Participant,
     """The letter the intake would store, found by running it and rolling the session back:
     the preview is the intake's own result, never a second computation of it."""
     view = check_web_letter(game, participant, letter, today)
+    verdict = judged_break(participant, letter, today)
     text = web_letter_text(view, participant, letter)
     stamp = fingerprint(game, text, today)
     side = side_of(game, participant.id)
@@ -397,7 +412,7 @@ def preview_web_letter(session: Session, game: Game, participant: Participant,
             white_total=totals.white, black_total=totals.black,
             mine_total=totals.white if side is Side.WHITE else totals.black,
             outcome=outcome.code, fingerprint=stamp, variants_worded=worded,
-            overstep=overstep)
+            overstep=overstep, break_verdict=verdict)
     finally:
         session.rollback()
     return preview

@@ -23,7 +23,16 @@ from sqlalchemy.orm import Session, joinedload, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from corrmail.games.state import StoredClock, stored_state_rows
-from corrmail.models import Case, CaseType, Channel, Game, GameState, Participant, Tournament
+from corrmail.models import (
+    Break,
+    Case,
+    CaseType,
+    Channel,
+    Game,
+    GameState,
+    Participant,
+    Tournament,
+)
 from corrmail.tournaments.publishing import plays_by_email
 
 __all__ = [
@@ -33,7 +42,9 @@ __all__ = [
     "DashboardPage",
     "DashboardRow",
     "DashboardSort",
+    "AnnouncedBreak",
     "PageOutOfRange",
+    "announced_breaks",
     "awaits_forwarding",
     "dashboard_rows",
 ]
@@ -239,3 +250,51 @@ _SORT_KEYS = {
     DashboardSort.DAYS_USED: lambda row: (-row.most_used, row.game.id),
     DashboardSort.PLAYER: lambda row: (row.game.white.player.name, row.game.black.player.name),
 }
+
+
+@dataclass(frozen=True)
+class AnnouncedBreak:
+    """A player's break as the steward must know it (002 §4.4.2, «и старосте»): its dates as
+    they stand, the day it was announced, the day it counts from, whether it is on now."""
+
+    player: str
+    first_day: dt.date
+    last_day: dt.date
+    announced_on: dt.date | None
+    kind: str
+    in_force: bool
+
+    @property
+    def days(self) -> int:
+        return (self.last_day - self.first_day).days + 1
+
+    @property
+    def counts_from(self) -> dt.date:
+        """Announced after it began, it counts from the announcement (002 §4.4.2)."""
+        if self.announced_on is None or self.kind != "regular":
+            return self.first_day
+        return max(self.first_day, self.announced_on)
+
+
+#: How long a break that is over stays on the dashboard: a steward who looks in once a month
+#: still sees it.
+BREAKS_SHOWN_AFTER_END = dt.timedelta(days=30)
+
+
+def announced_breaks(session: Session, tournament: Tournament,
+                     today: dt.date) -> list[AnnouncedBreak]:
+    """The tournament's breaks not yet over, or over within the last 30 days, newest
+    announcement first: the steward without e-mail learns of them here, and the one with it
+    keeps them at hand (002 §4.4.2)."""
+    rows = session.execute(
+        select(Break, Participant).join(Participant, Break.participant_id == Participant.id)
+        .where(Participant.tournament_id == tournament.id,
+               Break.end_date >= today - BREAKS_SHOWN_AFTER_END)
+        .options(joinedload(Participant.player, innerjoin=True))
+    ).all()
+    found = [AnnouncedBreak(participant.player.name, item.start_date, item.end_date,
+                            item.announced_on, item.kind.value,
+                            item.start_date <= today <= item.end_date)
+             for item, participant in rows]
+    return sorted(found, key=lambda line: (line.announced_on or line.first_day, line.first_day,
+                                           line.player), reverse=True)

@@ -22,6 +22,7 @@ from corrmail.tournaments.dashboard import (
     DashboardPage,
     DashboardSort,
     PageOutOfRange,
+    announced_breaks,
     dashboard_rows,
 )
 from corrmail.web.access import official_tournament
@@ -64,7 +65,8 @@ def show(code: str) -> str:
                            rows=page.rows, today=on, wanted=wanted, sort=sort,
                            filters=list(DashboardFilter), sorts=list(DashboardSort),
                            attention=attention, per_page=_size_value(size),
-                           page_sizes=[_size_value(item) for item in PAGE_SIZES])
+                           page_sizes=[_size_value(item) for item in PAGE_SIZES],
+                           breaks=announced_breaks(session, tournament, on))
 
 
 def _choice(kind: type[E], value: str | None, default: E) -> E:

@@ -28,6 +28,7 @@ OUTBOX_KINDS: dict[str, LazyString] = {
     "error_notice": _l("Error in a letter: play stopped"),
     "game_over": _l("Game over"),
     "break_notice": _l("Notice of a break"),
+    "break_confirmed": _l("Break recorded"),
     "break_refused": _l("Break refused"),
     "break_shortened": _l("Break shortened"),
     "protest": _l("Protest forwarded to the referee"),

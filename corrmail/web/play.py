@@ -8,6 +8,7 @@ intake as e-mail letters. The board's legal moves come from :mod:`notation` thro
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ from werkzeug.wrappers.response import Response
 from wtforms import BooleanField, DateField, HiddenField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
+from corrmail.games.chart_notes import violation_message
 from corrmail.games.ledger import LedgerError
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
 from corrmail.mail.content import read_letter
@@ -45,6 +47,7 @@ from corrmail.web.database import (
 from notation.full import format_full
 from notation.letters import LegalMove, read_move
 from notation.svg import board_svg
+from timekeeping import RuleViolation
 
 blueprint = Blueprint("play", __name__)
 
@@ -85,7 +88,7 @@ def refusal_message(refused: WebLetterRefused) -> str:
         "with_move": _("A draw offer and variants travel with your move."),
         "draw_not_offered": _("Your partner has not offered a draw."),
         "break_dates": _("A break is announced with its first and last day, in that order."),
-        "break_limit": _("The break exceeds what the regulations allow this year."),
+        "break_refused": _("No break is granted, and nothing is recorded:"),
         "unsupported_game_type": _("Moves of this game type cannot be checked by the server."),
         "preview_stale": _("The game changed after the preview; look at the letter again."),
         "receipt_missing": _("Your partner's move came by post: write the day you received it "
@@ -100,8 +103,33 @@ def refusal_message(refused: WebLetterRefused) -> str:
     if refused.code == "break_announced":
         text = _("Your break from %(first)s to %(last)s is already announced: it holds in all "
                  "your games, and every partner was told.", **refused.values)
+    if refused.violations:
+        text = f"{text} " + "; ".join(break_refusal(violation) for violation in refused.violations)
     detail = f" ({refused.text})" if refused.text else ""
     return f"{text}{detail} · {refused.rule}"
+
+
+#: Why a break the player announces is refused (002 §4.4.1–§4.4.2), said to him.
+BREAK_REFUSALS = {
+    "second_break_in_year": _l("you have already taken your break of %(year)s: one break per "
+                               "calendar year"),
+    "break_joins_another": _l("it overlaps your break from %(other_first)s to %(other_last)s or "
+                              "continues it without a day of play between: one break lasts at "
+                              "most %(most)s days"),
+    "break_announced_after_end": _l("it ended on %(last)s, before it is announced today, "
+                                    "%(announced)s: a break is announced before it begins, and one "
+                                    "announced after its end counts in no game"),
+}
+
+
+def break_refusal(violation: RuleViolation) -> str:
+    """One reason a break is refused, in the reader's language; a reason without its own words
+    is the time chart's."""
+    msgid = BREAK_REFUSALS.get(violation.code)
+    if msgid is None:
+        return violation_message(violation)
+    return str(msgid) % {key: f"{value:%d.%m.%Y}" if isinstance(value, dt.date) else value
+                         for key, value in violation.values.items()}
 
 
 class PlayForm(FlaskForm):
@@ -243,6 +271,15 @@ def play(game_id: int) -> Any:
                                          form.fingerprint.data or "", today=on,
                                          writer=letter_writer())
             session.commit()
+            if "break_recorded" in outcome.code.split(",") and letter.break_first is not None:
+                recorded = next(item for item in participant.breaks
+                                if item.start_date == letter.break_first and item.announced_on == on)
+                flash(_("Your break from %(first)s to %(last)s is recorded in all your games; "
+                        "every partner and the steward are told (002 §4.4.2).",
+                        first=f"{recorded.start_date:%d.%m.%Y}",
+                        last=f"{recorded.end_date:%d.%m.%Y}"), "info")
+                if not letter.move:
+                    return redirect(url_for("games.show", game_id=game.id))
             if outcome.refused:
                 flash(_("The letter is recorded; the server has written to you what it found "
                         "(%(rule)s).", rule=outcome.detail or outcome.code), "error")

@@ -20,7 +20,7 @@ TEMPLATES = sorted({
     "game_closed", "game_suspended", "game_over", "break_notice",
     "overstep_claim_received", "protest_forwarded", "protest_received",
     "refusal", "repeat", "first_move_query", "digest", "start_sheet", "end_of_play",
-    "break_refused",
+    "break_refused", "break_confirmed",
 })
 PERSON = SimpleNamespace(name="Иванов Пётр", display_name="Судья")
 CONTEXT = {
@@ -49,6 +49,9 @@ CONTEXT = {
                "partner": SimpleNamespace(name="Седов", email="s@e.org", postal_address=None)}],
     "start_sheet_rule": "002 §4.3.2", "deadline": dt.date(2026, 4, 30), "end": dt.date(2027, 2, 28),
     "reasons": [{"rule": "002 §4.4.1", "code": "second_break_in_year"}], "stands": None,
+    "announced_first": dt.date(2026, 10, 10), "announced_last": dt.date(2026, 10, 25),
+    "announced_days": 16, "most": 30, "cut": False, "counts_from": dt.date(2026, 10, 10),
+    "partners_told": ["Седов Сергей"], "partners_by_post": [],
 }
 
 
@@ -119,9 +122,12 @@ def test_a_refused_break_is_its_own_letter_not_an_error_that_stops_play(language
     for stop in ("остановлена до исправления", "Пришлите исправление", "play stops until",
                  "send the correction", "second break of"):
         assert stop not in refused.text and stop not in refused.subject
-    shortened = WRITER.render("break_refused", language, **{
-        **CONTEXT, "stands": (dt.date(2026, 4, 1), dt.date(2026, 4, 30)),
-        "reasons": [{"rule": "002 §4.4.1", "code": "break_too_long"}]})
+    # A break over 30 days is not refused: it stands for its first 30, and the player's
+    # confirmation says so (the cut used to be worded by this template, on one broken line).
+    shortened = WRITER.render("break_confirmed", language, **{
+        **CONTEXT, "announced_first": dt.date(2026, 4, 1), "announced_last": dt.date(2026, 5, 15),
+        "announced_days": 45, "first_day": dt.date(2026, 4, 1), "last_day": dt.date(2026, 4, 30),
+        "days": 30, "cut": True, "late": False})
     assert "30.04.2026" in shortened.text
 
 

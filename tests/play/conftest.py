@@ -114,6 +114,12 @@ class WebGame:
             return [("white" if letter.sender_id == self.white_id else "black",
                      letter.channel.value, letter.moves_text) for letter in game.letters]
 
+    def black_name(self) -> str:
+        with self.database.session() as session:
+            participant = session.get(Participant, self.black_id)
+            assert participant is not None
+            return participant.player.name
+
     def state(self) -> tuple[str, str | None]:
         with self.database.session() as session:
             game = session.get(Game, self.game_id)

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 
 import pytest
+from sqlalchemy import select
 
+from corrmail.models import Break, Role, Tournament, TournamentOfficial, User
 from tests.play.conftest import START, WebGame
 
 D = START + dt.timedelta(days=2)
@@ -211,18 +214,135 @@ def test_scores_are_printed_with_halves() -> None:
     assert format_points(6.5) == "6.5"  # files keep the decimal point programs read
 
 
-def test_a_break_refused_as_too_long_says_why_in_the_readers_language(web_game: WebGame) -> None:
+def test_a_break_over_30_days_is_warned_of_in_the_preview_and_stands_for_30(
+    web_game: WebGame
+) -> None:
+    """(D) One rule for every channel (002 §4.4.1, timekeeping's reading 16): on the web, as by
+    e-mail, a break over 30 days stands for its first 30. The preview says so before anything
+    is sent, in the reader's language; it used to refuse the break with a message saying the
+    opposite ("counted for its first 30")."""
     client = web_game.client("black")
     url = f"/games/{web_game.game_id}/play"
-    data = {"break_first": "2026-11-01", "break_last": "2026-12-20", "action": "preview"}
+    data = {"break_first": "2026-11-01", "break_last": "2026-12-20"}
+    page = client.post(url, data={**data, "action": "preview"})
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200, text
+    assert ("Перерыв длится 50 дн., а допускается не более 30: засчитываются только первые 30 "
+            "дн., с 01.11.2026 по 30.11.2026 (002 §4.4.1).") in text
+    assert "lasts" not in text and "at most" not in text  # no English on a Russian page
+    assert web_game.outbox() == [] and _breaks(web_game) == []  # a preview stores nothing
+    client.post("/locale", data={"locale": "en"})
+    english = client.post(url, data={**data, "action": "preview"}).get_data(as_text=True)
+    assert ("Your break lasts 50 days, and at most 30 are allowed: only its first 30 days count, "
+            "from 01.11.2026 to 30.11.2026 (002 §4.4.1).") in english
+    done = client.post(url, data={**data, "action": "confirm", "fingerprint": _fingerprint(english)})
+    assert done.status_code == 302
+    assert _breaks(web_game) == [(dt.date(2026, 11, 1), dt.date(2026, 11, 30), D)]
+    [told] = web_game.outbox(to=web_game.black_email, kind="break_shortened")
+    assert "с 01.11.2026 по 30.11.2026 (002 §4.4.1)" in told.body_text
+    [partner] = web_game.outbox(to=web_game.white_email, kind="break_notice")
+    assert "сообщает: «беру перерыв с 01.11.2026 по 20.12.2026»." in partner.body_text
+
+
+def test_the_same_break_by_e_mail_and_on_the_web_stands_the_same(web_game: WebGame,
+                                                                  other_game_id: int) -> None:
+    """(D) The web's preview and the e-mail intake ask the game core the same question."""
+    assert web_game.email("white", "Беру перерыв с 01.11.2026 по 20.12.2026", D).outcome == \
+        "break_recorded"
+    client = web_game.client("black")
+    url = f"/games/{web_game.game_id}/play"
+    data = {"break_first": "2026-11-01", "break_last": "2026-12-20"}
+    page = client.post(url, data={**data, "action": "preview"})
+    client.post(url, data={**data, "action": "confirm",
+                           "fingerprint": _fingerprint(page.get_data(as_text=True))})
+    assert _breaks(web_game, "white") == _breaks(web_game, "black") == [
+        (dt.date(2026, 11, 1), dt.date(2026, 11, 30), D)]
+
+
+def test_a_break_that_ended_before_today_is_refused_before_anything_is_sent(
+    web_game: WebGame
+) -> None:
+    """(A) 002 §4.4.2: the preview refuses a break already over, says why in the reader's
+    language, and nothing is stored or sent; the break of the year stays to be taken."""
+    client = web_game.client("black")
+    url = f"/games/{web_game.game_id}/play"
+    data = {"break_first": "2026-09-01", "break_last": "2026-09-02", "action": "preview"}
     page = client.post(url, data=data)
     text = page.get_data(as_text=True)
-    assert page.status_code == 422 and "002 §4.4.1" in text
-    assert "lasts" not in text and "at most" not in text  # no English on a Russian page
-    assert "перерыв длится 50 дн., а допускается не более 30" in text
-    client.post("/locale", data={"locale": "en"})
-    english = client.post(url, data=data).get_data(as_text=True)
-    assert "black: break lasts" not in english and "break of black lasts 50 days" in english
+    assert page.status_code == 422, text
+    assert ("Перерыв не предоставлен, ничего не записано: он окончился 02.09.2026, раньше, чем "
+            "объявлен сегодня, 03.09.2026: о перерыве сообщают до его начала, а объявленный после "
+            "окончания не засчитывается ни в одной партии · 002 §4.4.2") in text
+    confirm = client.post(url, data={**data, "action": "confirm", "fingerprint": "0" * 32})
+    assert confirm.status_code == 422
+    assert _breaks(web_game) == [] and web_game.outbox() == []
+    assert "взято 0 из 1 (0 дн." in client.get("/me").get_data(as_text=True)
+
+
+def test_a_break_that_began_yesterday_is_warned_to_count_from_today(web_game: WebGame) -> None:
+    client = web_game.client("black")
+    url = f"/games/{web_game.game_id}/play"
+    data = {"break_first": "2026-09-02", "break_last": "2026-09-10", "action": "preview"}
+    text = client.post(url, data=data).get_data(as_text=True)
+    assert ("Перерыв начался раньше сегодняшнего дня: он засчитывается только с сегодняшнего "
+            "дня, 03.09.2026, — дня объявления (002 §4.4.2).") in text
+
+
+def test_a_break_joining_the_one_taken_is_refused_on_the_web(web_game: WebGame) -> None:
+    """(B) 002 §4.4.1: a break of next year beginning inside (or the day after) the break taken
+    is one break over 30 days."""
+    assert web_game.email("black", "Беру перерыв с 20.12.2026 по 31.01.2027", D).outcome == \
+        "break_recorded"
+    client = web_game.client("black")
+    url = f"/games/{web_game.game_id}/play"
+    page = client.post(url, data={"break_first": "2027-01-15", "break_last": "2027-01-25",
+                                  "action": "preview"})
+    text = page.get_data(as_text=True)
+    assert page.status_code == 422, text
+    assert ("Перерыв не предоставлен, ничего не записано: он пересекается с вашим перерывом с "
+            "20.12.2026 по 18.01.2027 или продолжает его без дня игры между ними, а один перерыв "
+            "длится не более 30 дн. · 002 §4.4.1") in text
+    assert _breaks(web_game) == [(dt.date(2026, 12, 20), dt.date(2027, 1, 18), D)]
+    # The break across the new year is 2026's, for its 30 days (reading 15); the refused one
+    # counts nowhere.
+    assert "взято 1 из 1 (30 дн." in client.get("/me").get_data(as_text=True)
+
+
+def test_a_steward_without_e_mail_sees_the_breaks_on_his_dashboard(
+    web_game: WebGame, make_user: Callable[..., User]
+) -> None:
+    """(C) 002 §4.4.2 «и старосте»: a steward with no address learns of a break on the web —
+    his dashboard lists every break announced, with its dates and the day it counts from."""
+    steward = make_user("quiet", Role.STEWARD)
+    with web_game.database.transaction() as session:
+        tournament = session.scalar(select(Tournament).where(
+            Tournament.code == web_game.tournament_code))
+        assert tournament is not None
+        session.add(TournamentOfficial(tournament_id=tournament.id, user_id=steward.id,
+                                       role=Role.STEWARD))
+        user = session.get(User, steward.id)
+        assert user is not None
+        user.email = None
+    assert web_game.email("black", "Беру перерыв с 01.09.2026 по 10.09.2026", D).outcome == \
+        "break_recorded"
+    client = web_game.client("quiet")
+    page = client.get(f"/dashboard/{web_game.tournament_code}")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert "Объявленные перерывы (002 §4.4.2)" in text
+    row = re.search(r'<tr class="in-force">(.*?)</tr>', text, re.S)
+    assert row, text
+    cells = re.findall(r"<td>(.*?)</td>", row.group(1))
+    name = web_game.black_name()
+    assert cells == [name, "01.09.2026–10.09.2026", "10", "03.09.2026", "03.09.2026",
+                     "действует"], cells
+
+
+def _breaks(web_game: WebGame, side: str = "black") -> list[tuple[dt.date, dt.date, dt.date | None]]:
+    with web_game.database.session() as session:
+        participant = web_game.black_id if side == "black" else web_game.white_id
+        return [(row.start_date, row.end_date, row.announced_on) for row in session.scalars(
+            select(Break).where(Break.participant_id == participant).order_by(Break.id))]
 
 
 def test_a_refused_letter_comes_back_as_written_to_be_corrected(web_game: WebGame) -> None:

@@ -19,6 +19,7 @@ from timekeeping import (
     compute_chart,
     find_break_announcements,
     game_break_days,
+    judge_announcement,
     ledger_from_dict,
     ledger_to_dict,
     parse_break_announcement,
@@ -246,3 +247,55 @@ def test_break_counts_for_nobody_and_own_move_does_not_end_it() -> None:
     chart = compute_chart(ledger)
     assert [row.days for row in chart.rows] == [0, 0, 2]
     assert chart.errors == ()
+
+
+def test_a_break_joining_another_is_refused_across_the_new_year() -> None:
+    # 002 §4.4.1: one break of at most 30 days. December's break cut to 30 days (20.12–18.01)
+    # and a January break from 15.01 (overlapping) or 19.01 (the day after) would be one break
+    # of 37 days without a day of play between.
+    december = brk("2026-12-20", "2027-01-31")
+    for first in ("2027-01-15", "2027-01-19"):
+        january = brk(first, "2027-01-25")
+        standing, violations = check_break_limits([january, december])
+        assert standing == [brk("2026-12-20", "2027-01-18")]
+        assert [(v.rule, v.code) for v in violations] == [
+            ("002 §4.4.1", "break_too_long"), ("002 §4.4.1", "break_joins_another")]
+        assert violations[1].values["other_last"] == date(2027, 1, 18)
+    # A day of play between them: one break in each calendar year, as the rule allows.
+    standing, violations = check_break_limits([december, brk("2027-01-20", "2027-01-25")])
+    assert len(standing) == 2 and [v.code for v in violations] == ["break_too_long"]
+
+
+def test_an_announcement_is_judged_against_the_breaks_already_taken() -> None:
+    taken = [brk("2026-12-20", "2027-01-18")]
+    # Overlapping or continuing the break taken: refused, whatever its year.
+    stands, violations = judge_announcement(taken, brk("2027-01-15", "2027-01-25"),
+                                            announced_on=date(2026, 12, 12))
+    assert stands is None and [v.code for v in violations] == ["break_joins_another"]
+    # A second break in 2026, earlier in the calendar than the one taken: the break taken stands.
+    stands, violations = judge_announcement(taken, brk("2026-06-01", "2026-06-05"),
+                                            announced_on=date(2026, 5, 1))
+    assert stands is None and [v.code for v in violations] == ["second_break_in_year"]
+    # The same break again: it holds already.
+    stands, violations = judge_announcement(taken, brk("2026-12-20", "2027-01-31"),
+                                            announced_on=date(2026, 12, 12))
+    assert stands is None and [(v.rule, v.code) for v in violations] == [
+        ("002 §4.4.2", "break_already_announced")]
+    # Over 30 days: its first 30 stand, reported.
+    stands, violations = judge_announcement([], brk("2026-12-20", "2027-01-31"),
+                                            announced_on=date(2026, 12, 11))
+    assert stands == brk("2026-12-20", "2027-01-18") and [v.code for v in violations] == [
+        "break_too_long"]
+
+
+def test_an_announcement_after_the_break_ended_is_refused_one_after_it_began_stands() -> None:
+    # 002 §4.4.2: the notice comes «до его начала»; after its end it counts in no game, so it is
+    # no break at all and does not use up the break of the year.
+    past = brk("2026-12-01", "2026-12-05")
+    stands, violations = judge_announcement([], past, announced_on=date(2026, 12, 12))
+    assert stands is None
+    assert [(v.rule, v.code, v.values["announced"]) for v in violations] == [
+        ("002 §4.4.2", "break_announced_after_end", date(2026, 12, 12))]
+    for announced in (date(2026, 12, 1), date(2026, 12, 5)):  # on its first or last day: late
+        stands, violations = judge_announcement([], past, announced_on=announced)
+        assert stands == past and violations == []
