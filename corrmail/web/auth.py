@@ -18,7 +18,7 @@ from corrmail.models import Role, User
 from corrmail.models.people import check_dummy_password
 from corrmail.ops.origin import client_address
 from corrmail.ops.security import login_throttle
-from corrmail.web.database import db_session
+from corrmail.web.database import db_session, mail_settings
 from corrmail.web.forms import LoginForm, LogoutForm
 
 P = ParamSpec("P")
@@ -35,7 +35,10 @@ def init_login(app: Flask) -> None:
 
     @app.context_processor
     def logout_form() -> dict[str, object]:
-        return {"logout_form": LogoutForm(), "Role": Role}
+        # With no mail server every letter stays in the outbox: officials are told on every
+        # page, so no «sent» on a page is taken for a letter that went out.
+        return {"logout_form": LogoutForm(), "Role": Role,
+                "mail_captured": mail_settings().captured}
 
 
 @login_manager.user_loader

@@ -209,10 +209,16 @@ def publish_now(code: str) -> str | Response:
         report = _act_on(tournament, publish)
     except PublishRefused as error:
         return _publish_page(tournament, error.missing), 422  # type: ignore[return-value]
-    flash(_("%(code)s is published: %(games)s games created, %(emailed)s start sheets e-mailed, "
-            "%(steward)s for the steward to post.", code=code, games=report.games_created,
-            emailed=len(report.emailed),
-            steward=len([p for p in report.for_steward if p.start_sheet_sent_on is None])), "info")
+    steward = len([p for p in report.for_steward if p.start_sheet_sent_on is None])
+    if letter_writer().settings.captured:
+        flash(_("%(code)s is published: %(games)s games created, %(emailed)s start sheets written "
+                "for e-mail but kept in the outbox (no mail server is configured), %(steward)s "
+                "for the steward to post.", code=code, games=report.games_created,
+                emailed=len(report.emailed), steward=steward), "warning")
+    else:
+        flash(_("%(code)s is published: %(games)s games created, %(emailed)s start sheets "
+                "e-mailed, %(steward)s for the steward to post.", code=code,
+                games=report.games_created, emailed=len(report.emailed), steward=steward), "info")
     return redirect(url_for("tournament_life.sheets", code=code))
 
 

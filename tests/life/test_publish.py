@@ -247,6 +247,14 @@ def test_publish_button(organizer_client: FlaskClient, draft: int, database: Dat
     assert done.status_code == 302
     assert _tournament(database).status is TournamentStatus.RUNNING
     assert len(_outbox(database, "start_sheet")) == 2
+    # No mail server in the tests: the page says the sheets wait in the outbox, not «e-mailed»,
+    # and every official's page says no letter leaves the server.
+    shown = organizer_client.get(done.location).get_data(as_text=True)
+    assert ("стартовых листов для эл. почты — 2, но они лежат в исходящих (почтовый сервер не "
+            "настроен)") in shown
+    assert "отправлено по эл. почте" not in shown
+    assert ("Почтовый сервер не настроен (CORRMAIL_SMTP_HOST): письма с сервера не уходят, все они "
+            "лежат в разделе") in shown
 
 
 def test_outbox_list(corrmail: Callable[..., Result], draft: int) -> None:
