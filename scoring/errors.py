@@ -2,9 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
+#: A value an error carries beside its code: a number (a round, a start number, a count), a text,
+#: or several start numbers or texts.
+ErrorValue = int | str | tuple[int, ...] | tuple[str, ...]
+
+#: The values that are start numbers (in a team Swiss, the teams' numbers: their order).
+START_NUMBER_VALUES = frozenset(
+    {"player", "players", "opponent", "others", "white", "black", "whites", "bye_candidates"}
+)
+
+_NO_VALUES: Mapping[str, ErrorValue] = MappingProxyType({})
+
 
 class ScoringError(ValueError):
-    """Base class of every error the scoring engine raises for bad input."""
+    """Base class of every error the scoring engine raises for bad input.
+
+    ``code`` names what is wrong and ``values`` the values of its English text, so that a reader
+    can be told in his own words; an error without a code (``""``) has only its English text.
+    The values named in :data:`START_NUMBER_VALUES` are start numbers.
+    """
+
+    code: str = ""
+    values: Mapping[str, ErrorValue] = _NO_VALUES
 
 
 class SelfPairingError(ScoringError):
@@ -105,3 +127,20 @@ class FormatError(ScoringError):
         super().__init__(f"{source}: {shown}")
         self.source = source
         self.problems = problems
+
+
+class ScheduleError(ScoringError):
+    """A Scheveningen schedule that cannot be drawn for teams of ``size`` players (004).
+
+    Codes: ``scheveningen_size`` (a team needs at least one player), ``semi_scheveningen_size``
+    (the halves meet each other, so a team needs an even number); value ``size``.
+    """
+
+    def __init__(self, size: int, semi: bool) -> None:
+        super().__init__(
+            f"a {'semi-' if semi else ''}Scheveningen match needs "
+            f"{'an even number of' if semi else 'at least one'} player(s) a team, not {size}"
+        )
+        self.size = size
+        self.code = "semi_scheveningen_size" if semi else "scheveningen_size"
+        self.values = {"size": size}

@@ -18,6 +18,7 @@ from functools import cached_property, partial
 from scoring.errors import (
     InconsistentResultError,
     PlayoffError,
+    ScheduleError,
     ScoringError,
     TiebreakNotApplicableError,
     UnknownTiebreakError,
@@ -434,7 +435,7 @@ def scheveningen_schedule(size: int, semi: bool = False) -> tuple[BoardPairing, 
     are balanced too (:func:`_balanced_block`): exactly half white when a half has a multiple of
     four boards, within one game of that otherwise (see docs/rules/scoring.md)."""
     if size < 1 or (semi and size % 2):
-        raise ScoringError(f"a {'semi-' if semi else ''}Scheveningen match needs {'an even number of' if semi else 'at least one'} player(s) a team, not {size}")
+        raise ScheduleError(size, semi)
     blocks = [(0, size // 2), (size // 2, size // 2)] if semi else [(0, size)]
     pairings = []
     for offset, width in blocks:

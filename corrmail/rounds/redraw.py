@@ -46,7 +46,6 @@ from corrmail.models import (
     UnpairedKind,
     User,
 )
-from corrmail.rounds.refusals import ENGINE
 from corrmail.rounds.swiss import (
     PUBLISHED_ROUND_RULE,
     RoundRefused,
@@ -168,7 +167,7 @@ def plan_redraw(session: Session, tournament: Tournament, number: int) -> Redraw
     try:
         after = redraw(entrants, before)
     except PairingError as error:
-        raise RoundRefused(tournament.code, ENGINE, "000 §3.18.2", detail=str(error)) from error
+        raise RoundRefused.by_engine(tournament.code, "000 §3.18.2", error) from error
     new_pairs = set(after.pairs)
     kept = tuple(p for p in before.pairs if p in new_pairs)
     cancelled = tuple(g for g in games if _pair(g) not in new_pairs)

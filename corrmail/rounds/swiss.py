@@ -49,8 +49,9 @@ from corrmail.models import (
     User,
 )
 from corrmail.paths import templates_dir
-from corrmail.rounds.refusals import ENGINE, ROUND_REFUSALS, english
+from corrmail.rounds.refusals import ENGINE, ROUND_REFUSALS, EngineReason, english
 from corrmail.standings.results import scoring_tournament, unpaired_entries
+from scoring.errors import ScoringError
 from scoring.model import Team as ScoringTeam
 from scoring.model import Tournament as ScoringTournament
 from scoring.model import TournamentSystem as ScoringSystem
@@ -93,10 +94,17 @@ PUBLISHED_ROUND_RULE = "004"
 class RoundRefused(ValueError):
     """The director's request cannot be carried out; ``rule`` is the point that forbids it.
     ``code`` and ``params`` name the reason (``corrmail.rounds.refusals``) so a page can word it
-    in its reader's language; ``reason`` is its English text."""
+    in its reader's language; ``reason`` is its English text. When the pairing program refuses
+    (``ENGINE``), ``reasons`` are its own codes and values."""
 
     def __init__(
-        self, tournament_code: str, code: str, rule: str | None = None, **params: object
+        self,
+        tournament_code: str,
+        code: str,
+        rule: str | None = None,
+        *,
+        reasons: Sequence[EngineReason] = (),
+        **params: object,
     ) -> None:
         reason = english(ROUND_REFUSALS, code, params)
         cited = f" ({rule})" if rule else ""
@@ -106,6 +114,13 @@ class RoundRefused(ValueError):
         self.params = params
         self.reason = reason
         self.rule = rule
+        self.reasons = tuple(reasons)
+
+    @classmethod
+    def by_engine(cls, tournament_code: str, rule: str, error: ScoringError) -> RoundRefused:
+        """The pairing program's refusal: its English as ``detail``, its code as ``reasons``."""
+        return cls(tournament_code, ENGINE, rule, reasons=EngineReason.of_error(error),
+                   detail=str(error))
 
 
 @dataclass(frozen=True)
@@ -263,7 +278,7 @@ def _system(session: Session, tournament: Tournament) -> PairingSystem:
     try:
         return parse_system(name)
     except PairingError as error:
-        raise RoundRefused(tournament.code, ENGINE, "000 §3.18.3", detail=str(error)) from error
+        raise RoundRefused.by_engine(tournament.code, "000 §3.18.3", error) from error
 
 
 def _check_can_pair(session: Session, tournament: Tournament, number: int) -> None:
@@ -323,7 +338,7 @@ def _compute(
             return system, pair_teams(view, number, system, seed)
         return system, pair_round(entrants_before(view, number, absent=absent), number, system, seed)
     except PairingError as error:
-        raise RoundRefused(tournament.code, ENGINE, "000 §3.18.2", detail=str(error)) from error
+        raise RoundRefused.by_engine(tournament.code, "000 §3.18.2", error) from error
 
 
 def pair_next_round(
@@ -470,6 +485,7 @@ def publish_round(
         if violations:  # the engine never produces one; refuse rather than publish a bad draw
             raise RoundRefused(
                 tournament.code, ENGINE, PUBLISHED_ROUND_RULE,
+                reasons=[EngineReason.of_violation(v) for v in violations],
                 detail="; ".join(str(v) for v in violations),
             )
     letters = 0

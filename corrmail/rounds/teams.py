@@ -24,7 +24,7 @@ from corrmail.models import (
     TournamentSystem,
     User,
 )
-from corrmail.rounds.refusals import ENGINE, TEAM_LINE_REFUSALS, english
+from corrmail.rounds.refusals import TEAM_LINE_REFUSALS, english
 from corrmail.rounds.swiss import RoundRefused, round_rules, scoring_view
 from scoring.errors import PlayoffError, ScoringError
 from scoring.model import Colour
@@ -198,7 +198,7 @@ def _scheveningen(tournament: Tournament, teams: Sequence[ScoringTeam], semi: bo
     try:
         schedule = scheveningen_schedule(size, semi)
     except ScoringError as error:
-        raise RoundRefused(tournament.code, ENGINE, "004", detail=str(error)) from error
+        raise RoundRefused.by_engine(tournament.code, "004", error) from error
     games = []
     for pairing in schedule:
         ours, theirs = first.members[pairing.first - 1], second.members[pairing.second - 1]

@@ -2,21 +2,30 @@
 
 ``scoring.pairing`` is a pure package: it writes its notes in English, with the rules cited (the
 command line prints them as they are). The pages read each note by its known form and say it in
-the reader's language; a note of an unknown form keeps its English.
+the reader's language; a note of an unknown form keeps its English. Its refusals carry codes and
+values (``corrmail.rounds.refusals.EngineReason``), worded here with the players' names.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from flask import Flask
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from corrmail.rounds.refusals import BYE_CANDIDATES, PAIRING_REASONS, EngineReason
+from scoring.errors import START_NUMBER_VALUES, ErrorValue
 from scoring.pairing.model import PairingSystem
 
-__all__ = ["init_pairing_labels", "pairing_note", "pairing_program", "pairing_refusal"]
+__all__ = [
+    "init_pairing_labels",
+    "pairing_note",
+    "pairing_program",
+    "pairing_reason",
+    "pairing_refusal",
+]
 
 
 def _colour(word: str) -> str:
@@ -75,63 +84,86 @@ _NOTES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
                  players=m[1])),
 ]
 
-def _numbers(listed: str) -> str:
-    """Start numbers as the engine lists them (``[1, 4]``), without the brackets."""
-    return listed.strip("[]")
+def _listed(text: str) -> tuple[int, ...]:
+    """Start numbers as the engine lists them in its English (``[1, 4]``)."""
+    return tuple(int(number) for number in text.strip("[]").split(",") if number.strip())
 
 
 _BYE_CONTEXT = re.compile(r" whoever of (\[.*?\]) takes the bye \(000 §3\.18\.2: never a "
                           r"second point without play\)$")
-#: Why the engine found no legal pairing (``NoLegalPairingError.reason``), each by its form.
-_NO_PAIRING: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+#: The forms of the engine's English when no legal pairing exists, each read as its code and
+#: values: for a refusal that carries the engine's text alone, without its ``reasons``.
+_NO_PAIRING: list[tuple[re.Pattern[str], str, Callable[[re.Match[str]], dict[str, ErrorValue]]]] = [
     (re.compile(r"odd number of players and every one has already had a point without play "
                 r"\(000 §3\.18\.2\)$"),
-     lambda m: _("odd number of players and every one has already had a point without play "
-                 "(000 §3.18.2)")),
+     "every_bye_taken", lambda m: {}),
     (re.compile(r"player\(s\) (\[.*?\]) cannot meet anyone: every other player already met "
                 r"\(000 §3\.18\.2\) or no colour within the limits \(000 §3\.18\.2, 002\)$"),
-     lambda m: _("player(s) %(players)s cannot meet anyone: every other player already met "
-                 "(000 §3.18.2) or no colour within the limits (000 §3.18.2, 002)",
-                 players=_numbers(m[1]))),
+     "cannot_meet_anyone", lambda m: {"players": _listed(m[1])}),
     (re.compile(r"players (\[.*?\]) have no legal opponent left \(000 §3\.18\.2, 002\)$"),
-     lambda m: _("players %(players)s have no legal opponent left (000 §3.18.2, 002)",
-                 players=_numbers(m[1]))),
+     "no_legal_opponent", lambda m: {"players": _listed(m[1])}),
     (re.compile(r"players (\[.*?\]) may meet only one another \(in blocks of odd size\) or the "
                 r"(\d+) player\(s\) (\[.*?\]), too few for them, so one is left over \(never "
                 r"the same pair twice, colour limits: 000 §3\.18\.2, 002\)$"),
-     lambda m: _("players %(players)s may meet only one another (in blocks of odd size) or the "
-                 "%(count)s player(s) %(others)s, too few for them, so one is left over (never "
-                 "the same pair twice, colour limits: 000 §3.18.2, 002)",
-                 players=_numbers(m[1]), count=m[2], others=_numbers(m[3]))),
+     "odd_blocks",
+     lambda m: {"players": _listed(m[1]), "count": int(m[2]), "others": _listed(m[3])}),
     (re.compile(r"the players (\[.*?\]) cannot be paired again without breaking 000 §3\.18\.2$"),
-     lambda m: _("the players %(players)s cannot be paired again without breaking 000 §3.18.2",
-                 players=_numbers(m[1]))),
+     "redraw_blocked", lambda m: {"players": _listed(m[1])}),
 ]
 _NO_LEGAL_PAIRING = re.compile(r"round (\d+): no legal pairing: (.*)$")
 
 
-def pairing_refusal(detail: str) -> str:
-    """The engine's refusal to pair (``NoLegalPairingError``) in the reader's language; any other
-    text of the engine keeps its English."""
+def _read_no_pairing(detail: str) -> EngineReason | None:
+    """The engine's English when no legal pairing exists, read back into its code and values."""
     refused = _NO_LEGAL_PAIRING.match(detail)
     if refused is None:
-        return detail
+        return None
     reason = refused[2]
+    values: dict[str, ErrorValue] = {"round": int(refused[1])}
     context = _BYE_CONTEXT.search(reason)
     if context is not None:
         reason = reason[:context.start()]
-    for pattern, say in _NO_PAIRING:
+        values["bye_candidates"] = _listed(context[1])
+    for pattern, code, read in _NO_PAIRING:
         found = pattern.match(reason)
         if found:
-            worded = say(found)
-            break
-    else:
-        return detail
-    if context is not None:
-        worded = _("%(reason)s whoever of %(players)s takes the bye (000 §3.18.2: never a second "
-                   "point without play)", reason=worded, players=_numbers(context[1]))
-    return str(_("round %(round)s: no legal pairing: %(reason)s", round=refused[1],
-                 reason=worded))
+            return EngineReason(code, {**values, **read(found)})
+    return None
+
+
+def pairing_refusal(detail: str) -> str:
+    """The engine's refusal to pair (``NoLegalPairingError``), known only by its English text, in
+    the reader's language; any other text of the engine keeps its English."""
+    reason = _read_no_pairing(detail)
+    worded = pairing_reason(reason) if reason is not None else None
+    return worded if worded is not None else detail
+
+
+def _value(key: str, value: ErrorValue, entrants: Mapping[int, str]) -> str:
+    """One value of an engine reason as a page shows it: start numbers by ``entrants`` (a
+    player's number and name), a colour and the programs in words, lists without brackets."""
+    items: tuple[int | str, ...] = value if isinstance(value, tuple) else (value,)
+    if key in START_NUMBER_VALUES:
+        return ", ".join(entrants.get(n, str(n)) if isinstance(n, int) else n for n in items)
+    if key == "colour":
+        return _colour(str(value))
+    if key == "known":
+        return "; ".join(str(PROGRAM_NAMES.get(str(code), code)) for code in items)
+    return ", ".join(str(item) for item in items)
+
+
+def pairing_reason(reason: EngineReason, entrants: Mapping[int, str] | None = None) -> str | None:
+    """One reason of the pairing program (its code and values) in the reader's language, with the
+    rules it cites; ``entrants`` names the start numbers. ``None`` for a code it has no words for."""
+    known = PAIRING_REASONS.get(reason.code)
+    if known is None:
+        return None
+    frame, text = known
+    shown = {key: _value(key, value, entrants or {}) for key, value in reason.values.items()}
+    worded = str(_(text, **shown))
+    if "bye_candidates" in shown:
+        worded = str(_(BYE_CANDIDATES, reason=worded, players=shown["bye_candidates"]))
+    return str(_(frame, **{**shown, "reason": worded})) if frame else worded
 
 
 PROGRAM_NAMES = {

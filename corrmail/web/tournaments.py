@@ -68,7 +68,7 @@ from corrmail.web.access import (
 )
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, letter_writer, tournament_today
-from corrmail.web.refusals import refusal_text
+from corrmail.web.refusals import entrant_labels, refusal_text
 from corrmail.web.registration_forms import (
     ImportForm,
     PairForm,
@@ -341,15 +341,17 @@ def _directed_tournament(code: str) -> Tournament:
     return tournament
 
 
-def _direct(step: Callable[[Session], Outcome], announce: Callable[[Outcome], str]) -> None:
+def _direct(step: Callable[[Session], Outcome], announce: Callable[[Outcome], str],
+            tournament: Tournament | None = None) -> None:
     """Run a director's step on rounds or teams and commit it, flashing what it did; a refusal
-    rolls everything back and is flashed instead."""
+    rolls everything back and is flashed instead, naming the ``tournament``'s entrants."""
     session = db_session()
     try:
         outcome = step(session)
     except RoundRefused as error:
         session.rollback()
-        flash(refusal_text(error), "error")
+        entrants = entrant_labels(session, tournament) if tournament is not None else None
+        flash(refusal_text(error, entrants), "error")
     else:
         session.commit()
         flash(announce(outcome), "info")
@@ -405,6 +407,7 @@ def pair_next(code: str) -> Response:
                 ),
                 lambda paired: _("Round %(number)s paired: check the preview, then publish.",
                                  number=paired.number),
+                tournament,
             )  # fmt: skip
     return redirect(url_for("tournaments.rounds", code=code))
 
@@ -425,6 +428,7 @@ def publish_next(code: str) -> Response:
                 number=published.round.number, games=len(published.games),
                 letters=published.letters,
             ),
+            tournament,
         )  # fmt: skip
     return redirect(url_for("tournaments.rounds", code=code))
 
@@ -449,7 +453,7 @@ def redraw_round(code: str, number: int) -> tuple[str, int] | Response:
             )  # fmt: skip
         except RoundRefused as error:
             session.rollback()
-            flash(refusal_text(error), "error")
+            flash(refusal_text(error, entrant_labels(session, tournament)), "error")
             return redirect(here)
         session.commit()
         flash(_("Round %(number)s redrawn: %(cancelled)s game(s) cancelled, %(added)s paired "
@@ -461,8 +465,9 @@ def redraw_round(code: str, number: int) -> tuple[str, int] | Response:
     try:
         plan = plan_redraw(session, tournament, number)
     except RoundRefused as error:
+        refusal = refusal_text(error, entrant_labels(session, tournament))
         page = render_template("tournaments/redraw.html", tournament=tournament, number=number,
-                               plan=None, refusal=refusal_text(error), names=names, form=form)
+                               plan=None, refusal=refusal, names=names, form=form)
         return page, 409
     form.fingerprint.data = plan.fingerprint
     page = render_template("tournaments/redraw.html", tournament=tournament, number=number,

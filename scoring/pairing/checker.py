@@ -8,8 +8,10 @@ for colours, and a later pairing that repeats an unplayed pair is legal (``000 �
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from scoring.errors import ErrorValue
 from scoring.model import Colour, Tournament
 from scoring.pairing.colours import ABSOLUTE_MAX_RUN, permitted_colours
 from scoring.pairing.engine import pair_round
@@ -34,12 +36,20 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Violation:
-    """One breach of an absolute criterion in one published round."""
+    """One breach of an absolute criterion in one published round.
+
+    ``code`` and ``values`` say which, for a reader's own words (``message`` is the English):
+    ``met_before`` (``white``, ``black``), ``withdrawn_paired``, ``colour_limits`` (``player``,
+    ``colour``: ``white`` or ``black``), ``byes`` (``count``), ``second_point_without_play``,
+    ``withdrawn_bye`` (``player``), ``bye_even_number``, ``incomplete`` (``players``).
+    """
 
     round_no: int
     players: tuple[int, ...]
     rule: str
     message: str
+    code: str
+    values: Mapping[str, ErrorValue] = field(default_factory=dict, hash=False)
 
     def __str__(self) -> str:
         return f"round {self.round_no}: {self.message} ({self.rule})"
@@ -128,7 +138,8 @@ def _check_round(
         if game.black in before[game.white].opponents:
             found.append(
                 Violation(
-                    round_no, pair, "000 §3.18.2", f"{game.white} and {game.black} have met before"
+                    round_no, pair, "000 §3.18.2", f"{game.white} and {game.black} have met before",
+                    "met_before", {"white": game.white, "black": game.black},
                 )
             )
         for player in pair:
@@ -139,6 +150,8 @@ def _check_round(
                         (player,),
                         "000 §3.18.2",
                         f"player {player} has withdrawn but is paired",
+                        "withdrawn_paired",
+                        {"player": player},
                     )
                 )
         if game.result in _UNPLAYED:
@@ -152,6 +165,8 @@ def _check_round(
                         "000 §3.18.2, 002",
                         f"player {player} gets {colour.name.lower()} beyond the colour limits "
                         "(never four in a row, whites and blacks at most two apart)",
+                        "colour_limits",
+                        {"player": player, "colour": colour.name.lower()},
                     )
                 )
     byes = [u.player for u in unpaired if u.result is Result.BYE]
@@ -161,7 +176,8 @@ def _check_round(
     if len(byes) > 1:
         found.append(
             Violation(
-                round_no, tuple(byes), "000 §3.18.2", f"{len(byes)} byes in one round; at most one"
+                round_no, tuple(byes), "000 §3.18.2", f"{len(byes)} byes in one round; at most one",
+                "byes", {"count": len(byes)},
             )
         )
     for player in byes:
@@ -172,6 +188,8 @@ def _check_round(
                     (player,),
                     "000 §3.18.2",
                     f"player {player} gets a second point without play",
+                    "second_point_without_play",
+                    {"player": player},
                 )
             )
         if player in withdrawn:
@@ -181,11 +199,16 @@ def _check_round(
                     (player,),
                     "000 §3.18.2",
                     f"player {player} has withdrawn but gets the bye",
+                    "withdrawn_bye",
+                    {"player": player},
                 )
             )
     if byes and len(playing) % 2 == 0:
         found.append(
-            Violation(round_no, tuple(byes), "000 §3.18.2", "a bye with an even number of players")
+            Violation(
+                round_no, tuple(byes), "000 §3.18.2", "a bye with an even number of players",
+                "bye_even_number",
+            )
         )
     missing = sorted(n for n in playing if n not in seen)
     if missing:
@@ -195,6 +218,8 @@ def _check_round(
                 tuple(missing),
                 "002",
                 f"players {missing} are neither paired nor absent: the draw is incomplete",
+                "incomplete",
+                {"players": tuple(missing)},
             )
         )
     return found

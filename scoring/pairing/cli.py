@@ -87,9 +87,15 @@ def next_round(tournament: Tournament) -> int:
             last + 1,
             f"round {last} still has games without a result (white {pending[:10]}); a Swiss "
             "round is paired from the results of the previous one (000 §3.18.1)",
+            code="results_missing",
+            previous=last,
+            whites=tuple(pending[:10]),
         )
     if tournament.rounds is not None and last >= tournament.rounds:
-        raise RoundNotReadyError(last + 1, f"the event has {tournament.rounds} rounds, all paired")
+        raise RoundNotReadyError(
+            last + 1, f"the event has {tournament.rounds} rounds, all paired",
+            code="all_rounds_paired", rounds=tournament.rounds,
+        )
     return last + 1
 
 
@@ -101,7 +107,10 @@ def run_pair(args: argparse.Namespace) -> int:
     absent = _numbers(args.absent)
     for start_no in absent:
         if start_no not in tournament.by_start_no:
-            raise EntrantError(start_no, "named absent (--absent) but not in the tournament")
+            raise EntrantError(
+                start_no, "named absent (--absent) but not in the tournament",
+                code="absent_not_in_event",
+            )
     draw = pair_round(
         entrants_before(tournament, round_no, absent), round_no, args.system, args.seed
     )
@@ -202,5 +211,8 @@ def _numbers(text: str) -> list[int]:
             try:
                 numbers.append(int(part))
             except ValueError:
-                raise PairingError(f"--absent: {part!r} is not a start number") from None
+                raise PairingError(
+                    f"--absent: {part!r} is not a start number", code="absent_not_a_number",
+                    text=part,
+                ) from None
     return numbers

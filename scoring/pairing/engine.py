@@ -15,6 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import NoReturn
 
+from scoring.errors import ErrorValue
 from scoring.pairing.colours import (
     ABSOLUTE_MAX_RUN,
     PREFERRED_MAX_RUN,
@@ -64,27 +65,44 @@ def validate_entrants(entrants: Sequence[Entrant]) -> None:
     by_number: dict[int, Entrant] = {}
     for entrant in entrants:
         if entrant.start_no < 1:
-            raise EntrantError(entrant.start_no, "start numbers begin at 1 (000 §3.18.5.1)")
+            raise EntrantError(
+                entrant.start_no, "start numbers begin at 1 (000 §3.18.5.1)",
+                code="start_number_below_one",
+            )
         if entrant.start_no in by_number:
-            raise EntrantError(entrant.start_no, "start number used twice (000 §3.18.5.1)")
+            raise EntrantError(
+                entrant.start_no, "start number used twice (000 §3.18.5.1)",
+                code="start_number_twice",
+            )
         by_number[entrant.start_no] = entrant
     for entrant in entrants:
         if len(entrant.colours) != len(entrant.opponents):
             raise EntrantError(
                 entrant.start_no,
                 f"{len(entrant.opponents)} games played but {len(entrant.colours)} colours",
+                code="colours_not_games",
+                games=len(entrant.opponents),
+                colours=len(entrant.colours),
             )
         if len(set(entrant.opponents)) != len(entrant.opponents):
-            raise EntrantError(entrant.start_no, "met the same opponent twice (000 §3.18.2)")
+            raise EntrantError(
+                entrant.start_no, "met the same opponent twice (000 §3.18.2)", code="met_twice"
+            )
         for opponent in entrant.opponents:
             if opponent == entrant.start_no:
-                raise EntrantError(entrant.start_no, "recorded as meeting himself")
+                raise EntrantError(
+                    entrant.start_no, "recorded as meeting himself", code="meets_himself"
+                )
             other = by_number.get(opponent)
             if other is None:
-                raise EntrantError(entrant.start_no, f"opponent {opponent} is not in the event")
+                raise EntrantError(
+                    entrant.start_no, f"opponent {opponent} is not in the event",
+                    code="opponent_not_in_event", opponent=opponent,
+                )
             if entrant.start_no not in other.opponents:
                 raise EntrantError(
-                    entrant.start_no, f"met {opponent}, whose history does not list the game"
+                    entrant.start_no, f"met {opponent}, whose history does not list the game",
+                    code="game_not_in_history", opponent=opponent,
                 )
 
 
@@ -102,7 +120,7 @@ def pair_round(
     """
     program = parse_system(system)
     if round_no < 1:
-        raise NoLegalPairingError(round_no, "rounds are numbered from 1")
+        raise NoLegalPairingError(round_no, "rounds are numbered from 1", code="round_below_one")
     validate_entrants(entrants)
     playing = [e for e in entrants if not e.withdrawn and not e.absent]
     absent = tuple(sorted(e.start_no for e in entrants if e.absent and not e.withdrawn))
@@ -273,7 +291,7 @@ class _Round:
         pool = Pool(self.ranking, self.relaxed)
         if len(self.ranking) % 2 == 0:
             if not pool.complete:
-                self._fail(pool.matcher, "")
+                self._fail(pool.matcher)
             return None
         eligible = [
             n for n in reversed(self.ranking) if not self.relaxed.entrants[n].had_point_without_play
@@ -284,44 +302,58 @@ class _Round:
                 "odd number of players and every one has already had a point without play "
                 "(000 §3.18.2)",
                 blocked=self.ranking,
+                code="every_bye_taken",
             )
         for candidate in eligible:
             if pool.take([candidate]):
                 return candidate
         self._fail(
             Matcher([n for n in self.ranking if n != eligible[0]], self.relaxed.allowed),
-            f" whoever of {sorted(eligible)} takes the bye (000 §3.18.2: never a second point "
-            "without play)",
+            bye_candidates=sorted(eligible),
         )
 
-    def _fail(self, matcher: Matcher, context: str) -> NoReturn:
-        """Raise :class:`NoLegalPairingError` naming a Tutte barrier of the unpairable field."""
+    def _fail(self, matcher: Matcher, bye_candidates: Sequence[int] = ()) -> NoReturn:
+        """Raise :class:`NoLegalPairingError` naming a Tutte barrier of the unpairable field;
+        ``bye_candidates``: the players of whom none could take the bye."""
         barrier = matcher.explain()
         blocked = sorted(matcher.exposed())
         field = self.relaxed
         lonely = sorted(
             n for n in self.ranking if not any(field.allowed(n, m) for m in self.ranking if m != n)
         )
+        values: dict[str, ErrorValue]
         if lonely:
+            code, values = "cannot_meet_anyone", {"players": tuple(lonely)}
             reason = (
                 f"player(s) {lonely} cannot meet anyone: every other player already met "
                 "(000 §3.18.2) or no colour within the limits (000 §3.18.2, 002)"
             )
         elif barrier is None or not barrier.inner:
+            code, values = "no_legal_opponent", {"players": tuple(blocked)}
             reason = f"players {blocked} have no legal opponent left (000 §3.18.2, 002)"
         else:
             inner = sorted(barrier.inner)
             outer = sorted(barrier.outer)
+            code = "odd_blocks"
+            values = {"players": tuple(outer), "count": len(inner), "others": tuple(inner)}
             reason = (
                 f"players {outer} may meet only one another (in blocks of odd size) or the "
                 f"{len(inner)} player(s) {inner}, too few for them, so one is left over "
                 "(never the same pair twice, colour limits: 000 §3.18.2, 002)"
             )
+        if bye_candidates:
+            values["bye_candidates"] = tuple(bye_candidates)
+            reason += (
+                f" whoever of {list(bye_candidates)} takes the bye (000 §3.18.2: never a second "
+                "point without play)"
+            )
         raise NoLegalPairingError(
             self.round_no,
-            reason + context,
+            reason,
             blocked=blocked,
             barrier=sorted(barrier.inner) if barrier else (),
+            code=code,
+            **values,
         )
 
     # -- score groups ------------------------------------------------------------------------

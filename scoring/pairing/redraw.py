@@ -79,6 +79,8 @@ def redraw(entrants: Sequence[Entrant], published: Draw) -> Draw:
             published.round_no,
             f"the players {blocked} cannot be paired again without breaking 000 §3.18.2",
             blocked=blocked,
+            code="redraw_blocked",
+            players=tuple(blocked),
         )
     kept_by_players = {frozenset((p.white, p.black)): p for p in kept}
     pairs: list[Pair] = []

@@ -57,7 +57,7 @@ class TeamDraw:
 def team_entrants_before(tournament: Tournament, round_no: int) -> list[Entrant]:
     """Every team's state before ``round_no``, numbered 1.. in file order."""
     if not tournament.teams:
-        raise PairingError("the tournament has no teams (000 §3.17.1)")
+        raise PairingError("the tournament has no teams (000 §3.17.1)", code="no_teams")
     number = {team.name: index for index, team in enumerate(tournament.teams, start=1)}
     matches = team_matches(tournament)
     withdrawn = {w.player for w in tournament.withdrawals if w.after_round < round_no}
