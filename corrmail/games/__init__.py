@@ -11,7 +11,8 @@ carried it (002 §4.2–§4.4), and a newcomer changes a rule's effect in one pl
 * :mod:`~corrmail.games.moves` — what 002 §4.2 requires of a letter's moves (:func:`check_moves`),
   draw offers, resignations, a result the board gives; writes nothing;
 * :mod:`~corrmail.games.changes` — a checked letter stored with what follows
-  (:func:`enter_letter`), results, penalties, breaks, suspending and resuming play;
+  (:func:`enter_letter`), results, penalties, breaks, suspending and resuming play, the
+  steward's forwarding of an e-mail move to a postal partner (:func:`record_forwarding`);
 * :mod:`~corrmail.games.cases` — case rows opened and moved on by the referee's desk, and the
   protest letters it files.
 """
@@ -26,6 +27,8 @@ _WHERE = {
     "BreakRefused": "changes",
     "CorrectionSenderError": "append",
     "CorrectionTargetError": "append",
+    "FORWARDING_CHANNELS": "changes",
+    "ForwardingRefused": "changes",
     "IllegalLedgerMove": "changes",
     "LedgerConflict": "append",
     "LedgerError": "append",
@@ -55,6 +58,7 @@ _WHERE = {
     "receive_protest_letter": "cases",
     "record_break": "changes",
     "record_error_report": "changes",
+    "record_forwarding": "changes",
     "record_result": "changes",
     "record_start_sheet_receipt": "changes",
     "resignation_result": "moves",
@@ -97,9 +101,11 @@ if TYPE_CHECKING:
         store_transition,
     )
     from corrmail.games.changes import (
+        FORWARDING_CHANNELS,
         PARTNER_CHARGE_RULES,
         VARIANT_REPLY_TEXT,
         BreakRefused,
+        ForwardingRefused,
         IllegalLedgerMove,
         LetterErrorRefused,
         RecordedBreak,
@@ -111,6 +117,7 @@ if TYPE_CHECKING:
         grant_special_break,
         record_break,
         record_error_report,
+        record_forwarding,
         record_result,
         record_start_sheet_receipt,
         resume_play,
@@ -129,11 +136,13 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "FORWARDING_CHANNELS",
     "PARTNER_CHARGE_RULES",
     "VARIANT_REPLY_TEXT",
     "BreakRefused",
     "CorrectionSenderError",
     "CorrectionTargetError",
+    "ForwardingRefused",
     "IllegalLedgerMove",
     "LedgerConflict",
     "LedgerError",
@@ -161,6 +170,7 @@ __all__ = [
     "receive_protest_letter",
     "record_break",
     "record_error_report",
+    "record_forwarding",
     "record_result",
     "record_start_sheet_receipt",
     "resignation_result",
