@@ -2,9 +2,10 @@
 changes a game.
 
 A static check over the service's source, like ``test_pure_packages.py`` for the rule packages:
-outside the core no module constructs, inserts, updates or deletes letters, results,
-penalties, breaks or cases, nor assigns a game's state or result columns. Every channel — post,
-e-mail, web, the referee's desk and its effects, the sweep, the API, the demo — calls the core.
+outside the core no module constructs, inserts, updates or deletes letters, the steward's
+forwardings of them, results, penalties, breaks or cases, nor assigns a game's state or result
+columns. Every channel — post, e-mail, web, the referee's desk and its effects, the sweep, the
+API, the demo — calls the core.
 
 Allowed exceptions, named here so they cannot grow unseen:
 
@@ -31,7 +32,7 @@ ALLOWED = {
 }
 
 #: Models whose rows only the core writes, as `corrmail.models` names them.
-GAME_ROWS = {"Letter", "Penalty", "Break", "Case", "ProtestLetter"}
+GAME_ROWS = {"Letter", "Penalty", "Break", "Case", "ProtestLetter", "Forwarding"}
 #: A game's state and result columns (and a case row's columns only the core sets).
 GAME_COLUMNS = {"state", "result", "result_kind", "result_rule", "result_on",
                 "letter_text", "parent_case_id"}

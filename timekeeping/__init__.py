@@ -31,6 +31,7 @@ from timekeeping.chart import (
     compute_chart,
     effective_start,
     error_report_due,
+    estimated_receipt,
 )
 from timekeeping.clock import (
     NotToMoveError,
@@ -47,6 +48,7 @@ from timekeeping.deadlines import (
     REPEAT_AFTER_DAYS,
     first_move_query_date,
     repeat_due,
+    repeat_due_of,
 )
 from timekeeping.errors import (
     NOTE_TEXTS,
@@ -89,8 +91,10 @@ __all__ = [
     "RuleViolation", "Side", "TimeChart", "TimeControl", "TimeControlError", "TimeFraction", "TimeFractionError", "TimekeepingError",
     "VIOLATION_TEXTS",
     "average_transit_days", "chart_to_dict", "chart_to_text", "check_break_limits", "compute_chart", "days_left",
-    "effective_start", "find_break_announcements", "first_move_query_date", "format_chart_date",
-    "game_break_days", "judge_announcement", "last_safe_reply_date", "ledger_from_dict", "ledger_to_dict", "local_date",
-    "parse_break_announcement", "parse_player_date", "phone_reply", "read_ledger", "repeat_due", "reply_clock", "rule_note", "rule_violation",
+    "effective_start", "estimated_receipt", "find_break_announcements", "first_move_query_date",
+    "format_chart_date", "game_break_days", "judge_announcement", "last_safe_reply_date",
+    "ledger_from_dict", "ledger_to_dict", "local_date", "parse_break_announcement",
+    "parse_player_date", "phone_reply", "read_ledger", "repeat_due", "repeat_due_of", "reply_clock",
+    "rule_note", "rule_violation",
     "think_days", "validate_player_breaks",
 ]

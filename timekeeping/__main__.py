@@ -20,7 +20,7 @@ from typing import Any
 from timekeeping.chart import TimeChart, compute_chart
 from timekeeping.clock import reply_clock
 from timekeeping.dates import parse_player_date
-from timekeeping.deadlines import first_move_query_date, repeat_due
+from timekeeping.deadlines import first_move_query_date, repeat_due_of
 from timekeeping.errors import DateFormatError, TimekeepingError
 from timekeeping.ledger import Ledger, read_ledger
 from timekeeping.render import chart_to_dict, chart_to_text
@@ -95,7 +95,8 @@ def _clock_report(ledger: Ledger, chart: TimeChart, player: Side, received: date
     if chart.rows:
         waiting = chart.rows[-1]
         report["repeat_due"] = {"player": waiting.sender.value,
-                                "date": repeat_due(waiting.sent, chart.break_calendar).isoformat()}
+                                "date": repeat_due_of(ledger.letters[waiting.letter - 1],
+                                                      chart.break_calendar).isoformat()}
     else:
         report["first_move_query_date"] = first_move_query_date(ledger.start_date, chart.break_calendar).isoformat()
     return report

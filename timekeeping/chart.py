@@ -6,7 +6,8 @@
   (002 §4.3.1, §4.4.2–§4.4.4); no day counts before a player's start (002 §4.3.2) or after the
   end-of-play date (002 §4.3.2);
 * the partner's dispatch date is replaced by the postmark when the receiver corrects it in the
-  reply (002 §4.3.1); a missing receipt date is estimated from the average transit (002 §4.3.3);
+  reply (002 §4.3.1); a missing receipt date is estimated from the average transit (002 §4.3.3),
+  counted from the day a forwarded letter was posted on (002 §4.1.1, :func:`estimated_receipt`);
 * penalty days charged in a reply (002 §4.2.11, §4.3.3) or by the referee (002 §4.3.7), and the
   days a repeat was late (002 §4.3.4), join the offender's total;
 * the first letter whose sender has used more days than the control allows for his counted
@@ -218,32 +219,38 @@ def _letter_dates(letters: Sequence[LetterEntry], errors: list[RuleViolation],
     previous_by_phone = False  # the answered move was given by telephone: no transit (002 §4.1.2)
     supplied: dict[int, tuple[date, int]] = {}  # omitted receipt -> (date supplied, by letter)
     declared: date | None = None  # the answered letter's declared dispatch
+    forwarded: date | None = None  # the day a third hand passed the answered letter on (002 §4.1.1)
     for index, letter in enumerate(letters):
         sender = letter.sender
         if sender is previous_sender:
             errors.append(rule_violation("002 §4.3.1", "letters_in_a_row", letter.move, index + 1,
                                          side=sender.value))
             out_of_turn.append(index)
-            declared = None
+            declared = forwarded = None
         postmark = letter.partner_sent_postmark
         dispatch = postmark or declared
         partner_dispatch.append(dispatch)
-        if postmark is not None and postmark != declared or letter.corrects_partner:
+        if postmark is not None and postmark != declared and postmark != forwarded or (
+                letter.corrects_partner):
             to_settle.append(index)
         day = letter.received
         received.append(day)
         if day is None:
             if index:  # the opening letter answers nothing: it has no receipt to omit
                 omitted.append(index)
-        elif dispatch is not None and day >= dispatch and not previous_by_phone:
-            transit_sum += day - dispatch
-            transits += 1
+        elif not previous_by_phone:
+            # The letter travelled from its postmark, else from the day it was forwarded.
+            posted = postmark or forwarded or declared
+            if posted is not None and day >= posted:
+                transit_sum += day - posted
+                transits += 1
         if letter.supplied_receipt is not None:
             _supply_receipt(letters, index, supplied, errors)
         declared = letter.sent
+        forwarded = letter.forwarded_on
         sent.append(declared)
         previous_sender = sender
-        previous_by_phone = letter.by_phone
+        previous_by_phone = letter.by_phone or letter.forwarded_by_phone
     answered = list(range(-1, len(letters) - 1))  # each letter answers the one before it ...
     for index in out_of_turn:  # ... unless both are from the same player
         answered[index] = -1
@@ -289,6 +296,14 @@ def _settle_postmarks(letters: Sequence[LetterEntry], answered: Sequence[int], s
                 notes.append(rule_note("002 §4.3.1", "postmark_matches", index + 1))
             continue
         declared = letters[target].sent
+        forwarded = letters[target].forwarded_on
+        if forwarded is not None:
+            # The letter received was the forwarder's: its postmark says when he posted it, not
+            # when the sender sent his move, so it corrects nothing (docs/rules/mail.md 21).
+            if postmark != forwarded:
+                notes.append(rule_note("002 §4.3.1", "forwarded_postmark_differs", target + 1,
+                                       postmark=postmark, forwarded=forwarded, reply=index + 1))
+            continue
         if letter.corrects_partner:
             sent[target] = postmark
             notes.append(rule_note("002 §4.3.1", "dispatch_corrected", target + 1,
@@ -332,9 +347,15 @@ def _estimate_receipts(letters: Sequence[LetterEntry], omitted: Sequence[int],
             errors.append(rule_violation("002 §4.3.3", "receipt_not_estimable", None, index + 1))
             received[index] = letters[index].sent
             continue
+        answered = letters[index - 1]
+        from_partner = answered.sender is not sender
         # A move given by telephone was heard the day of the call (002 §4.1.2, §4.3.1).
-        heard_at_once = letters[index - 1].by_phone and letters[index - 1].sender is not sender
-        guess = min(dispatch + timedelta(days=0 if heard_at_once else transit or 0), letters[index].sent)
+        heard_at_once = from_partner and (answered.by_phone or answered.forwarded_by_phone)
+        if from_partner and letters[index].partner_sent_postmark is None:
+            guess = estimated_receipt(answered, transit)
+        else:
+            guess = dispatch + timedelta(days=0 if heard_at_once else transit or 0)
+        guess = min(guess, letters[index].sent)
         received[index] = guess
         estimated[index] = True
         if heard_at_once:
@@ -345,6 +366,29 @@ def _estimate_receipts(letters: Sequence[LetterEntry], omitted: Sequence[int],
         else:
             notes.append(rule_note("002 §4.3.3", "receipt_estimated_no_transit", index + 1,
                                    estimate=guess))
+
+
+def estimated_receipt(letter: LetterEntry, transit: int | None) -> date:
+    """The day the partner is taken to have received ``letter`` while he has not said when
+    (002 §4.3.3: "берется из расчета среднего пробега"): the day it left for him plus
+    ``transit``, the game's average days in the post (:func:`average_transit_days`; none on
+    record: 0).
+
+    It left for him on its dispatch, or — when a third hand passed it on, the steward of a
+    mixed tournament posting an e-mail or web move to a partner who plays by post
+    (002 §4.1.1) — on the day that hand posted it (``forwarded_on``): the days it waited for
+    the steward are not the partner's. A move given or forwarded by telephone is heard the day
+    of the call (002 §4.1.2, §4.3.1): no transit. The clock of the player to move
+    (:func:`timekeeping.reply_clock`) and the chart's estimate of an omitted receipt both count
+    from this day.
+    """
+    if letter.forwarded_on is not None:
+        if letter.forwarded_by_phone:
+            return letter.forwarded_on
+        return letter.forwarded_on + timedelta(days=transit or 0)
+    if letter.by_phone:
+        return letter.sent
+    return letter.sent + timedelta(days=transit or 0)
 
 
 def average_transit_days(ledger: Ledger) -> int | None:

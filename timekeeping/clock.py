@@ -7,9 +7,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 
-from timekeeping.chart import TimeChart, average_transit_days, compute_chart, effective_start
+from timekeeping.chart import (
+    TimeChart,
+    average_transit_days,
+    compute_chart,
+    effective_start,
+    estimated_receipt,
+)
 from timekeeping.daycount import BreakCalendar
 from timekeeping.errors import TimekeepingError
 from timekeeping.ledger import Ledger
@@ -77,9 +83,11 @@ def reply_clock(ledger: Ledger, player: Side, received: date | None = None,
     """The clock of ``player``, who is to move.
 
     ``received`` is the day the partner's last letter arrived; when not known yet it is
-    estimated from the partner's dispatch and the average transit, as the chart does
-    (002 §4.3.3). For the opening move the clock runs from the player's start (002 §4.3.2).
-    Raises :class:`NotToMoveError` when ``player`` is waiting for his partner.
+    estimated as the chart does (002 §4.3.3, :func:`estimated_receipt`): from the partner's
+    dispatch — or from the day the steward posted it on, when the letter carries that day
+    (``LetterEntry.forwarded_on``, 002 §4.1.1) — plus the average transit; a call's day is the
+    receipt (002 §4.1.2). For the opening move the clock runs from the player's start
+    (002 §4.3.2). Raises :class:`NotToMoveError` when ``player`` is waiting for his partner.
     """
     chart = chart if chart is not None else compute_chart(ledger)
     rows = chart.rows
@@ -87,7 +95,8 @@ def reply_clock(ledger: Ledger, player: Side, received: date | None = None,
     start_day = effective_start(ledger, player)
     if rows and rows[-1].sender is player.partner:
         if received is None:
-            received = rows[-1].sent + timedelta(days=average_transit_days(ledger) or 0)
+            received = estimated_receipt(ledger.letters[rows[-1].letter - 1],
+                                         average_transit_days(ledger))
         counting_from = max(received, start_day)
     elif not rows and player is Side.WHITE:
         counting_from = start_day

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import date
 
 from timekeeping.daycount import NO_BREAKS, BreakCalendar
+from timekeeping.ledger import LetterEntry
 
 #: 002 §4.3.4: a move left unanswered is repeated (registered) after 30 days.
 REPEAT_AFTER_DAYS = 30
@@ -24,6 +25,15 @@ def repeat_due(sent: date, breaks: BreakCalendar = NO_BREAKS) -> date:
     A repeat sent later than this adds the days of delay to the repeater's time.
     """
     return date.fromordinal(breaks.nth_counted_day(sent.toordinal(), REPEAT_AFTER_DAYS))
+
+
+def repeat_due_of(letter: LetterEntry, breaks: BreakCalendar = NO_BREAKS) -> date:
+    """002 §4.3.4 for a letter of the ledger: 30 counted days after it left for the partner —
+    its dispatch, or the day a third hand passed it on (``forwarded_on``: the steward of a mixed
+    tournament posting or telephoning an e-mail move to a partner who plays by post,
+    002 §4.1.1). The letter that can go astray is the one posted that day, and the partner's
+    30 days of silence run from it (docs/rules/mail.md 21)."""
+    return repeat_due(letter.forwarded_on or letter.sent, breaks)
 
 
 def first_move_query_date(start_date: date, breaks: BreakCalendar = NO_BREAKS) -> date:

@@ -216,6 +216,10 @@ NOTE_TEXTS: dict[str, str] = {
                           "{postmark}",
     "postmark_not_corrected": "postmark {postmark} differs from the declared {declared} but was not "
                               "corrected in the reply (letter {reply}): the declared date stands",
+    # 002 §4.3.1 with §4.1.1: a letter a third hand (the steward) forwarded bears his postmark
+    "forwarded_postmark_differs": "the reply (letter {reply}) gives {postmark} as the postmark, "
+                                  "but the letter was forwarded on {forwarded}: a forwarding's "
+                                  "postmark corrects nothing, the sender's dispatch stands",
     # 002 §4.3.2
     "received_after_end": "received on or after the end of play: no further time; only a draw "
                           "acceptance or a resignation may follow",

@@ -59,6 +59,8 @@ class LetterEntry:
     penalty_for_letter: int | None = None
     supplied_receipt: date | None = None
     forced_moves: int = 0
+    forwarded_on: date | None = None
+    forwarded_by_phone: bool = False
 
 
 # The fields above after ``by_phone``, documented here to keep the list of fields readable:
@@ -76,6 +78,15 @@ class LetterEntry:
 # ``forced_moves`` — how many of the sender's moves in this letter were forced (002 §4.2.4: the
 #     only capture or the only legal move), as ``notation`` found them; a forced move counts for
 #     the overstep even inside an accepted variant (002 §4.3.5).
+# ``forwarded_on`` — the day a third hand passed this letter on to the partner: the steward of a
+#     mixed tournament posts (its postmark) or telephones an e-mail or web move to a partner who
+#     plays by post or telephone (002 §4.1.1); ``forwarded_by_phone`` when he telephoned it. The
+#     partner's receipt, while he has not stated it, is estimated from that day, not from
+#     ``sent`` (:func:`timekeeping.estimated_receipt`, 002 §4.3.3; a call is heard the day it is
+#     made, 002 §4.1.2); his first date equal to it is the forwarder's postmark, not a
+#     discrepancy, and a differing one corrects nothing: ``sent`` is the sender's own dispatch
+#     (002 §4.3.1); the repeat of 002 §4.3.4 is due 30 days after it
+#     (:func:`timekeeping.repeat_due_of`).
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +145,7 @@ _ERROR_REPORT_KEYS = {"player", "letter", "received", "reported"}
 _LETTER_KEYS = {"from", "move", "sent", "received", "partner_sent_postmark", "corrects_partner",
                 "uncounted_moves", "penalty_days_charged_to_partner", "penalty_rule",
                 "repeat_sent", "moves", "by_phone", "penalty_reason", "penalty_for_letter",
-                "supplied_receipt", "forced_moves"}
+                "supplied_receipt", "forced_moves", "forwarded_on", "forwarded_by_phone"}
 #: ``granted_by_referee`` is the older boolean form of ``referee_grant``; ``true`` reads as
 #: ``late_notice``, the grant that keeps the break the player's break of the year (002 §4.4.1),
 #: so an old ledger never frees a player from that rule by being read.
@@ -305,11 +316,17 @@ def _read_letter(reader: _Reader, value: object, path: str) -> LetterEntry | Non
         data.get("penalty_for_letter"), f"{path}.penalty_for_letter", minimum=1)
     supplied = reader.date(data.get("supplied_receipt"), f"{path}.supplied_receipt")
     forced = reader.integer(data.get("forced_moves", 0), f"{path}.forced_moves")
+    forwarded_on = reader.date(data.get("forwarded_on"), f"{path}.forwarded_on")
+    forwarded_by_phone = reader.boolean(data.get("forwarded_by_phone"),
+                                        f"{path}.forwarded_by_phone")
+    if forwarded_by_phone and forwarded_on is None:
+        reader.problem(f"{path}.forwarded_by_phone", "needs forwarded_on, the day of the call",
+                       True)
     if sender is None or move is None or sent is None:
         return None
     return LetterEntry(sender, move, sent, received, postmark, corrects, uncounted or 0,
                        penalty or 0, penalty_rule, repeat_sent, moves_text, by_phone, reason,
-                       penalty_for, supplied, forced or 0)
+                       penalty_for, supplied, forced or 0, forwarded_on, forwarded_by_phone)
 
 
 def _read_break(reader: _Reader, value: object, path: str) -> Break | None:
@@ -416,5 +433,9 @@ def _optional_letter_keys(letter: LetterEntry, iso: Callable[[date | None], str 
         keys["supplied_receipt"] = iso(letter.supplied_receipt)
     if letter.forced_moves:
         keys["forced_moves"] = letter.forced_moves
+    if letter.forwarded_on is not None:
+        keys["forwarded_on"] = iso(letter.forwarded_on)
+    if letter.forwarded_by_phone:
+        keys["forwarded_by_phone"] = True
     return keys
 

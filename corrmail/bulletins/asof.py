@@ -32,7 +32,15 @@ from adjudication.case import CaseState
 from adjudication.sanction import SanctionKind, SanctionRuling
 from corrmail.games.ledger import effective_letters, letter_date
 from corrmail.games.view import GameView
-from corrmail.models import Case, Game, Letter, Participant, Tournament, TournamentNotFound
+from corrmail.models import (
+    Case,
+    Forwarding,
+    Game,
+    Letter,
+    Participant,
+    Tournament,
+    TournamentNotFound,
+)
 from corrmail.models import Penalty as PenaltyRow
 from corrmail.standings.results import result_on_record, scoring_tournament
 from scoring.model import Tournament as ScoringTournament
@@ -79,6 +87,10 @@ class AsOfGameView(GameView):
 
     def game_penalties(self) -> list[PenaltyRow]:
         return [row for row in super().game_penalties() if row.charged_on <= self.as_of]
+
+    def forwarding_rows(self) -> list[Forwarding]:
+        """The steward's forwardings posted (or telephoned) by the date."""
+        return [row for row in super().forwarding_rows() if row.forwarded_on <= self.as_of]
 
     def ledger(self) -> Ledger:
         """The game's ledger without the breaks announced (or granted) after the date."""

@@ -72,8 +72,9 @@ from timekeeping import (
     NotToMoveError,
     Overstep,
     TimeChart,
+    compute_chart,
     first_move_query_date,
-    repeat_due,
+    repeat_due_of,
     reply_clock,
 )
 from timekeeping import Side as ClockSide
@@ -638,14 +639,17 @@ def _delays(snapshot: Snapshot, games: Iterable[Game]) -> tuple[DelayLine, ...]:
             continue
         view = snapshot.view(game)
         try:
-            chart = view.chart()
+            ledger = view.ledger()
+            chart = compute_chart(ledger)
             side = view.side_to_move
         except (UnsupportedGameType, ValueError):
             continue
         name = {ClockSide.WHITE: game.white.player.name, ClockSide.BLACK: game.black.player.name}
         if chart.rows:
-            since = chart.rows[-1].sent
-            due = repeat_due(since, chart.break_calendar)
+            # A move the steward forwarded waits from the day he posted it (002 §4.1.1).
+            last = ledger.letters[-1]
+            since = last.forwarded_on or chart.rows[-1].sent
+            due = repeat_due_of(last, chart.break_calendar)
             what = "repeat"
         else:
             since = view.clock_start()

@@ -11,7 +11,8 @@ carried it (002 §4.2–§4.4), and a newcomer changes a rule's effect in one pl
 * :mod:`~corrmail.games.moves` — what 002 §4.2 requires of a letter's moves (:func:`check_moves`),
   draw offers, resignations, a result the board gives; writes nothing;
 * :mod:`~corrmail.games.changes` — a checked letter stored with what follows
-  (:func:`enter_letter`), results, penalties, breaks, suspending and resuming play;
+  (:func:`enter_letter`), results, penalties, breaks, suspending and resuming play, the
+  steward's forwarding of an e-mail move to a postal partner (:func:`record_forwarding`);
 * :mod:`~corrmail.games.cases` — case rows opened and moved on by the referee's desk, and the
   protest letters it files.
 """
@@ -27,6 +28,8 @@ _WHERE = {
     "BreakVerdict": "changes",
     "CorrectionSenderError": "append",
     "CorrectionTargetError": "append",
+    "FORWARDING_CHANNELS": "changes",
+    "ForwardingRefused": "changes",
     "IllegalLedgerMove": "changes",
     "LedgerConflict": "append",
     "LedgerError": "append",
@@ -58,6 +61,7 @@ _WHERE = {
     "judge_break": "changes",
     "record_break": "changes",
     "record_error_report": "changes",
+    "record_forwarding": "changes",
     "record_result": "changes",
     "record_start_sheet_receipt": "changes",
     "resignation_result": "moves",
@@ -100,10 +104,12 @@ if TYPE_CHECKING:
         store_transition,
     )
     from corrmail.games.changes import (
+        FORWARDING_CHANNELS,
         PARTNER_CHARGE_RULES,
         VARIANT_REPLY_TEXT,
         BreakRefused,
         BreakVerdict,
+        ForwardingRefused,
         IllegalLedgerMove,
         LetterErrorRefused,
         RecordedBreak,
@@ -116,6 +122,7 @@ if TYPE_CHECKING:
         judge_break,
         record_break,
         record_error_report,
+        record_forwarding,
         record_result,
         record_start_sheet_receipt,
         resume_play,
@@ -135,12 +142,14 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "FORWARDING_CHANNELS",
     "PARTNER_CHARGE_RULES",
     "VARIANT_REPLY_TEXT",
     "BreakRefused",
     "BreakVerdict",
     "CorrectionSenderError",
     "CorrectionTargetError",
+    "ForwardingRefused",
     "IllegalLedgerMove",
     "LedgerConflict",
     "LedgerError",
@@ -170,6 +179,7 @@ __all__ = [
     "receive_protest_letter",
     "record_break",
     "record_error_report",
+    "record_forwarding",
     "record_result",
     "record_start_sheet_receipt",
     "resignation_result",

@@ -1,5 +1,5 @@
 """Every change to a game, each written once: a checked letter with what follows, a result, a
-penalty, a break, a stop and a restart of play. Each writes its rows and its audit entry in the
+penalty, a break, a stop and a restart of play, the steward's forwarding of a move. Each writes its rows and its audit entry in the
 caller's transaction; the caller (post, e-mail, web, referee's desk, sweep) commits.
 """
 
@@ -14,13 +14,14 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from corrmail import audit
-from corrmail.games.append import LedgerError, LetterInput, append_letter
+from corrmail.games.append import LedgerError, LetterInput, append_letter, lock_game
 from corrmail.games.moves import MoveCheck, board_result
 from corrmail.games.view import GameView, UnsupportedGameType, break_span, side_of
 from corrmail.models import (
     Break,
     BreakKind,
     Channel,
+    Forwarding,
     Game,
     GameResult,
     GameState,
@@ -35,9 +36,11 @@ from timekeeping import Break as BreakSpan
 from timekeeping import ErrorReport as TimedReport
 
 __all__ = [
+    "FORWARDING_CHANNELS",
     "PARTNER_CHARGE_RULES",
     "BreakRefused",
     "BreakVerdict",
+    "ForwardingRefused",
     "IllegalLedgerMove",
     "LetterErrorRefused",
     "RecordedBreak",
@@ -50,6 +53,7 @@ __all__ = [
     "judge_break",
     "record_break",
     "record_error_report",
+    "record_forwarding",
     "record_result",
     "record_start_sheet_receipt",
     "resume_play",
@@ -543,3 +547,85 @@ def record_start_sheet_receipt(
                  entity="participant", entity_id=participant.id,
                  tournament_id=participant.tournament_id, rule="002 §4.3.2",
                  summary=f"{participant.player.name}: start sheet received {received:%d.%m.%Y}")
+
+
+# -- the steward's forwarding (002 §4.1.1) ----------------------------------------------------
+
+
+class ForwardingRefused(ValueError):
+    """A forwarding the rules do not allow; nothing was stored. ``rule`` is the point refused
+    under, ``message`` the reason in the reader's language, ``code`` which refusal it is."""
+
+    def __init__(self, rule: str, message: str, code: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+        self.code = code
+
+
+#: How the steward passes a move on to a player who does not play by e-mail (002 §4.1.1, §4.1.2).
+FORWARDING_CHANNELS = (Channel.POST, Channel.PHONE)
+
+
+def record_forwarding(
+    session: Session, game: Game, *, letter_id: int | None, on: dt.date, channel: Channel,
+    today: dt.date, user: User | None,
+) -> Forwarding:
+    """The steward (or the tournament's referee or organizer) posted the move letter
+    ``letter_id`` (``None``: the move waiting for him) on ``on`` — the day of its postmark — or telephoned it that day, to its
+    recipient, who plays by post or telephone while the move came by e-mail or on the web
+    (002 §4.1.1). Until the recipient's card states his receipt, his clock counts from that day
+    plus the average transit, a call's day being the receipt itself (002 §4.3.1, §4.3.3;
+    docs/rules/mail.md 21); the game's stored state is recomputed in this transaction.
+
+    Append-only like the ledger: a second record for the same letter is its correction, and the
+    latest counts. Refused (:class:`ForwardingRefused`, nothing stored): a finished game, a
+    channel other than post or telephone, a letter that is not the move now waiting for the
+    steward, a day before the move's own dispatch, a day after ``today`` (one day of grace: the
+    tournament's day is its time zone's, and a steward far east of it is already in tomorrow).
+    """
+    lock_game(session, game.id)
+    session.expire(game, ["letters"])  # the ledger as it stands under the lock
+    if game.state in (GameState.FINISHED, GameState.ADJUDICATION):
+        raise ForwardingRefused("002 §4.5", _(
+            "the game is finished; no move of it is forwarded"), "finished")
+    if channel not in FORWARDING_CHANNELS:
+        raise ForwardingRefused("002 §4.1.1", _(
+            "a move is forwarded by post or by telephone"), "channel")
+    view = GameView(game)
+    waiting = view.move_to_forward()
+    if waiting is None:
+        raise ForwardingRefused("002 §4.1.1", _(
+            "no move of this game waits for the steward to forward it: the last move came by "
+            "post or telephone, or its recipient plays by e-mail"), "not_waiting")
+    letter = waiting if letter_id is None else view.letter_as_it_reads(letter_id)
+    if letter is not waiting:
+        raise ForwardingRefused("002 §4.1.1", _(
+            "letter %(n)s is not the move waiting to be forwarded; letter %(waiting)s is",
+            n=letter.sequence if letter is not None else letter_id,
+            waiting=waiting.sequence), "not_waiting")
+    assert letter.sender_id is not None
+    if letter.sent is not None and on < letter.sent:
+        raise ForwardingRefused("002 §4.3.1", _(
+            "the move of letter %(n)s was sent on %(sent)s; it cannot have been forwarded on "
+            "%(day)s, before that", n=letter.sequence, sent=f"{letter.sent:%d.%m.%Y}",
+            day=f"{on:%d.%m.%Y}"), "before_dispatch")
+    if on > today + dt.timedelta(days=1):
+        raise ForwardingRefused("002 §4.3.1", _(
+            "the day forwarded %(day)s is after today, %(today)s; give the day of the postmark "
+            "or of the call", day=f"{on:%d.%m.%Y}", today=f"{today:%d.%m.%Y}"), "after_today")
+    earlier = view.forwardings.get(letter.id)
+    row = Forwarding(game_id=game.id, letter_id=letter.id, channel=channel, forwarded_on=on,
+                     entered_by_id=_user_id(user))
+    session.add(row)
+    session.flush()
+    recipient = game.partner_of(letter.sender_id)
+    audit.record(
+        session, user=user, action="letter.forwarded", entity="letter", entity_id=letter.id,
+        tournament_id=game.tournament_id, rule="002 §4.1.1",
+        summary=f"game {game.id}, letter {letter.sequence}: forwarded by {channel.value} to "
+                f"{recipient.player.name} on {on:%d.%m.%Y}",
+        detail={"forwarding_id": row.id, "channel": channel.value, "on": on.isoformat(),
+                "corrects": earlier.forwarded_on.isoformat() if earlier is not None else None},
+    )
+    return row

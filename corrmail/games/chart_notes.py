@@ -35,6 +35,10 @@ NOTE_MESSAGES: dict[str, str] = {
     "postmark_not_corrected": N_("postmark %(postmark)s differs from the declared %(declared)s but "
                                  "was not corrected in the reply (letter %(reply)s): the declared "
                                  "date stands"),
+    "forwarded_postmark_differs": N_("the reply (letter %(reply)s) gives %(postmark)s as the "
+                                     "postmark, but the letter was forwarded on %(forwarded)s: a "
+                                     "forwarding's postmark corrects nothing, the sender's "
+                                     "dispatch stands"),
     "received_after_end": N_("received on or after the end of play: no further time; only a draw "
                              "acceptance or a resignation may follow"),
     "first_omission": N_("%(side)s: first omission of a date: a notice only, no penalty"),

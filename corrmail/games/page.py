@@ -22,7 +22,7 @@ from notation.pdn import PdnGame, write_pdn
 from notation.rules import GameType as BoardType
 from notation.short import format_short
 from notation.svg import board_svg
-from timekeeping import NotToMoveError, Side, TimeChart, compute_chart, repeat_due, reply_clock
+from timekeeping import NotToMoveError, Side, TimeChart, compute_chart, repeat_due_of, reply_clock
 
 __all__ = [
     "NEAR_OVERSTEP_DAYS",
@@ -75,7 +75,7 @@ def game_clock(view: GameView, today: dt.date) -> GameClock:
             limit = clock.limit
     due = None
     if to_move is not None and chart.rows:
-        due = repeat_due(chart.rows[-1].sent, chart.break_calendar)
+        due = repeat_due_of(ledger.letters[-1], chart.break_calendar)
     return GameClock(to_move, chart.totals.white, chart.totals.black, left, safe, due, today,
                      limit, chart=chart)
 

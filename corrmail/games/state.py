@@ -7,7 +7,8 @@ were forced, the number of the game's penalty rows, the variants offered in the 
 being answered, both players' totals, who owes the reply and his current period (the counted
 move his reply will be) with its limit, the day his clock counts from, the last safe reply
 date, the day he comes within :data:`NEAR_OVERSTEP_DAYS` of an overstep, the repeat date (002
-§4.3.4), the chart's overstep, the game's merged break days and the last letter's dates.
+§4.3.4), the chart's overstep, the game's merged break days, the last letter's dates and the day
+the steward forwarded the last move, when it was his to forward (002 §4.1.1).
 Flags that depend on today are stored as the day they turn on, so a page compares dates (and
 SQL can count them) without the ledger.
 
@@ -18,7 +19,7 @@ for the chart and clock) that the game page's chart, a case's evidence and bulle
 recomputes every row.
 
 How the rows stay current: a session listener, not a call in each writer. ``after_flush``
-notes every game whose letters, penalties, state, result or players changed, every player
+notes every game whose letters, penalties, forwardings, state, result or players changed, every player
 whose breaks or start sheet changed, every tournament whose dates, time control or game type
 changed and every round whose start changed; ``before_commit`` recomputes those games' rows in
 the same transaction, with each game's row locked first as every letter's append locks it
@@ -57,7 +58,7 @@ from sqlalchemy.orm.util import identity_key
 from corrmail.clock import NEAR_OVERSTEP_DAYS, ClockReading
 from corrmail.models.base import Base
 from corrmail.models.enums import GameState
-from corrmail.models.games import Game, Letter, Penalty
+from corrmail.models.games import Forwarding, Game, Letter, Penalty
 from corrmail.models.rounds import PairedRound
 from corrmail.models.tournaments import Break, Participant, Tournament, TournamentNotFound
 from timekeeping import ReplyClock, Side
@@ -114,6 +115,9 @@ class StoredGameState(Base):
     #: How that letter came (post, phone, e-mail, web): an e-mail or web move to a partner who
     #: plays by post is the steward's to forward (002 §4.1.1).
     last_move_channel: Mapped[str | None] = mapped_column(String(8))
+    #: The day the steward posted (or telephoned) that move to its recipient, when it is his to
+    #: forward (002 §4.1.1): the latest forwarding on record; None while it waits for him.
+    forwarded_on: Mapped[dt.date | None]
     last_sent: Mapped[dt.date | None]
     last_received: Mapped[dt.date | None]
     #: Time (002 §4.3): totals after the last letter and the chart's first overstep.
@@ -172,7 +176,7 @@ def replay_values(game: Game) -> dict[str, Any]:
     """
     from corrmail.games.view import GameView
     from notation.game_position import position_fen
-    from timekeeping import NotToMoveError, compute_chart, repeat_due, reply_clock
+    from timekeeping import NotToMoveError, compute_chart, repeat_due_of, reply_clock
 
     view = GameView(game)
     values: dict[str, Any] = {name: None for name in FIELDS}
@@ -183,6 +187,9 @@ def replay_values(game: Game) -> dict[str, Any]:
     if movers:
         values["last_mover_id"] = movers[-1].sender_id
         values["last_move_channel"] = movers[-1].channel.value
+    to_forward = view.move_to_forward()
+    if to_forward is not None and to_forward.id in view.forwardings:
+        values["forwarded_on"] = view.forwardings[to_forward.id].forwarded_on
     if view.letters:
         values["last_sent"] = view.letters[-1].sent
         values["last_received"] = view.letters[-1].received
@@ -228,7 +235,7 @@ def replay_values(game: Game) -> dict[str, Any]:
                   reply_due=clock.last_safe_reply_date(),
                   near_overstep_on=_near_overstep_on(clock))
     if chart.rows:
-        values["repeat_due"] = repeat_due(chart.rows[-1].sent, chart.break_calendar)
+        values["repeat_due"] = repeat_due_of(ledger.letters[-1], chart.break_calendar)
     return values
 
 
@@ -384,8 +391,8 @@ def _note_changes(session: Session, flush_context: object) -> None:
             pending.games.add(instance.game_id)
             if instance not in session.new or not _in_loaded_ledger(session, instance):
                 pending.reload.add(instance.game_id)
-        elif isinstance(instance, Penalty):
-            pending.games.add(instance.game_id)  # the replay reads penalties afresh
+        elif isinstance(instance, Penalty | Forwarding):
+            pending.games.add(instance.game_id)  # the replay reads them afresh
         elif isinstance(instance, Game):
             if instance in session.new or _changed(instance, _GAME_ATTRIBUTES):
                 pending.games.add(instance.id)
@@ -408,6 +415,7 @@ def _note_changes(session: Session, flush_context: object) -> None:
 #: ``delete(Penalty).where(…)``) may write, and the column naming the game or player concerned.
 _STATEMENT_TARGETS = {Letter.__tablename__: ("games", "game_id"),
                       Penalty.__tablename__: ("games", "game_id"),
+                      Forwarding.__tablename__: ("games", "game_id"),
                       Game.__tablename__: ("games", "id"),
                       Break.__tablename__: ("participants", "participant_id")}
 

@@ -19,7 +19,18 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from corrmail.games.ledger import effective_letters
 from corrmail.games.move_walk import color_of
-from corrmail.models import Break, Game, Letter, PairedRound, Participant, Player, Tournament
+from corrmail.models import (
+    Break,
+    Channel,
+    Forwarding,
+    Game,
+    GameState,
+    Letter,
+    PairedRound,
+    Participant,
+    Player,
+    Tournament,
+)
 from corrmail.models import Penalty as PenaltyRow
 from corrmail.models.enums import ROUND_BY_ROUND_SYSTEMS
 from notation.full import format_full
@@ -49,6 +60,7 @@ from timekeeping import (
 
 __all__ = [
     "GameView", "MoveTally", "break_span", "referee_grant", "HeldMoveRefused", "UnsupportedGameType", "side_of", "color_of", "load_mail_game",
+    "steward_forwards",
 ]
 
 
@@ -73,6 +85,24 @@ class HeldMoveRefused(ValueError):
         self.rule = rule
         #: ``not_to_move`` (the claimant waits for the partner's move) or ``illegal``.
         self.code = code
+
+
+#: The channels whose letters reach the server itself (and their stored state's values).
+SERVER_CHANNELS = frozenset((Channel.EMAIL, Channel.WEB))
+_SERVER_CHANNEL_VALUES = frozenset(channel.value for channel in SERVER_CHANNELS)
+
+
+def steward_forwards(move_channel: Channel | str | None, recipient: Participant | None) -> bool:
+    """Whether a move that came by ``move_channel`` reaches ``recipient`` through the steward,
+    who posts or telephones it (002 §4.1.1, docs/rules/mail.md 19): it came by e-mail or on the
+    web, and the recipient plays by post or telephone. The game core's forwarding, the game
+    page and the dashboard's count all ask this."""
+    # Who plays how is the tournament's (its channel, the player's own); read when asked.
+    from corrmail.tournaments.publishing import plays_by_email
+
+    value = move_channel.value if isinstance(move_channel, Channel) else move_channel
+    return (recipient is not None and value in _SERVER_CHANNEL_VALUES
+            and not plays_by_email(recipient))
 
 
 def side_of(game: Game, participant_id: int) -> Side:
@@ -113,6 +143,9 @@ _BREAKS_OF_PLAYERS = select(Break).where(
 
 _PENALTIES_OF_GAME = select(PenaltyRow).where(
     PenaltyRow.game_id == bindparam("game_id")).order_by(PenaltyRow.id)
+
+_FORWARDINGS_OF_GAME = select(Forwarding).where(
+    Forwarding.game_id == bindparam("game_id")).order_by(Forwarding.id)
 
 
 @cache
@@ -385,6 +418,47 @@ class GameView:
                 return letter.relayed_on
         return None
 
+    # -- the steward's forwarding (002 §4.1.1) ------------------------------------------------
+
+    def move_to_forward(self) -> Letter | None:
+        """The move letter the steward forwards now, by post or telephone: the last move letter
+        of a game still played, when it came by e-mail or on the web and its recipient gets his
+        moves from the steward (:func:`steward_forwards`). It stays the one to forward (and its
+        forwarding may be corrected) until the recipient's own letter comes."""
+        if self.game.state in (GameState.FINISHED, GameState.ADJUDICATION):
+            return None
+        last = next((letter for letter in reversed(self.letters) if letter.moves_text.strip()),
+                    None)
+        if last is None or last.sender_id is None:
+            return None
+        return last if steward_forwards(last.channel, self.game.partner_of(last.sender_id)) else None
+
+    def forwarding_rows(self) -> list[Forwarding]:
+        """Every record of the steward forwarding a letter of this game, oldest first."""
+        session = object_session(self.game)
+        if session is None:
+            raise RuntimeError(f"game {self.game.id} is not attached to a session")
+        return list(session.scalars(_FORWARDINGS_OF_GAME, {"game_id": self.game.id}))
+
+    @cached_property
+    def forwardings(self) -> dict[int, Forwarding]:
+        """The latest forwarding of each move letter, by the id of the letter as it now reads
+        (a forwarding names the letter as it was when posted, 002 §4.2.5): a correction of a
+        forwarding is a later record, and the latest counts. Read only where the game can have
+        one — a letter came by e-mail or on the web, and a player gets his moves from the
+        steward — so a game between two e-mail players asks nothing more."""
+        from corrmail.tournaments.publishing import plays_by_email
+
+        if not any(letter.channel in SERVER_CHANNELS for letter in self.letters) or all(
+                plays_by_email(player) for player in (self.game.white, self.game.black)):
+            return {}
+        latest: dict[int, Forwarding] = {}
+        for row in self.forwarding_rows():
+            letter = self.letter_as_it_reads(row.letter_id)
+            if letter is not None:
+                latest[letter.id] = row
+        return latest
+
     def letters_since_own(self, participant_id: int) -> list[Letter]:
         """The partner's letters after ``participant_id``'s last letter that carried moves."""
         result: list[Letter] = []
@@ -519,12 +593,15 @@ class GameView:
         tournament = self.game.tournament
         entries: list[LetterEntry] = []
         last_sent: dict[Side, dt.date] = {}
+        forwardings = self.forwardings
+        forwarded: dict[Side, bool] = {}  # the side's last letter was forwarded by the steward
         number: dict[int, int] = {}  # letter id -> its 1-based place among the entries
         flags = self.forced_flags()
         tally = MoveTally(flags is not None)
         for letter, (move, uncounted, forced) in self._tally_letters(tally, flags):
             assert letter.sender_id is not None and letter.sent is not None
             sender = side_of(self.game, letter.sender_id)
+            forwarding = forwardings.get(letter.id)
             entries.append(
                 LetterEntry(
                     sender=sender,
@@ -534,16 +611,22 @@ class GameView:
                     partner_sent_postmark=letter.partner_sent,
                     # A first date differing from the partner's declared dispatch is the
                     # postmark correction of 002 §4.3.1 (postal cards; e-mail dates agree).
+                    # The postmark on a move the steward forwarded is his: it corrects nothing.
                     corrects_partner=(letter.partner_sent is not None
+                                      and not forwarded.get(sender.partner, False)
                                       and last_sent.get(sender.partner) not in
                                       (None, letter.partner_sent)),
                     moves_text=" ".join(letter.moves_text.split()),
                     uncounted_moves=uncounted,
                     forced_moves=forced,
                     supplied_receipt=letter.supplied_receipt,
+                    forwarded_on=forwarding.forwarded_on if forwarding is not None else None,
+                    forwarded_by_phone=(forwarding is not None
+                                        and forwarding.channel is Channel.PHONE),
                 )
             )
             last_sent[sender] = letter.sent
+            forwarded[sender] = forwarding is not None
             number[letter.id] = len(entries)
             corrected = letter.corrects_letter_id
             while corrected is not None and corrected not in number:

@@ -42,7 +42,14 @@ from corrmail.models import (
     TournamentChannel,
     TournamentStatus,
 )
-from timekeeping import NotToMoveError, days_left, first_move_query_date, local_date, repeat_due
+from timekeeping import (
+    NotToMoveError,
+    compute_chart,
+    days_left,
+    first_move_query_date,
+    local_date,
+    repeat_due_of,
+)
 
 __all__ = ["Schedule", "ScheduleReport"]
 
@@ -146,7 +153,8 @@ class Schedule:
                          report: ScheduleReport) -> None:
         try:
             view = GameView(game)
-            chart = view.chart()
+            ledger = view.ledger()
+            chart = compute_chart(ledger)
         except UnsupportedGameType as error:
             report.skipped.append(str(error))
             return
@@ -166,7 +174,8 @@ class Schedule:
         last = movers[-1]
         if last.sent is None or last.sender_id is None:
             return
-        due = repeat_due(last.sent, chart.break_calendar)
+        # A move the steward forwarded is repeated 30 days after he posted it (002 §4.1.1).
+        due = repeat_due_of(ledger.letters[-1], chart.break_calendar)
         if today < due:
             return
         sender = game.white if last.sender_id == game.white_id else game.black

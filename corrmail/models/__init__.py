@@ -20,7 +20,7 @@ from corrmail.models.enums import (
     TournamentSystem,
 )
 from corrmail.models.game_imports import GameImport
-from corrmail.models.games import Game, Letter, Penalty
+from corrmail.models.games import Forwarding, Game, Letter, Penalty
 from corrmail.models.ledger_guard import AppendOnlyViolation
 from corrmail.models.mail import ImapFolderCursor, InboundMessage, OutboxMessage
 from corrmail.models.people import ApiToken, Player, User, UserRole
@@ -59,6 +59,7 @@ __all__ = [
     "Case",
     "CaseType",
     "Channel",
+    "Forwarding",
     "Game",
     "GameResult",
     "GameState",

@@ -122,3 +122,27 @@ class Penalty(Base):
 
     game: Mapped[Game] = relationship()
     participant: Mapped[Participant] = relationship()
+
+
+class Forwarding(Base):
+    """A move letter the steward passed on to a partner who plays by post or telephone, because
+    it came by e-mail or on the web (002 §4.1.1): posted on ``forwarded_on`` (its postmark) or
+    telephoned that day (``channel``). Never edited, like the letters: a correction is a new
+    row, and the latest row of a letter counts. The partner's receipt, until his card states it,
+    is estimated from that day (docs/rules/mail.md 21)."""
+
+    __tablename__ = "forwardings"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    letter_id: Mapped[int] = mapped_column(ForeignKey("letters.id"))
+    channel: Mapped[Channel] = mapped_column(enum_column(Channel))
+    forwarded_on: Mapped[dt.date]
+    entered_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    entered_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    letter: Mapped[Letter] = relationship()
+    entered_by: Mapped[User | None] = relationship()
+
+    def __repr__(self) -> str:
+        return f"<Forwarding {self.id} of letter {self.letter_id}: {self.forwarded_on}>"

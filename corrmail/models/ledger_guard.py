@@ -1,4 +1,5 @@
-"""Letters and audit entries are append-only (002 §4.1.13, §4.2.5): the ORM refuses edits."""
+"""Letters, the steward's forwardings of them and audit entries are append-only (002 §4.1.13,
+§4.2.5): the ORM refuses edits."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session, UOWTransaction
 
 from corrmail.models.cases import AuditEntry
-from corrmail.models.games import Letter
+from corrmail.models.games import Forwarding, Letter
 
-APPEND_ONLY = (Letter, AuditEntry)
+APPEND_ONLY = (Letter, Forwarding, AuditEntry)
 
 
 class AppendOnlyViolation(ValueError):

@@ -274,6 +274,7 @@ def check_postcard(game: Game, entry: PostcardEntry, *, today: dt.date) -> Postc
     side = side_of(game, entry.sender_id)
     _read_dates(check, today)
     _check_date_order(check, view, side)
+    _check_forwarding(check, view)
     _check_duplicate(check, view)
     correcting = entry.corrects_letter_id is not None
     if game.state is GameState.SUSPENDED and not correcting:
@@ -354,6 +355,36 @@ def _check_date_order(check: PostcardCheck, view: GameView, side: Side) -> None:
         check.errors.append(_violation(rule_violation(
             "002 §4.3.1", "sent_before_received", check.sent.isoformat(),
             sent=check.sent, received=check.received)))
+
+
+def _check_forwarding(check: PostcardCheck, view: GameView) -> None:
+    """The card answers a move the steward forwarded (002 §4.1.1): its first date is the
+    postmark of the steward's letter, so it should be the day he recorded posting it. A card
+    that says otherwise is kept as it was written — the steward's record or the card is wrong,
+    not the player — and the steward is told (docs/rules/mail.md 21); so is a receipt before
+    the recorded day. Neither refuses the card: its own receipt date counts (002 §4.3.1)."""
+    waiting = view.move_to_forward()
+    if waiting is None or waiting.sender_id == check.entry.sender_id:
+        return
+    forwarding = view.forwardings.get(waiting.id)
+    if forwarding is None:
+        return
+    day = forwarding.forwarded_on
+    by = forwarding.entered_by.display_name if forwarding.entered_by is not None else "—"
+    if check.partner_sent is not None and check.partner_sent != day:
+        check.findings.append(Finding("002 §4.3.1", _(
+            "the card's first date, %(first)s, is not the day the move was forwarded, %(day)s, "
+            "as %(name)s recorded it", first=f"{check.partner_sent:%d.%m.%Y}",
+            day=f"{day:%d.%m.%Y}", name=by), _(
+            "the card is kept as written and its receipt date counts; the partner's time is not "
+            "corrected (the postmark is the steward's). If the record is wrong, correct the "
+            "forwarding before entering the card"), code="forwarded_first_date"))
+    if check.received is not None and check.received < day:
+        check.findings.append(Finding("002 §4.3.1", _(
+            "the card's receipt date, %(received)s, comes before the day the move was "
+            "forwarded, %(day)s", received=f"{check.received:%d.%m.%Y}", day=f"{day:%d.%m.%Y}"),
+            _("the card's date counts; check the forwarding on record"),
+            code="received_before_forwarding"))
 
 
 def _violation(error: RuleViolation) -> Finding:
@@ -621,7 +652,8 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
         if error not in before.errors and (error.rule, error.code) not in told:
             check.errors.append(_violation(error))
     for note in chart.notes:
-        if note not in before.notes:
+        # A first date differing from a forwarding is told by the check of it, with who recorded it.
+        if note not in before.notes and note.code != "forwarded_postmark_differs":
             check.findings.append(Finding(note.rule, note_message(note), _("noted in the time chart")))
     if chart.overstep is not None and chart.overstep.letter == number:
         check.findings.append(Finding(

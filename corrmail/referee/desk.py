@@ -270,8 +270,12 @@ class Desk:
             try:
                 offender = view.side_to_move
                 # Received the day the server relayed it (002 §4.3.1); a letter stored
-                # without that day was relayed the day it arrived.
-                received = view.relayed_to_mover() or movers[-1].sent
+                # without that day was relayed the day it arrived — unless the steward posts it
+                # on to a player who plays by post: then it is estimated from his posting, as
+                # every clock of the game is (docs/rules/mail.md 21).
+                received = view.relayed_to_mover()
+                if received is None and view.move_to_forward() is None:
+                    received = movers[-1].sent
                 left = days_left(view.ledger(), offender, self.on, received)
             except (UnsupportedGameType, NotToMoveError, ValueError):
                 continue

@@ -1,5 +1,6 @@
 """The service's commands of ``corrmail``: ``tournament create|import-players|pair``,
-``letter add`` (postal entry) and ``sweep`` (the daily job). ``--today`` (or ``CORRMAIL_TODAY``)
+``letter add`` (postal entry), ``letter forwarded`` (the steward posted an e-mail move on) and
+``sweep`` (the daily job). ``--today`` (or ``CORRMAIL_TODAY``)
 replays any day of a tournament's life."""
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ from corrmail.commands import (
     tournament_by_code,
     user_by_option,
 )
-from corrmail.games import LedgerError
+from corrmail.games import FORWARDING_CHANNELS, ForwardingRefused, LedgerError, record_forwarding
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import (
+    Channel,
     Game,
     GameType,
+    Role,
     TournamentChannel,
     TournamentSystem,
 )
@@ -40,6 +43,7 @@ from corrmail.play.postcards import (
 )
 from corrmail.referee.case_letters import case_letter_writer
 from corrmail.sweep import sweep
+from corrmail.tournaments.officials import served_ids
 from corrmail.tournaments.player_import import read_player_csv
 from corrmail.tournaments.registration import (
     RegistrationError,
@@ -221,6 +225,45 @@ def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sen
             raise click.ClickException(str(error)) from error
         _echo_check(check)
         click.echo(f"game {game_id}: letter {stored.sequence} entered")
+
+
+@letter.command("forwarded")
+@click.argument("game_id", type=int)
+@click.option("--on", "day_forwarded", type=DATE, required=True,
+              help="The day posted (its postmark) or telephoned, YYYY-MM-DD.")
+@click.option("--channel", type=click.Choice([c.value for c in FORWARDING_CHANNELS]),
+              default="post", show_default=True, help="How the move was passed on.")
+@click.option("--letter", "letter_id", type=int, default=None,
+              help="The letter forwarded (default: the move waiting for the steward).")
+@click.option("--today", "day", type=DATE, default=None, help=TODAY_HELP)
+@click.option("--by", "login", required=True,
+              help="Who forwarded it: a steward or referee of the tournament, or an organizer.")
+def letter_forwarded(game_id: int, day_forwarded: dt.datetime, channel: str,
+                     letter_id: int | None, day: dt.datetime | None, login: str) -> None:
+    """Record that the steward posted (or telephoned) GAME_ID's e-mail or web move to the
+    partner who plays by post or telephone (002 §4.1.1); run again to correct the day.
+
+    Exits 1, storing nothing, when the rules refuse it."""
+    with command_transaction() as (settings, session):
+        game = session.get(Game, game_id)
+        if game is None:
+            raise click.ClickException(f"no game {game_id}")
+        user = user_by_option(session, login)
+        assert user is not None
+        if not user.has_role(Role.ORGANIZER) and game.tournament_id not in served_ids(session,
+                                                                                     user):
+            raise click.BadParameter(f"{login} serves no office in {game.tournament.code}",
+                                     param_hint="--by")
+        try:
+            row = record_forwarding(
+                session, game, letter_id=letter_id, on=day_forwarded.date(),
+                channel=Channel(channel),
+                today=day_by_option(settings, game.tournament, day), user=user)
+        except ForwardingRefused as error:
+            session.rollback()
+            raise click.ClickException(f"{error.rule}: {error.message}; nothing stored") from error
+        click.echo(f"game {game_id}: letter {row.letter.sequence} forwarded by {channel} on "
+                   f"{row.forwarded_on:%d.%m.%Y} (002 §4.1.1)")
 
 
 def _declared(text: str | None) -> tuple[int | None, int | None]:

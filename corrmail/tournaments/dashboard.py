@@ -23,17 +23,16 @@ from sqlalchemy.orm import Session, joinedload, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from corrmail.games.state import StoredClock, stored_state_rows
+from corrmail.games.view import steward_forwards
 from corrmail.models import (
     Break,
     Case,
     CaseType,
-    Channel,
     Game,
     GameState,
     Participant,
     Tournament,
 )
-from corrmail.tournaments.publishing import plays_by_email
 
 __all__ = [
     "ATTENTION",
@@ -130,9 +129,9 @@ class DashboardRow:
     #: 002 §4.5.1: the 15 days for the game record have passed without it.
     record_missing: bool
     problem: str = ""
-    #: The partner's last move came by e-mail or on the web, and the player to move plays by
-    #: post or telephone: the steward forwards it (002 §4.1.1); his own card will state the day
-    #: he received it (002 §4.3.1).
+    #: The partner's last move came by e-mail or on the web, the player to move plays by post
+    #: or telephone, and the steward has not recorded forwarding it (002 §4.1.1); his own card
+    #: will state the day he received it (002 §4.3.1).
     to_forward: bool = False
 
     @property
@@ -227,19 +226,17 @@ def _row(
     if clock.to_move is not None:
         to_move = game.white if clock.to_move.value == "white" else game.black
     return DashboardRow(game, clock, to_move, tuple(cases), record_missing,
-                        to_forward=awaits_forwarding(state.last_move_channel, to_move))
+                        to_forward=awaits_forwarding(state.last_move_channel, to_move,
+                                                     state.forwarded_on))
 
 
-#: The channels whose letters reach the server itself (the stored state's values).
-_SERVER_CHANNELS = frozenset((Channel.EMAIL.value, Channel.WEB.value))
-
-
-def awaits_forwarding(last_move_channel: str | None, to_move: Participant | None) -> bool:
-    """Whether the steward must forward the last move by post or telephone: it came by e-mail or
-    on the web, and the player to move plays by post or telephone (002 §4.1.1). The dashboard's
-    count and the game page's notice both ask this."""
-    return (to_move is not None and last_move_channel in _SERVER_CHANNELS
-            and not plays_by_email(to_move))
+def awaits_forwarding(last_move_channel: str | None, to_move: Participant | None,
+                      forwarded_on: dt.date | None) -> bool:
+    """Whether the last move still waits for the steward to post or telephone it: it came by
+    e-mail or on the web, the player to move plays by post or telephone (002 §4.1.1,
+    :func:`corrmail.games.view.steward_forwards`), and no forwarding of it is on record. The
+    dashboard's count and the game page's notice both ask this."""
+    return forwarded_on is None and steward_forwards(last_move_channel, to_move)
 
 
 _NEVER = 10**9

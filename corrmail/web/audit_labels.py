@@ -52,6 +52,7 @@ AUDIT_ACTIONS: dict[str, LazyString] = {
     "letter.postal": _l("postcard entered"),
     "letter.add": _l("letter entered"),
     "letter.correct": _l("letter corrected"),
+    "letter.forwarded": _l("move forwarded by the steward"),
     "penalty.charged": _l("penalty days charged"),
     "break.recorded": _l("break recorded"),
     "game.finished": _l("game finished"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -14,11 +15,13 @@ from sqlalchemy.orm.interfaces import ORMOption
 from werkzeug.wrappers.response import Response
 
 from corrmail.games import (
+    ForwardingRefused,
     LedgerError,
     LetterErrorRefused,
     charge_letter_penalty,
     enter_letter_as_written,
     record_error_report,
+    record_forwarding,
 )
 from corrmail.games.ledger import effective_letters
 from corrmail.games.page import (
@@ -32,7 +35,7 @@ from corrmail.games.page import (
 )
 from corrmail.games.state import StoredClock, StoredGameState, letter_owed_by, stored_states
 from corrmail.games.view import GameView, UnsupportedGameType
-from corrmail.models import Case, Channel, Game, Letter, Participant, Role
+from corrmail.models import Case, Channel, Forwarding, Game, Letter, Participant, Role
 from corrmail.play.postcards import (
     Finding,
     PostcardCheck,
@@ -43,12 +46,16 @@ from corrmail.play.postcards import (
     moves_to_repeat,
     written_moves,
 )
-from corrmail.tournaments.dashboard import awaits_forwarding
 from corrmail.tournaments.publishing import plays_by_email
 from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
 from corrmail.web.database import db_session, letter_writer, tournament_today
 from corrmail.web.downloads import attachment
-from corrmail.web.letter_forms import ErrorReportForm, LetterForm, PenaltyChargeForm
+from corrmail.web.letter_forms import (
+    ErrorReportForm,
+    ForwardingForm,
+    LetterForm,
+    PenaltyChargeForm,
+)
 from corrmail.web.play import play_panel
 from corrmail.web.postal_forms import PostcardForm
 
@@ -58,7 +65,12 @@ blueprint = Blueprint("games", __name__, url_prefix="/games")
 @blueprint.get("/<int:game_id>")
 @login_required
 def show(game_id: int) -> str:
-    game = _viewable(game_id, options=_PAGE_LOADS)
+    return _game_page(_viewable(game_id, options=_PAGE_LOADS))
+
+
+def _game_page(game: Game, forwarding_form: ForwardingForm | None = None,
+               refused: ForwardingRefused | None = None) -> str:
+    """The game page; after a forwarding the core refused, with the form as it was sent."""
     letters = list(game.letters)
     corrected_by = {
         letter.corrects_letter_id: letter for letter in letters if letter.corrects_letter_id
@@ -83,6 +95,11 @@ def show(game_id: int) -> str:
         select(Case).where(Case.game_id == game.id, Case.closed_at.is_(None)).order_by(Case.id)
     ).all()
     may_enter = is_official_of(current_user, game.tournament_id)
+    forward = _move_to_forward(view) if may_enter else None
+    if forward is not None and _may_enter_postcards(game):
+        forwarding_form = forwarding_form or _forwarding_form(forward)
+    else:
+        forwarding_form = None
     return render_template(
         "games/show.html",
         game=game,
@@ -92,8 +109,10 @@ def show(game_id: int) -> str:
         moves=moves,
         to_move=letter_owed_by(game, state),
         may_enter=may_enter,
-        forward=_move_to_forward(game, state, moves) if may_enter else None,
-        receipt_estimated=_receipt_estimated(game, state, view),
+        forward=forward,
+        forwarding_form=forwarding_form,
+        refused=refused,
+        receipt=_receipt_estimated(game, state, view),
         today=on,
         breaks=breaks_in_force(game, on),
         open_cases=open_cases,
@@ -180,26 +199,102 @@ def add_postcard(game_id: int) -> str | Response:
     return page, status  # type: ignore[return-value]
 
 
-def _move_to_forward(game: Game, state: StoredGameState | None,
-                     moves: Sequence[Letter]) -> tuple[Participant, Letter] | None:
-    """The partner's last move letter the steward forwards by post or telephone, and to whom: it
-    came by e-mail or on the web, and the player to move plays by post (002 §4.1.1; the
-    dashboard counts the same games)."""
-    owed = letter_owed_by(game, state)
-    if (state is None or not moves or owed is None or moves[-1].sender_id == owed.id
-            or not awaits_forwarding(state.last_move_channel, owed)):
+@dataclass(frozen=True)
+class ToForward:
+    """The move the steward forwards by post or telephone (002 §4.1.1), to whom, and his latest
+    record of forwarding it (None: it waits for him, and the dashboard counts it)."""
+
+    recipient: Participant
+    letter: Letter
+    forwarding: Forwarding | None
+
+
+def _move_to_forward(view: GameView) -> ToForward | None:
+    """The partner's last move letter the steward forwards, as the game core reads it
+    (:meth:`GameView.move_to_forward`; the dashboard counts the same games)."""
+    letter = view.move_to_forward()
+    if letter is None or letter.sender_id is None:
         return None
-    return owed, moves[-1]
+    return ToForward(view.game.partner_of(letter.sender_id), letter,
+                     view.forwardings.get(letter.id))
 
 
-def _receipt_estimated(game: Game, state: StoredGameState | None, view: GameView) -> bool:
-    """Whether the clock of the player to move counts from an estimated receipt: he plays by post
-    or telephone, the server relayed him nothing, and only his next letter will give the day the
-    partner's move reached him (002 §4.3.1, §4.3.3)."""
+def _forwarding_form(forward: ToForward) -> ForwardingForm:
+    """The form for the move waiting: a correction starts from the day on record."""
+    form = ForwardingForm(formdata=None)
+    form.letter.data = forward.letter.id
+    if forward.forwarding is not None:
+        form.channel.data = forward.forwarding.channel.value
+        form.forwarded_on.data = forward.forwarding.forwarded_on
+    return form
+
+
+@dataclass(frozen=True)
+class ReceiptNote:
+    """How the clock of a player to move who plays by post or telephone counts his receipt,
+    until his next letter gives it (002 §4.3.1): estimated from the partner's dispatch, or from
+    the steward's posting, plus the average transit (002 §4.3.3); or the day of the steward's
+    call (002 §4.1.2)."""
+
+    forwarding: Forwarding | None
+
+    @property
+    def by_phone(self) -> bool:
+        return self.forwarding is not None and self.forwarding.channel is Channel.PHONE
+
+
+def _receipt_estimated(game: Game, state: StoredGameState | None,
+                       view: GameView) -> ReceiptNote | None:
+    """What the clock of the player to move counts from, when it is not a day on record: he
+    plays by post or telephone, the server relayed him nothing, and only his next letter will
+    give the day the partner's move reached him (002 §4.3.1, §4.3.3)."""
     owed = letter_owed_by(game, state)
     if owed is None or state is None or state.ply_count == 0 or plays_by_email(owed):
-        return False
-    return view.relayed_to_mover() is None
+        return None
+    if view.relayed_to_mover() is not None:
+        return None
+    forward = _move_to_forward(view)
+    return ReceiptNote(forward.forwarding if forward is not None else None)
+
+
+@blueprint.post("/<int:game_id>/forwardings")
+@login_required
+def add_forwarding(game_id: int) -> str | Response:
+    """The day the steward posted (its postmark) or telephoned the move waiting for him to the
+    partner who plays by post or telephone (002 §4.1.1); a second record corrects the first.
+    The game core refuses a day the rules do not allow, and the page says why, storing
+    nothing."""
+    session = db_session()
+    game = _enterable(game_id)
+    form = ForwardingForm()
+    refused: ForwardingRefused | None = None
+    if form.validate_on_submit():
+        assert form.forwarded_on.data is not None and form.letter.data is not None
+        channel = Channel(form.channel.data)
+        try:
+            row = record_forwarding(session, game, letter_id=form.letter.data,
+                                    on=form.forwarded_on.data, channel=channel,
+                                    today=tournament_today(game.tournament), user=current_user)
+        except ForwardingRefused as error:
+            session.rollback()
+            refused = error
+        else:
+            session.commit()
+            assert row.letter.sender_id is not None  # the core forwards a player's move only
+            recipient = game.partner_of(row.letter.sender_id).player.name
+            day = f"{row.forwarded_on:%d.%m.%Y}"
+            if channel is Channel.PHONE:
+                flash(_("Move of letter %(n)s telephoned to %(name)s on %(day)s: his time "
+                        "counts from that day (002 §4.1.2, §4.3.1).", n=row.letter.sequence,
+                        name=recipient, day=day), "info")
+            else:
+                flash(_("Move of letter %(n)s posted to %(name)s on %(day)s: his time counts from "
+                        "that day plus the average transit, until his card gives the day it came "
+                        "(002 §4.3.3).", n=row.letter.sequence, name=recipient, day=day), "info")
+            return redirect(url_for("games.show", game_id=game.id))
+    game = _viewable(game_id, options=_PAGE_LOADS)
+    page = _game_page(game, form, refused)
+    return page, 422  # type: ignore[return-value]
 
 
 def _relayed_to(game: Game, sender_id: int | None) -> str | None:
@@ -221,9 +316,13 @@ def _partner_move(game: Game, sender_id: int | None) -> dict[str, str] | None:
                  if letter.sender_id == partner.id and letter.moves_text.strip()), None)
     if last is None:
         return None
+    view = GameView(game)
+    # The card's first date is the postmark of the steward's letter when he forwarded the move.
+    forwarding = view.forwardings.get(last.id)
     return {"name": partner.player.name, "moves": last.moves_text,
             "sent": last.sent.strftime("%d.%m.%Y") if last.sent else "",
-            "repeat": moves_to_repeat(GameView(game), sender_id)}
+            "forwarded": forwarding.forwarded_on.strftime("%d.%m.%Y") if forwarding else "",
+            "repeat": moves_to_repeat(view, sender_id)}
 
 
 def _may_enter_postcards(game: Game) -> bool:

@@ -1,6 +1,7 @@
 """The forms a steward fills in from a letter: a letter as written or a correction of one
-(002 §4.2.3, §4.2.5), a partner's error reported (002 §4.2.9) and a partner's charge of penalty
-days (002 §4.2.11, §4.3.3)."""
+(002 §4.2.3, §4.2.5), a partner's error reported (002 §4.2.9), a partner's charge of penalty
+days (002 §4.2.11, §4.3.3) and the day he forwarded an e-mail move by post or telephone
+(002 §4.1.1)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, DateField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
+from wtforms.widgets import HiddenInput
 
 from corrmail.games import PARTNER_CHARGE_RULES, LetterInput
 from corrmail.models import Channel, Game, Letter
@@ -122,3 +124,16 @@ class PenaltyChargeForm(FlaskForm):
     def offer(self, letters: list[Letter]) -> None:
         self.letter.choices = _move_letters(letters)
         self.charged_in.choices = _move_letters(letters)
+
+
+class ForwardingForm(FlaskForm):
+    """The day the steward posted (the postmark) or telephoned the move waiting for him to a
+    partner who plays by post or telephone (002 §4.1.1); a second one corrects the first."""
+
+    letter = IntegerField(widget=HiddenInput(), validators=[DataRequired()])
+    channel = SelectField(_l("Forwarded by"), choices=[
+        SelectChoice(Channel.POST.value, _l("post")),
+        SelectChoice(Channel.PHONE.value, _l("phone")),
+    ])
+    forwarded_on = DateField(_l("Day posted (postmark) or telephoned"),
+                             validators=[DataRequired()])
