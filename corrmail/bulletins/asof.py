@@ -85,6 +85,10 @@ class AsOfGameView(GameView):
         return [letter for letter in super().error_report_letters()
                 if letter_date(letter, zone) <= self.as_of]
 
+    def letters_on_record(self) -> list[Letter]:
+        zone = self.game.tournament.time_zone
+        return [letter for letter in self.game.letters if letter_date(letter, zone) <= self.as_of]
+
     def game_penalties(self) -> list[PenaltyRow]:
         return [row for row in super().game_penalties() if row.charged_on <= self.as_of]
 

@@ -47,6 +47,7 @@ from corrmail.bulletins.content import (
     WithdrawalLine,
 )
 from corrmail.bulletins.sending import WITHHELD_BY
+from corrmail.games.ledger import letter_date, standing_penalties
 from corrmail.games.view import UnsupportedGameType
 from corrmail.models import (
     AuditEntry,
@@ -717,10 +718,13 @@ def _penalties(snapshot: Snapshot) -> tuple[PenaltyLine, ...]:
         select(Penalty).where(Penalty.game_id.in_(game_ids), Penalty.charged_on <= snapshot.as_of)
         .order_by(Penalty.charged_on, Penalty.id)
     ).all() if game_ids else []
+    zone = snapshot.tournament.time_zone
+    letters = [letter for game in snapshot.tournament.games for letter in game.letters
+               if letter_date(letter, zone) <= snapshot.as_of]
     return tuple(
         PenaltyLine(row.game_id, row.participant.player.name, row.days, row.rule, row.reason,
                     row.charged_on)
-        for row in rows
+        for row in standing_penalties(rows, letters)
     )
 
 

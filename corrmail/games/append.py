@@ -90,6 +90,8 @@ class LetterInput:
     reports_error_of_id: int | None = None
     #: 002 §4.3.1: the day the server relays this letter to the partner by e-mail (his receipt).
     relayed_on: dt.date | None = None
+    #: 002 §4.2.5: the letter corrected was this card entered wrongly (an official's slip).
+    entry_error: bool = False
 
 
 #: ``session.info`` key: (the transaction, ids of the games :func:`load_locked_game` locked in it).

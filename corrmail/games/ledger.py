@@ -56,6 +56,30 @@ class DatedLetter(Protocol):
     def entered_at(self) -> dt.datetime: ...
 
 
+class PenaltyOnRecord(Protocol):
+    """What :func:`standing_penalties` reads of a penalty row."""
+
+    @property
+    def letter_id(self) -> int | None: ...
+
+    @property
+    def case_id(self) -> int | None: ...
+
+
+PenaltyT = TypeVar("PenaltyT", bound=PenaltyOnRecord)
+
+
+def standing_penalties(penalties: Sequence[PenaltyT], letters: Sequence[Any]) -> list[PenaltyT]:
+    """The penalties that still stand: one charged for a letter whose entry was an official's
+    slip, and which was entered again as written (``Letter.entry_error``, 002 §4.2.5), stands no
+    more — the player never wrote the faulty move it punished; the letter entered again carries
+    its own penalty if the fault is in the card. A referee's penalty (a case's) always stands."""
+    wrongly_entered = {letter.corrects_letter_id for letter in letters
+                       if getattr(letter, "entry_error", False) and letter.corrects_letter_id}
+    return [row for row in penalties
+            if row.case_id is not None or row.letter_id not in wrongly_entered]
+
+
 def letter_date(letter: DatedLetter, time_zone: str) -> dt.date:
     """The day a letter went on record: its dispatch, else the day it was entered (in the
     tournament's time zone). A correction likewise counts from its own day (002 §4.2.5)."""
@@ -89,5 +113,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["DatedLetter", "LetterOnRecord", "effective_letters", "letter_date", "to_move",
+__all__ = ["DatedLetter", "LetterOnRecord", "effective_letters", "letter_date",
+           "standing_penalties", "to_move",
            *sorted(_MOVED_TO_THE_CORE)]

@@ -17,7 +17,7 @@ from sqlalchemy import bindparam, event, select
 from sqlalchemy.orm import ORMExecuteState, Session, joinedload, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from corrmail.games.ledger import effective_letters
+from corrmail.games.ledger import effective_letters, standing_penalties
 from corrmail.games.move_walk import color_of
 from corrmail.models import (
     Break,
@@ -304,6 +304,11 @@ def _corrects(letter: Letter, letter_id: int) -> bool:
 @dataclass
 class GameView:
     game: Game
+    #: Letters whose penalties this view leaves out of the time chart: a card about to be
+    #: entered again as written voids those of its wrong entry (the postcard check shows the
+    #: chart as it will read once the card is stored; :func:`~corrmail.games.ledger.
+    #: standing_penalties` is the stored rule).
+    void_penalties_of: frozenset[int] = frozenset()
 
     @cached_property
     def board_type(self) -> BoardType:
@@ -645,6 +650,7 @@ class GameView:
             for item in self.participant(side).breaks:
                 spans.append(break_span(side, item, notice_postmark=item.announced_on))
         letter_index = {letter.id: index for index, letter in enumerate(self.letters)}
+        void = self.void_penalties_of
         penalties = [
             Penalty(
                 side_of(self.game, row.participant_id),
@@ -655,6 +661,7 @@ class GameView:
                 reason=row.reason,
             )
             for row in self.game_penalties()
+            if row.letter_id is None or row.letter_id not in void
         ]
         received_sheets: dict[Side, dt.date] = {}
         for side in (Side.WHITE, Side.BLACK):
@@ -691,10 +698,17 @@ class GameView:
         unflushed = any(isinstance(item, PenaltyRow)
                         for item in (*session.new, *session.dirty, *session.deleted))
         if memo is not None and memo[0] == _penalty_stamp(session) and not unflushed:
-            return list(memo[1])
-        rows = list(session.scalars(_PENALTIES_OF_GAME, {"game_id": self.game.id}))
-        self.game.__dict__[_PENALTY_MEMO] = (_penalty_stamp(session), tuple(rows))
-        return rows
+            rows = list(memo[1])
+        else:
+            rows = list(session.scalars(_PENALTIES_OF_GAME, {"game_id": self.game.id}))
+            self.game.__dict__[_PENALTY_MEMO] = (_penalty_stamp(session), tuple(rows))
+        # Read against the letters each time: a letter entered again voids its wrong entry's
+        # penalty without writing one (the memo keeps the rows as stored).
+        return standing_penalties(rows, self.letters_on_record())
+
+    def letters_on_record(self) -> list[Letter]:
+        """Every letter of the game as stored, corrected and correcting ones alike."""
+        return list(self.game.letters)
 
     def chart(self) -> TimeChart:
         return compute_chart(self.ledger())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from corrmail.models.base import Base, utcnow
@@ -81,6 +81,10 @@ class Letter(Base):
     variants_text: Mapped[str] = mapped_column(Text, default="")
     penalty_days: Mapped[int] = mapped_column(default=0)
     corrects_letter_id: Mapped[int | None] = mapped_column(ForeignKey("letters.id"))
+    # 002 §4.2.5: this letter is the card it corrects entered again, the first entry having been
+    # wrong (an official's slip): what that entry caused stands no more. False: the sender's own
+    # new letter replacing a faulty one (002 §4.2.10), whose penalty stands.
+    entry_error: Mapped[bool] = mapped_column(default=False, server_default=false())
     # 002 §4.3.3: the receipt date this sender left out of his previous letter, supplied now.
     supplied_receipt: Mapped[dt.date | None]
     # 002 §4.2.9: this letter reports the partner's faulty letter; it carries no move.

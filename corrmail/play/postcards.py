@@ -141,6 +141,9 @@ class PostcardEntry:
     declaration: Declaration = Declaration.NONE
     #: The letter this card replaces (002 §4.2.5, §4.2.10): a sender's corrected card.
     corrects_letter_id: int | None = None
+    #: The letter replaced was this very card entered wrongly (the steward's slip): what that
+    #: entry caused — a penalty for a move the card does not carry — stands no more.
+    entry_error: bool = False
     #: How the move came: a postcard, or a telephone call the steward took down (002 §4.1.1 в);
     #: a call's date stands for the postmark (docs/rules/timekeeping.md).
     channel: Channel = Channel.POST
@@ -270,8 +273,16 @@ def check_postcard(game: Game, entry: PostcardEntry, *, today: dt.date) -> Postc
     if entry.sender_id not in (game.white_id, game.black_id):
         check.errors.append(Finding("002 §4.1.13", _("participant %(id)s does not play this game", id=entry.sender_id)))
         return check
-    view = GameView(game)
+    full = GameView(game)
     side = side_of(game, entry.sender_id)
+    # A card that replaces the letter play waits for (002 §4.2.5, §4.2.10) is judged against
+    # the game as it stood before that letter: its dates, its place in the chart, its moves.
+    replaced = _replaced_letter(full, entry.corrects_letter_id)
+    view = full.before(replaced) if replaced is not None and replaced is full.letters[-1] else full
+    if replaced is not None and entry.entry_error:
+        # The card entered again as written: the wrong entry's penalty is void (what the
+        # stored letter will say, ``Letter.entry_error``), so the check counts without it.
+        view.void_penalties_of = frozenset({replaced.id})
     _read_dates(check, today)
     _check_date_order(check, view, side)
     _check_forwarding(check, view)
@@ -298,7 +309,7 @@ def check_postcard(game: Game, entry: PostcardEntry, *, today: dt.date) -> Postc
         if refused is not None:
             check.errors.append(Finding(refused.rule, refused.message, code="supplied_receipt"))
             check.supplied_receipt = None  # refused: the chart is not told it a second time
-    _check_moves(check, view, side, today)
+    _check_moves(check, full, side, today)
     _check_elements(check, view)
     if check.sent is not None:
         _check_time(check, view, side)
@@ -355,6 +366,42 @@ def _check_date_order(check: PostcardCheck, view: GameView, side: Side) -> None:
         check.errors.append(_violation(rule_violation(
             "002 §4.3.1", "sent_before_received", check.sent.isoformat(),
             sent=check.sent, received=check.received)))
+    _check_postmark(check, view)
+
+
+def _check_postmark(check: PostcardCheck, view: GameView) -> None:
+    """The card's postmark against its own dates (002 §4.3.1: the dispatch is dated by the
+    postmark). Posted before its writer received the move it answers, or before play began, the
+    card cannot be: one of the dates is mistyped, and the steward is told which. Posted on
+    another day than the one written, it is kept as written — the partner may correct the
+    dispatch to the postmark in his reply (docs/rules/timekeeping.md 5) — and the steward sees
+    it. A call has no postmark (its date stands for it)."""
+    postmark = check.postmark
+    if postmark is None or check.entry.channel is Channel.PHONE:
+        return
+    if check.received is not None and postmark < check.received:
+        check.errors.append(Finding("002 §4.3.1", _(
+            "the postmark %(postmark)s comes before the receipt %(received)s of the move the "
+            "card answers: a card is posted after its writer received that move; check both "
+            "dates", postmark=f"{postmark:%d.%m.%Y}", received=f"{check.received:%d.%m.%Y}"),
+            code="postmark_before_receipt"))
+        return
+    try:
+        start = view.clock_start()
+    except RuntimeError:  # a view without a session (nothing stored to read the start from)
+        start = None
+    if start is not None and postmark < start:
+        check.errors.append(Finding("002 §4.3.2", _(
+            "the postmark %(postmark)s comes before the start of play %(start)s; check the "
+            "date", postmark=f"{postmark:%d.%m.%Y}", start=f"{start:%d.%m.%Y}"),
+            code="postmark_before_start"))
+        return
+    if check.sent is not None and postmark != check.sent:
+        check.findings.append(Finding("002 §4.3.1", _(
+            "the card is dated %(sent)s but its postmark is %(postmark)s",
+            sent=f"{check.sent:%d.%m.%Y}", postmark=f"{postmark:%d.%m.%Y}"), _(
+            "stored as written; the partner may correct the dispatch to the postmark in his "
+            "reply (002 §4.3.1)"), code="postmark_differs"))
 
 
 def _check_forwarding(check: PostcardCheck, view: GameView) -> None:
@@ -616,9 +663,13 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
                 _("the partner points this out")))
     ledger = view.ledger()
     if not check.own_moves:
-        # Nothing reaches the board: the card does not enter the chart; the time stands.
+        # Nothing reaches the board: the card does not enter the chart; the time stands, but
+        # for the penalty days a stop costs the sender (002 §4.2.11), shown as they will count.
         before = compute_chart(ledger)
-        check.time_before = check.time_after = Totals(before.totals.white, before.totals.black)
+        check.time_before = Totals(before.totals.white, before.totals.black)
+        penalty = check.penalty_days if check.stops_play else 0
+        check.time_after = Totals(before.totals.white + (penalty if side is Side.WHITE else 0),
+                                  before.totals.black + (penalty if side is Side.BLACK else 0))
         return
     # The sender's moves counted as the ledger will count them once the card is stored
     # (variant moves uncounted unless forced, 002 §4.2.4, §4.3.5).
@@ -715,6 +766,7 @@ def enter_postcard(
         declared_white_days=entry.declared_white_days,
         declared_black_days=entry.declared_black_days,
         corrects_letter_id=entry.corrects_letter_id,
+        entry_error=entry.entry_error and entry.corrects_letter_id is not None,
         supplied_receipt=check.supplied_receipt,
         relayed_on=today if relayed else None,
     ), check.moves, user, on=today)

@@ -182,6 +182,10 @@ def letter() -> None:
 @click.option("--declares", type=click.Choice([d.value for d in Declaration]), default="none")
 @click.option("--text", "raw_text", default="", help="The text of the card.")
 @click.option("--corrects", type=int, default=None, help="The letter id this card replaces.")
+@click.option("--entry-error", is_flag=True,
+              help="With --corrects: the letter replaced was this same card entered wrongly; "
+                   "what the wrong entry caused (a penalty) is undone. Without it the card is the "
+                   "sender's new card replacing a faulty move (002 §4.2.10).")
 @click.option("--channel", type=click.Choice(["post", "phone"]), default="post", show_default=True,
               help="phone: a move given by telephone; the call's date is --sent and --postmark.")
 @click.option("--check", "check_only", is_flag=True, help="Only show the verdict; store nothing.")
@@ -189,7 +193,8 @@ def letter() -> None:
 @click.option("--by", "login", default=None, help="The steward's login, for the audit log.")
 def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sent: str,
                received: str, sent: str, postmark: str, registered: bool, declared: str | None,
-               declares: str, raw_text: str, corrects: int | None, channel: str, check_only: bool,
+               declares: str, raw_text: str, corrects: int | None, entry_error: bool,
+               channel: str, check_only: bool,
                day: dt.datetime | None, login: str | None) -> None:
     """Postal entry: judge a received postcard and add it to GAME_ID's ledger.
 
@@ -205,7 +210,10 @@ def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sen
             received=received, sent=sent, postmark=postmark, registered=registered,
             declared_white_days=white_days, declared_black_days=black_days, raw_text=raw_text,
             declaration=Declaration(declares), corrects_letter_id=corrects,
+            entry_error=entry_error,
         )
+        if entry_error and corrects is None:
+            raise click.UsageError("--entry-error names the letter it re-enters: give --corrects")
         if channel == "phone":
             entry = telephone_entry(entry)
         on = day_by_option(settings, game.tournament, day)

@@ -17,7 +17,7 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
 
 from corrmail.games.ledger import to_move
 from corrmail.models import Channel, Game, Letter
@@ -33,6 +33,15 @@ class PostcardForm(FlaskForm):
         SelectChoice(Channel.PHONE.value, _l("telephone: the call's date as Sent")),
     ])
     corrects = SelectField(_l("Corrects letter"), coerce=int, default=0)
+    #: Why the letter is replaced (002 §4.2.5): the same card entered wrongly, or the sender's
+    #: new card replacing a faulty move (002 §4.2.10). Asked whenever a letter is corrected.
+    correction = SelectField(_l("Why the letter is replaced"), default="", choices=[
+        SelectChoice("", "—"),
+        SelectChoice("entry_error", _l("I entered this card wrongly: it is the same card, now "
+                                       "entered as written (what the wrong entry caused is undone)")),
+        SelectChoice("new_card", _l("the sender's new card, replacing his faulty move "
+                                    "(002 §4.2.10; the penalty days stand)")),
+    ])
     moves_text = StringField(_l("Moves, as written"), validators=[Length(max=500)])
     variants_text = TextAreaField(_l("Variants, as written"), validators=[Length(max=2000)])
     partner_sent = StringField(_l("Partner sent"), validators=[Length(max=20)])
@@ -64,8 +73,18 @@ class PostcardForm(FlaskForm):
     #: The steward's confirmation that the card stops play with penalty days (002 §4.2.11).
     confirm_stop = BooleanField(_l("I confirm: play stops and the sender is charged the penalty days"))
 
+    def validate_correction(self, field: SelectField) -> None:
+        if self.corrects.data and not field.data:
+            raise ValidationError(_l("Say why the letter is replaced: your wrong entry of the "
+                                     "same card, or the sender's new card (002 §4.2.5)."))
+
     def offer(self, game: Game, letters: list[Letter]) -> None:
         offer_senders_and_corrections(self.sender, self.corrects, game, letters)
+        # A correction comes from the corrected letter's sender (002 §4.2.5): the card's
+        # sender is his, whatever the form had chosen (the player to move, by default).
+        corrected = next((letter for letter in letters if letter.id == self.corrects.data), None)
+        if self.is_submitted() and corrected is not None and corrected.sender_id is not None:
+            self.sender.data = corrected.sender_id
         if not self.is_submitted():
             # The card usually comes from the player whose move it is.
             mover = to_move(game)
@@ -92,6 +111,7 @@ class PostcardForm(FlaskForm):
             raw_text=(self.raw_text.data or "").strip(),
             declaration=Declaration(self.declaration.data),
             corrects_letter_id=self.corrects.data or None,
+            entry_error=bool(self.corrects.data) and self.correction.data == "entry_error",
             lacks=tuple(element.value for element in CARD_ELEMENTS
                         if getattr(self, f"lacks_{element.value}").data),
         )

@@ -199,7 +199,8 @@ def test_injection_in_a_case_text_is_shown_verbatim_and_harmless(
 # listed on purpose.
 OPEN_TO_ANY_USER = PUBLIC | {
     "tournaments.index", "tournaments.show", "tournaments.teams", "cases.queue", "bulletins.index",
-    "standings.show", "standings.printable", "standings.csv", "standings.json", "standings.pdn",
+    "standings.show", "standings.printable", "standings.csv", "standings.json", "standings.trf",
+    "standings.pdn",  # the TRF is the table of the CSV and JSON, in the rating offices' format
     "tokens.index",  # the user's own API tokens, nobody else's
 }
 

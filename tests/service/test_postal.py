@@ -296,3 +296,97 @@ def test_an_element_the_steward_cannot_see_on_the_card_is_refused(
              postmark="01.09.26", lacks=lacks)
     assert "not an element the steward reads off the card" in str(raised.value)
     assert _letters(database, game_id) == []
+
+
+def _chart_totals(database: Database, game_id: int) -> tuple[int, int]:
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        totals = GameView(game).chart().totals
+        return totals.white, totals.black
+
+
+def test_a_date_the_steward_mistyped_is_corrected_by_entering_the_card_again(
+        card: Card, game_id: int, database: Database) -> None:
+    """The card says sent 08.09; the steward typed 18.09 and Black was charged 10 days more. The
+    same card entered again as written, correcting that letter (002 §4.2.5), is judged against
+    the game as it stood before it — not as a second letter of Black after his own — and Black's
+    time is his card's again: a slip of the steward's costs the player nothing."""
+    _opening(card, game_id)
+    card(game_id, "black", D(2026, 9, 20), moves_text="1. c3-d4 f6-g5", partner_sent="01.09",
+         received="05.09", sent="18.09", postmark="08.09")
+    assert _chart_totals(database, game_id)[1] == 13
+    slip = _letters(database, game_id)[-1]
+    check = card(game_id, "black", D(2026, 9, 21), moves_text="1. c3-d4 f6-g5",
+                 partner_sent="01.09", received="05.09", sent="08.09", postmark="08.09",
+                 corrects_letter_id=slip.id, entry_error=True)
+    assert check.errors == [] and check.own_moves == "f6-g5"
+    assert check.time_after is not None and check.time_after.black == 3
+    assert _chart_totals(database, game_id)[1] == 3
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        assert [letter.sent for letter in effective_letters(game.letters)] == [
+            D(2026, 9, 1), D(2026, 9, 8)]
+
+
+def test_a_move_the_steward_mistyped_costs_the_player_no_penalty_once_re_entered(
+        card: Card, game_id: int, database: Database) -> None:
+    """The card says 1... f6-g5; the steward typed f6-f5 (impossible): play stopped and Black was
+    charged 6 days (002 §4.2.11). Entered again as written (an entry error), the card carries no
+    fault: the 6 days stand no more, in the chart and the stored state alike."""
+    _opening(card, game_id)
+    stopped = card(game_id, "black", D(2026, 9, 12), moves_text="1. c3-d4 f6-f5",
+                   partner_sent="01.09", received="05.09", sent="08.09", postmark="08.09")
+    assert stopped.stops_play and stopped.penalty_days == 6
+    # The check showed the figures the stored letter gives: the sender's 6 days (002 §4.2.11).
+    assert stopped.time_before is not None and stopped.time_after is not None
+    assert (stopped.time_after.black - stopped.time_before.black) == 6
+    assert _chart_totals(database, game_id) == (0, 6)
+    wrong = _letters(database, game_id)[-1]
+    check = card(game_id, "black", D(2026, 9, 13), moves_text="1. c3-d4 f6-g5",
+                 partner_sent="01.09", received="05.09", sent="08.09", postmark="08.09",
+                 corrects_letter_id=wrong.id, entry_error=True)
+    assert check.errors == [] and not check.stops_play
+    assert check.time_after is not None and check.time_after.black == 3
+    assert _chart_totals(database, game_id) == (0, 3)
+    with database.transaction() as session:
+        [penalty] = session.scalars(select(Penalty).where(Penalty.game_id == game_id)).all()
+        assert penalty.letter_id == wrong.id  # kept on record, append-only, but void
+
+
+def test_the_senders_new_card_after_a_fault_keeps_the_penalty(
+        card: Card, game_id: int, database: Database) -> None:
+    """The card itself was faulty (002 §4.2.10): the sender's new card replaces it, and the 6
+    days of 002 §4.2.11 stand — only an entry error undoes a penalty."""
+    _opening(card, game_id)
+    card(game_id, "black", D(2026, 9, 12), moves_text="1. c3-d4 f6-f5", partner_sent="01.09",
+         received="05.09", sent="08.09", postmark="08.09")
+    faulty = _letters(database, game_id)[-1]
+    card(game_id, "black", D(2026, 9, 20), moves_text="1. c3-d4 f6-g5", partner_sent="01.09",
+         received="05.09", sent="16.09", postmark="16.09", corrects_letter_id=faulty.id)
+    assert _chart_totals(database, game_id) == (0, 17)  # 11 days of thinking and correcting + 6
+
+
+def test_a_postmark_before_the_receipt_or_the_start_is_refused_and_stores_nothing(
+        card: Card, game_id: int, database: Database) -> None:
+    """002 §4.3.1 dates a dispatch by its postmark: a card stamped before its writer received
+    the move it answers, or before play began (002 §4.3.2), has a mistyped date."""
+    _opening(card, game_id)
+    with pytest.raises(PostcardRejected) as early:
+        card(game_id, "black", D(2026, 9, 12), moves_text="1. c3-d4 f6-g5",
+             partner_sent="01.09", received="05.09", sent="08.09", postmark="04.09")
+    assert [(e.rule, e.code) for e in early.value.errors] == [("002 §4.3.1", "postmark_before_receipt")]
+    assert ("the postmark 04.09.2026 comes before the receipt 05.09.2026 of the move the card "
+            "answers") in early.value.errors[0].problem
+    assert len(_letters(database, game_id)) == 1
+
+
+def test_a_postmark_other_than_the_written_date_is_kept_and_pointed_out(
+        card: Card, game_id: int, database: Database) -> None:
+    _opening(card, game_id)
+    check = card(game_id, "black", D(2026, 9, 12), moves_text="1. c3-d4 f6-g5",
+                 partner_sent="01.09", received="05.09", sent="08.09", postmark="10.09")
+    [finding] = [f for f in check.findings if f.code == "postmark_differs"]
+    assert finding.problem == "the card is dated 08.09.2026 but its postmark is 10.09.2026"
+    assert _letters(database, game_id)[-1].sent == D(2026, 9, 8)

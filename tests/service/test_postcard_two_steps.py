@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 
 from corrmail.config import Settings
 from corrmail.db import Database
+from corrmail.games.view import GameView
 from corrmail.models import Game, Letter, Penalty, Role
 
 from .conftest import first_game
@@ -156,3 +157,33 @@ def test_impossible_dates_are_refused_whatever_the_move(
     assert "before the letter it answers was received" in page
     assert store_card(steward, game_id, data).status_code == 422
     assert _counts(database, game_id) == (1, 0)
+
+
+def test_the_steward_re_enters_his_mistyped_card_and_the_player_keeps_his_days(
+        steward: FlaskClient, database: Database, game_id: int) -> None:
+    """The steward typed h6-g5 for the card's f6-g5 and stored it with its stop and 6 days. On
+    the form he corrects that letter, says it was his wrong entry, and the correction's sender is
+    the corrected letter's (not the player to move, which White now is): the card is judged
+    before the wrong entry, stored, and the 6 days are void (002 §4.2.5; a steward's slip
+    costs the player nothing)."""
+    assert store_card(steward, game_id, _black(database, game_id, **FAULTY)).status_code == 302
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        wrong, white = game.letters[-1].id, game.white_id
+    asked = check_card(steward, game_id, {**_black(database, game_id, **CLEAN),
+                                          "corrects": str(wrong)})
+    assert asked.status_code == 422 and _counts(database, game_id) == (2, 6)
+    assert ("Say why the letter is replaced: your wrong entry of the same card, or the sender's "
+            "new card (002 §4.2.5).") in unescape(asked.get_data(as_text=True))
+    data = {**CLEAN, "sender": str(white), "corrects": str(wrong), "correction": "entry_error",
+            "declaration": "none", "channel": "post"}
+    checked = unescape(check_card(steward, game_id, data).get_data(as_text=True))
+    assert "two letters in a row" not in checked and "goes backwards" not in checked
+    assert store_card(steward, game_id, data).status_code == 302
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        last = game.letters[-1]
+        assert (last.sender_id, last.moves_text, last.entry_error) == (game.black_id, "f6-g5", True)
+        assert GameView(game).chart().totals.black == 2  # the card's 2 days, no penalty
