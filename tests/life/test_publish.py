@@ -254,7 +254,8 @@ def test_publish_button(organizer_client: FlaskClient, draft: int, database: Dat
             "настроен)") in shown
     assert "отправлено по эл. почте" not in shown
     assert ("Почтовый сервер не настроен (CORRMAIL_SMTP_HOST): письма с сервера не уходят, все они "
-            "лежат в разделе") in shown
+            "ждут здесь неотправленными.") in shown
+    assert '<a href="/admin/outbox">Просмотреть ждущие письма</a>' in shown
 
 
 def test_outbox_list(corrmail: Callable[..., Result], draft: int) -> None:
