@@ -256,6 +256,8 @@ def test_publish_button(organizer_client: FlaskClient, draft: int, database: Dat
     assert ("Почтовый сервер не настроен (CORRMAIL_SMTP_HOST): письма с сервера не уходят, все они "
             "ждут здесь неотправленными.") in shown
     assert '<a href="/admin/outbox">Просмотреть ждущие письма</a>' in shown
+    # The list of sheets does not call them sent either: each e-mail sheet waits in the outbox.
+    assert shown.count(", ждёт неотправленным в исходящих") == 2
 
 
 def test_outbox_list(corrmail: Callable[..., Result], draft: int) -> None:
