@@ -25,6 +25,7 @@ from corrmail.tournaments.dashboard import (
     announced_breaks,
     dashboard_rows,
 )
+from corrmail.tournaments.publishing import sheets_for_steward
 from corrmail.web.access import official_tournament
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, settings
@@ -66,7 +67,9 @@ def show(code: str) -> str:
                            filters=list(DashboardFilter), sorts=list(DashboardSort),
                            attention=attention, per_page=_size_value(size),
                            page_sizes=[_size_value(item) for item in PAGE_SIZES],
-                           breaks=announced_breaks(session, tournament, on))
+                           breaks=announced_breaks(session, tournament, on),
+                           sheets_to_post=[participant for participant in sheets_for_steward(tournament)
+                                           if participant.start_sheet_sent_on is None])
 
 
 def _choice(kind: type[E], value: str | None, default: E) -> E:

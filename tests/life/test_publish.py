@@ -159,6 +159,11 @@ def test_postal_sheet_is_printed_and_its_posting_recorded(
         orlov = session.scalar(select(Participant).where(Participant.start_number == 3))
         assert orlov is not None
         orlov_id = orlov.id
+    # The steward's dashboard names the sheets he has still to post and leads to their list.
+    dashboard = steward.get(f"/dashboard/{CODE}").get_data(as_text=True)
+    assert "Стартовые листы ещё не отправлены по почте или не зачитаны по телефону (002 §4.3.2)" in dashboard
+    assert "Орлов" in dashboard.split("sheets-to-post", 1)[1].split("</p>", 1)[0]
+    assert '/start-sheets/mailing">Распечатать и записать день отправки</a>' in dashboard
     page = steward.get(f"/tournaments/{CODE}/start-sheets/{orlov_id}/print")
     text = page.get_data(as_text=True)
     assert page.status_code == 200 and "size: A4" in text
@@ -168,6 +173,8 @@ def test_postal_sheet_is_printed_and_its_posting_recorded(
     assert posted.status_code == 302
     with database.session() as session:
         assert session.get(Participant, orlov_id).start_sheet_sent_on == dt.date(2026, 8, 26)  # type: ignore[union-attr]
+    after = steward.get(f"/dashboard/{CODE}").get_data(as_text=True)
+    assert "Орлов" not in after.split("sheets-to-post", 1)[-1].split("</p>", 1)[0]
     by_cli = corrmail("tournament", "sheet-posted", CODE, "3", "--on", "2026-08-27")
     assert by_cli.exit_code == 0 and "posted 27.08.2026" in by_cli.output
     outsider = app.test_client()
@@ -200,6 +207,8 @@ def test_a_sheet_posted_in_the_future_is_refused_and_changes_nothing(
     assert "(002 §4.3.2)" in page
     with database.session() as session:
         assert session.get(Participant, orlov_id).start_sheet_sent_on == dt.date(2026, 8, 26)  # type: ignore[union-attr]
+    after = steward.get(f"/dashboard/{CODE}").get_data(as_text=True)
+    assert "Орлов" not in after.split("sheets-to-post", 1)[-1].split("</p>", 1)[0]
     # One day of grace, for a steward already in tomorrow east of the tournament's time zone;
     # the day after that is a slip again.
     assert "позже сегодняшней" in steward.post(
