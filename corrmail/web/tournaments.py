@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -23,6 +24,7 @@ from corrmail.models import (
     TeamPairing,
     TeamSchedule,
     Tournament,
+    TournamentStatus,
 )
 from corrmail.rounds.redraw import apply_redraw, plan_redraw
 from corrmail.rounds.swiss import (
@@ -90,6 +92,16 @@ from scoring.tiebreaks import TIEBREAKS
 blueprint = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 
 Outcome = TypeVar("Outcome")
+
+
+@blueprint.app_template_global()
+def upcoming_start(tournament: Tournament) -> dt.date | None:
+    """The start date of a published tournament whose start has not come yet in its own time
+    zone: its status is ``running`` from the publishing of the start sheets, but until that day
+    play has not begun, and the list and the page say «published, starts on …», not «running»."""
+    if tournament.status is TournamentStatus.RUNNING and tournament_today(tournament) < tournament.start_date:
+        return tournament.start_date
+    return None
 
 
 @blueprint.get("/")
