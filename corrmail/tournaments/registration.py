@@ -300,6 +300,7 @@ def _enter(
         player_id=player.id,
         start_number=start_number,
         rating=row.rating,
+        channel=row.channel,
     )
     session.add(participant)
     session.flush()
@@ -321,7 +322,7 @@ def _enter_chunk(
     session.flush()
     participants = [
         Participant(tournament_id=tournament.id, player_id=player.id, start_number=first + index,
-                    rating=row.rating)
+                    rating=row.rating, channel=row.channel)
         for index, (player, row) in enumerate(zip(players, rows, strict=True))
     ]
     session.add_all(participants)
