@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
@@ -222,6 +223,44 @@ class TournamentForm(FlaskForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.rule_options = _Errors()
+
+    def partial_spec(self) -> TournamentSpec:
+        """The regulations as far as the form reads, for registration's checks when the form's
+        own validation failed: each field it could not read takes a value registration accepts
+        (its default; for a missing date, the other date a day away), so only the fields the
+        reader did fill get registration's messages, alongside the form's own — every error of
+        the form at once, not one pass after another."""
+        def chosen(field: SelectField, kind: type[Any], fallback: Any) -> Any:
+            try:
+                return kind(field.data)
+            except ValueError:
+                return fallback
+
+        start, end = self.start_date.data, self.end_date.data
+        if start is None or end is None:
+            start = start or (end - dt.timedelta(days=1) if end else dt.date(2000, 1, 1))
+            end = end or start + dt.timedelta(days=1)
+        def number(field: IntegerField, fallback: int) -> int:
+            return field.data if isinstance(field.data, int) and not field.errors else fallback
+
+        return TournamentSpec(
+            code=(self.code.data or "").strip() or "-",
+            title=(self.title.data or "").strip() or "-",
+            game_type=chosen(self.game_type, GameType, GameType.RUSSIAN),
+            system=chosen(self.system, TournamentSystem, TournamentSystem.ROUND_ROBIN_SINGLE),
+            channel=chosen(self.channel, TournamentChannel, TournamentChannel.POST),
+            start_date=start,
+            end_date=end,
+            pairing_system=self.pairing_system.data or None,
+            time_control_days=number(self.time_control_days, 50),
+            time_control_moves=number(self.time_control_moves, 10),
+            point_system=self.point_system.data or "classical",
+            tiebreak_order=() if self.tiebreak_preset.errors else self._tiebreaks(),
+            breaks_per_year=number(self.breaks_per_year, 1),
+            break_max_days=number(self.break_max_days, 30),
+            time_zone=(self.time_zone.data or "").strip() or "UTC",
+            rule_options=self._rule_options(),
+        )
 
     def rule_option_fields(self) -> list[SelectField]:
         return [getattr(self, field) for field, _name in RULE_OPTION_FIELDS]

@@ -16,6 +16,7 @@ from werkzeug.wrappers.response import Response
 
 from corrmail.games.state import letter_owed_by, stored_states
 from corrmail.models import (
+    Channel,
     Game,
     GameType,
     Participant,
@@ -49,11 +50,13 @@ from corrmail.tournaments.player_import import (
     PlayerImportError,
     PlayerRow,
     RowError,
+    check_row,
     read_player_csv,
 )
 from corrmail.tournaments.registration import (
     FieldError,
     RegistrationError,
+    check_spec,
     create_tournament,
     import_participants,
     spec_of,
@@ -167,6 +170,30 @@ def _attach(form: FlaskForm, errors: Sequence[FieldError | RowError]) -> list[st
     return loose
 
 
+def _attach_beside(form: FlaskForm, errors: Sequence[FieldError | RowError]) -> list[str]:
+    """After the form's own validation failed: registration's errors of the fields it left
+    without one (a field the form refused is not judged twice), so the reader sees every
+    problem of the form at once. Returns those that belong to no field."""
+    def field_of(error: FieldError | RowError) -> object:
+        return getattr(form, error.field if isinstance(error, FieldError)
+                       else (error.column or ""), None)
+
+    return _attach(form, [error for error in errors
+                          if not getattr(field_of(error), "errors", None)])
+
+
+def _player_row(form: PlayerForm) -> PlayerRow:
+    """The player as the form gives him (a rating the form refused is left out)."""
+    return PlayerRow(
+        name=" ".join((form.name.data or "").split()),
+        email=(form.email.data or "").strip().lower() or None,
+        postal_address=(form.postal_address.data or "").strip() or None,
+        rating=form.rating.data if not form.rating.errors else None,
+        club=(form.club.data or "").strip() or None,
+        channel=Channel(form.channel.data) if form.channel.data in set(Channel) else None,
+    )
+
+
 def _register(form: FlaskForm, step: Callable[[Session], Outcome]) -> Outcome | list[str]:
     """Run a registration step and commit what it did; when it is refused, roll back, put each
     error on its field of `form` and return those that belong to no field."""
@@ -194,6 +221,8 @@ def create() -> str | Response:
         else:
             flash(_("Tournament %(code)s created.", code=tournament.code), "info")
             return redirect(url_for("tournaments.show", code=tournament.code))
+    elif form.is_submitted():
+        loose = _attach_beside(form, check_spec(db_session(), form.partial_spec()))
     return _tournament_form(form, loose, tournament=None)
 
 
@@ -214,6 +243,8 @@ def edit(code: str) -> str | Response:
         else:
             flash(_("Saved."), "info")
             return redirect(url_for("tournaments.show", code=tournament.code))
+    else:
+        loose = _attach_beside(form, check_spec(db_session(), form.partial_spec(), tournament))
     return _tournament_form(form, loose, tournament=tournament)
 
 
@@ -236,13 +267,7 @@ def add_player(code: str) -> str | Response:
     form = PlayerForm()
     loose: list[str] = []
     if form.validate_on_submit():
-        row = PlayerRow(
-            name=" ".join(form.name.data.split()),
-            email=(form.email.data or "").strip().lower() or None,
-            postal_address=(form.postal_address.data or "").strip() or None,
-            rating=form.rating.data,
-            club=(form.club.data or "").strip() or None,
-        )
+        row = _player_row(form)
         participant = _register(form, lambda session: enter_player(
             session, tournament, row, channel=form.channel.data, invite=form.invite.data))
         if isinstance(participant, list):
@@ -259,6 +284,8 @@ def add_player(code: str) -> str | Response:
             if form.invite.data:
                 _flash_unsent_invitations()
             return redirect(url_for("tournaments.show", code=tournament.code))
+    elif form.is_submitted():
+        loose = _attach_beside(form, check_row(_player_row(form), tournament.channel))
     return render_template(
         "tournaments/player_form.html", form=form, loose=loose, tournament=tournament
     )
