@@ -22,7 +22,7 @@ from wtforms.validators import (
     ValidationError,
 )
 
-from corrmail.models import GameType, TournamentChannel, TournamentSystem
+from corrmail.models import GameType, Participant, TournamentChannel, TournamentSystem
 from corrmail.standings.tiebreak_labels import tiebreak_label
 from corrmail.tournaments.registration import TournamentSpec
 from corrmail.tournaments.rule_options import QUIET_LIMITS, canonical_options, is_column
@@ -314,7 +314,9 @@ class TournamentForm(FlaskForm):
                 field.choices = [*field.choices, SelectChoice(field.data, field.data)]
 
 
-class PlayerForm(FlaskForm):
+class PlayerDetailsForm(FlaskForm):
+    """A player's details, as entered and as corrected later."""
+
     name = StringField(_l("Name"), validators=[DataRequired(), Length(max=200)])
     email = StringField(_l("E-mail"), validators=[Optional(), Length(max=320)])
     postal_address = TextAreaField(_l("Postal address"), validators=[Optional(), Length(max=1000)])
@@ -323,7 +325,17 @@ class PlayerForm(FlaskForm):
     # How this player plays (002 §4.1.1); "" follows the tournament's channel.
     channel = SelectField(_l("Plays by"), default="", choices=_choices([
         ("", _l("the tournament's channel")), ("post", _l("post")), ("email", _l("e-mail")),
-        ("phone", _l("phone"))]))
+        ("phone", _l("phone")), ("web", _l("web"))]))
+
+    def fill(self, participant: Participant) -> None:
+        player = participant.player
+        self.name.data, self.email.data = player.name, player.email or ""
+        self.postal_address.data, self.club.data = player.postal_address or "", player.club or ""
+        self.rating.data = participant.rating
+        self.channel.data = participant.channel.value if participant.channel else ""
+
+
+class PlayerForm(PlayerDetailsForm):
     invite = BooleanField(_l("Invite him to log in (a letter with a link to set his password)"))
 
 

@@ -59,7 +59,9 @@ from corrmail.tournaments.registration import (
     check_spec,
     create_tournament,
     import_participants,
+    participant_update_errors,
     spec_of,
+    update_participant,
     update_tournament,
 )
 from corrmail.tournaments.rule_options import FIXED_RULE, is_column, play_has_begun
@@ -77,6 +79,7 @@ from corrmail.web.refusals import entrant_labels, refusal_text
 from corrmail.web.registration_forms import (
     ImportForm,
     PairForm,
+    PlayerDetailsForm,
     PlayerForm,
     TournamentForm,
     tiebreak_codes_hint,
@@ -182,7 +185,7 @@ def _attach_beside(form: FlaskForm, errors: Sequence[FieldError | RowError]) -> 
                           if not getattr(field_of(error), "errors", None)])
 
 
-def _player_row(form: PlayerForm) -> PlayerRow:
+def _player_row(form: PlayerDetailsForm) -> PlayerRow:
     """The player as the form gives him (a rating the form refused is left out)."""
     return PlayerRow(
         name=" ".join((form.name.data or "").split()),
@@ -287,8 +290,45 @@ def add_player(code: str) -> str | Response:
     elif form.is_submitted():
         loose = _attach_beside(form, check_row(_player_row(form), tournament.channel))
     return render_template(
-        "tournaments/player_form.html", form=form, loose=loose, tournament=tournament
+        "tournaments/player_form.html", form=form, loose=loose, tournament=tournament,
+        participant=None,
     )
+
+
+@blueprint.route("/<code>/players/<int:participant_id>/edit", methods=["GET", "POST"])
+@roles_required(Role.ORGANIZER)
+def edit_player(code: str, participant_id: int) -> str | Response:
+    """Correct an entered player's details, before the draw or after it (a moved address, a
+    new e-mail, a player going over to the post): every problem at once, recorded in the
+    audit log; after the draw the director is told that the start sheets already sent name
+    the old addresses (002 §4.3.2)."""
+    tournament = tournament_or_404(code)
+    participant = db_session().get(Participant, participant_id)
+    if participant is None or participant.tournament_id != tournament.id:
+        abort(404)
+    form = PlayerDetailsForm()
+    loose: list[str] = []
+    if not form.is_submitted():
+        form.fill(participant)
+    elif form.validate():
+        row = _player_row(form)
+        changes = _register(form, lambda session: update_participant(
+            session, tournament, participant, row, current_user))
+        if isinstance(changes, list):
+            loose = changes
+        else:
+            flash(_("%(name)s's details saved.", name=row.name) if changes
+                  else _("Nothing was changed."), "info")
+            addresses = {"email", "postal_address", "channel"} & set(changes)
+            if addresses and tournament.games:
+                flash(_("The start sheets already sent give his partners the old address "
+                        "(002 §4.3.2): tell them the new one."), "warning")
+            return redirect(url_for("tournaments.show", code=tournament.code))
+    else:
+        loose = _attach_beside(form, participant_update_errors(
+            db_session(), tournament, participant, _player_row(form)))
+    return render_template("tournaments/player_form.html", form=form, loose=loose,
+                           tournament=tournament, participant=participant)
 
 
 def _flash_unsent_invitations() -> None:
