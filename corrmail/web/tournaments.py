@@ -46,6 +46,7 @@ from corrmail.rounds.teams import (
 )
 from corrmail.standings.tiebreak_labels import tiebreak_label
 from corrmail.tournaments.player_import import (
+    CHANNEL_HINT,
     COLUMNS,
     PlayerImportError,
     PlayerRow,
@@ -371,6 +372,7 @@ def import_players(code: str) -> str | Response:
         problems=problems,
         tournament=tournament,
         columns=COLUMNS,
+        channel_hint=CHANNEL_HINT,
     )
     return page, status  # type: ignore[return-value]
 

@@ -139,6 +139,10 @@ def test_the_channel_column_reads_russian_and_english_words(
     """«почта» is the post (002 §4.1.1 а), not e-mail; a blank cell follows the tournament's
     channel."""
     tournament = make_tournament(players=0, code="T-1", channel=TournamentChannel.MIXED)
+    form = organizer_client.get("/tournaments/T-1/players/import").get_data(as_text=True)
+    assert ("Столбец способа игры говорит, как играет каждый: почта / post, e-mail / эл. почта, "
+            "сайт / web, телефон / phone; пустая клетка — как в турнире.") in form
+    assert "<code>способ игры</code>" in form
     response = organizer_client.post(
         "/tournaments/T-1/players/import",
         data={"file": (io.BytesIO(CHANNEL_CSV.encode()), "players.csv")},
