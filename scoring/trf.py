@@ -349,6 +349,12 @@ def _apply_marks(games: list[Game], marks: list[tuple[str, int, int, int]], erro
     return games
 
 
+def _rating(rating: int | None) -> str:
+    """The rating field (columns 49–52): blank for an unrated player, as TRF-16 writes him and
+    :func:`_read_player` reads him; a 0 there is a rating of zero to a rating office."""
+    return f"{rating:4d}" if rating else "    "
+
+
 def write_trf(tournament: Tournament, ranks: Mapping[int, int] | None = None) -> str:
     """The tournament as TRF-16 text; ``ranks`` (start number → place) fills the rank column."""
     lines = [f"012 {tournament.name}".rstrip()]
@@ -364,7 +370,7 @@ def write_trf(tournament: Tournament, ranks: Mapping[int, int] | None = None) ->
         rank = (ranks or {}).get(player.start_no, 0)
         line = (
             f"001 {player.start_no:4d} {player.sex[:1]:1}{player.title[:3]:>3} {player.name[:33]:<33} "
-            f"{player.rating or 0:4d} {player.federation[:3]:<3} {player.fide_id[:11]:>11} "
+            f"{_rating(player.rating)} {player.federation[:3]:<3} {player.fide_id[:11]:>11} "
             f"{player.birth_date[:10]:<10} {tournament.scores[player.start_no]:4.1f} {rank:4d}"
         )
         # A line ends with the player's last recorded round, and every block keeps its ten

@@ -188,7 +188,13 @@ class Correspondence:
         if check is not None and check.own:
             context.relay_moves(letter, check, tell_sender=False)
         if game.state is GameState.FINISHED:
-            context.announce_result()
+            # The card's own moves ended it on the board; a card without them resigned, or
+            # accepted the partner's draw offer.
+            if check is not None and check.own:
+                ending = "board"
+            else:
+                ending = "draw_agreed" if game.result is GameResult.DRAW else "resigned"
+            context.announce_result(ending)
         return tuple(context.posted)
 
 
@@ -443,7 +449,7 @@ class _Context:
                          entity_id=self.game.id, tournament_id=self.tournament.id,
                          summary=f"{self.me.player.name} offers a draw")
         if self.game.state is GameState.FINISHED:  # the board ended the game
-            self.announce_result()
+            self.announce_result("board")
         return self.outcome("move_relayed" if check.stop is None else "move_relayed_with_error",
                             detail, lacks=lacks)
 
@@ -571,14 +577,17 @@ class _Context:
             code = "draw_agreed"
         games.record_result(self.session, self.game, result, ResultKind.PLAYED, on=self.today,
                             user=None, summary=f"{code}: {result}")
-        self.announce_result()
+        self.announce_result(code)
         return self.outcome(code, str(result))
 
-    def announce_result(self) -> None:
-        """Both players get the end-of-play notice with the game's record."""
+    def announce_result(self, ending: str) -> None:
+        """Both players get the end-of-play notice with the game's record, and how it ended:
+        ``ending`` is ``resigned``, ``draw_agreed`` or ``board`` (the last move left no play),
+        by the sender of this letter (``ended_by``, his colour), whom the letter names."""
         for participant in (self.game.white, self.game.black):
             self.post_to_player(participant, "game_over", "game_over", result=str(self.game.result),
-                                record=self.record_text())
+                                record=self.record_text(), ending=ending,
+                                ended_by=self.side.value)
 
     def record_text(self) -> str:
         view = GameView(self.game)

@@ -637,8 +637,10 @@ def _finding_of(notice: RuleNotice, *, stops: bool) -> Finding:
     elif notice.problem == "substituted":
         consequence = _("the recipient names the move and answers it; no penalty (002 §4.2.10)")
     elif notice.problem.startswith("impossible") or notice.problem == "illegible":
+        # One clause after another, as the consequence itself is written (a lower-case
+        # «play stops…» after a full stop read as two lines run together).
         consequence = _("the sender replaces the move; his days of thinking and correcting "
-                        "count. %(then)s", then=consequence)
+                        "count; %(then)s", then=consequence)
     return Finding(notice.rule, problem, consequence)
 
 

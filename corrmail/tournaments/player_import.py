@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from corrmail.models import TournamentChannel
+from corrmail.models import Channel, TournamentChannel
 
 MAX_BYTES = 2 * 1024 * 1024
 #: Players one file may enter: a federation's largest start list with room to spare. A larger
@@ -38,12 +38,26 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "postal_address": ("address", "postal address", "адрес", "почтовый адрес"),
     "rating": ("rating", "рейтинг"),
     "club": ("club", "клуб", "город клуб", "команда"),
+    # How the player plays (002 §4.1.1); a blank cell follows the tournament's channel.
+    "channel": ("channel", "plays by", "канал", "способ игры", "играет", "как играет"),
 }
+
+#: The words a channel cell may hold, normalised as headings are (``_normalise``): Russian and
+#: English, the way a referee writes them. «почта» alone is the post, as in «по почте».
+CHANNEL_WORDS: dict[str, Channel] = {
+    **dict.fromkeys(("почта", "по почте", "почтой", "post", "mail post", "postal"), Channel.POST),
+    **dict.fromkeys(("e-mail", "email", "эл почта", "электронная почта", "по эл почте",
+                     "по электронной почте", "e-mail почта"), Channel.EMAIL),
+    **dict.fromkeys(("web", "сайт", "через сайт", "на сайте", "website"), Channel.WEB),
+    **dict.fromkeys(("телефон", "по телефону", "phone", "telephone"), Channel.PHONE),
+}
+#: The words named when a cell holds none of them.
+CHANNEL_HINT = "почта / post, e-mail / эл. почта, сайт / web, телефон / phone"
 
 #: Each column by the name the player form gives its field, for messages about a column the
 #: file lacks; every one is also a heading recognised above, so a message may ask for it.
 COLUMN_LABELS = {"name": _l("Name"), "email": _l("E-mail"), "postal_address": _l("Postal address"),
-                 "rating": _l("Rating"), "club": _l("Club")}
+                 "rating": _l("Rating"), "club": _l("Club"), "channel": _l("Plays by")}
 
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -62,6 +76,20 @@ class PlayerRow:
     postal_address: str | None = None
     rating: int | None = None
     club: str | None = None
+    #: How he plays (002 §4.1.1); None follows the tournament's channel.
+    channel: Channel | None = None
+
+
+def read_channel(text: str) -> Channel | None:
+    """The channel a cell names (``CHANNEL_WORDS``); None for a blank cell; raises ValueError
+    for a word that names none."""
+    word = _normalise(text)
+    if not word:
+        return None
+    try:
+        return CHANNEL_WORDS[word]
+    except KeyError:
+        raise ValueError(text) from None
 
 
 @dataclass(frozen=True)
@@ -160,6 +188,18 @@ def check_row(row: PlayerRow, channel: TournamentChannel, line: int = 0) -> list
         errors.append(RowError(line, "email", _("an e-mail tournament needs the e-mail address")))
     if channel is TournamentChannel.MIXED and not (row.email or row.postal_address):
         errors.append(RowError(line, None, _("neither an e-mail nor a postal address (002 §4.3.2)")))
+    # The player's own channel needs its address too, whatever the tournament's (002 §4.1.1).
+    if row.channel is Channel.EMAIL and not row.email and channel is not TournamentChannel.EMAIL:
+        errors.append(RowError(line, "email", _("a player who plays by e-mail needs an e-mail "
+                                                "address (002 §4.1.1 б)")))
+    if row.channel is Channel.WEB and not row.email and channel is not TournamentChannel.EMAIL:
+        errors.append(RowError(line, "email", _(
+            "a player who plays on the site needs an e-mail address for his login and his "
+            "partners' moves (002 §4.1.1)")))
+    if row.channel is Channel.POST and not row.postal_address \
+            and channel is not TournamentChannel.POST:
+        errors.append(RowError(line, "postal_address", _(
+            "a player who plays by post needs the postal address (002 §4.3.2)")))
     if row.rating is not None and not 0 <= row.rating <= 4000:
         errors.append(
             RowError(line, "rating", _("rating %(value)s is out of range 0–4000", value=row.rating))
@@ -226,12 +266,21 @@ def read_player_csv(data: bytes, channel: TournamentChannel) -> PlayerImport:
                 errors.append(
                     RowError(line, "rating", _("%(value)s is not a whole number", value=raw_rating))
                 )
+        raw_channel = cell(values, "channel")
+        player_channel: Channel | None = None
+        try:
+            player_channel = read_channel(raw_channel)
+        except ValueError:
+            errors.append(RowError(line, "channel", _(
+                "«%(value)s» is no way of playing; write one of: %(known)s",
+                value=raw_channel, known=CHANNEL_HINT)))
         row = PlayerRow(
             name=" ".join(cell(values, "name").split()),
             email=cell(values, "email").lower() or None,
             postal_address=cell(values, "postal_address") or None,
             rating=rating,
             club=cell(values, "club") or None,
+            channel=player_channel,
         )
         errors += check_row(row, channel, line)
         if row.email:

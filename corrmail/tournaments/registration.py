@@ -300,6 +300,7 @@ def _enter(
         player_id=player.id,
         start_number=start_number,
         rating=row.rating,
+        channel=row.channel,
     )
     session.add(participant)
     session.flush()
@@ -321,7 +322,7 @@ def _enter_chunk(
     session.flush()
     participants = [
         Participant(tournament_id=tournament.id, player_id=player.id, start_number=first + index,
-                    rating=row.rating)
+                    rating=row.rating, channel=row.channel)
         for index, (player, row) in enumerate(zip(players, rows, strict=True))
     ]
     session.add_all(participants)
@@ -382,6 +383,75 @@ def add_participant(
         tournament_id=tournament.id, summary=f"#{participant.start_number} {row.name}",
     )  # fmt: skip
     return participant
+
+
+#: The details :func:`update_participant` corrects, by the form's field names.
+DETAILS = ("name", "email", "postal_address", "club", "rating", "channel")
+
+
+def _drawn_games(session: Session, tournament: Tournament) -> int:
+    return session.scalar(
+        select(func.count()).select_from(Game).where(Game.tournament_id == tournament.id)
+    ) or 0
+
+
+def participant_update_errors(session: Session, tournament: Tournament,
+                              participant: Participant, row: PlayerRow) -> list[RowError]:
+    """Every reason :func:`update_participant` refuses ``row``, at once."""
+    player = participant.player
+    errors = check_row(row, tournament.channel)
+    if row.email and row.email.lower() != (player.email or "").lower():
+        other = session.scalar(select(Player).where(func.lower(Player.email) == row.email.lower(),
+                                                    Player.id != player.id))
+        if other is not None:
+            entered = session.scalar(select(Participant.id).where(
+                Participant.tournament_id == tournament.id, Participant.player_id == other.id))
+            errors.append(RowError(0, "email", _("%(email)s is already entered", email=row.email)
+                                   if entered is not None else _(
+                "%(email)s is the address of another player, %(name)s: one address is one "
+                "person across the service's tournaments", email=row.email, name=other.name)))
+    errors.extend(_banned(bans_in_force(session, tournament.start_date), 0, row))
+    return errors
+
+
+def update_participant(
+    session: Session, tournament: Tournament, participant: Participant, row: PlayerRow,
+    user: User | None,
+) -> dict[str, tuple[object, object]]:
+    """Correct an entered player's details (``DETAILS``), before the draw or after it: his
+    name, e-mail, postal address and club are the person's (`Player`, one row across
+    tournaments, found by his e-mail), his rating and channel this entry's. Refused whole, with
+    every problem at once, when the entry could not have been made so (``check_row``: the
+    addresses the tournament's and his own channel need, 002 §4.1.1, §4.3.2), when the e-mail
+    is another entrant's or another player's, or the corrected player is banned (002 §4.1.14).
+    Returns what changed, ``{field: (before, after)}``, recorded in the audit log; nothing
+    when nothing did."""
+    errors = participant_update_errors(session, tournament, participant, row)
+    if errors:
+        raise RegistrationError(errors)
+    player = participant.player
+    before: dict[str, object] = {"name": player.name, "email": player.email, "postal_address": player.postal_address,
+              "club": player.club, "rating": participant.rating, "channel": participant.channel}
+    player.name, player.email = row.name, row.email
+    player.postal_address, player.club = row.postal_address, row.club
+    participant.rating, participant.channel = row.rating, row.channel
+    after: dict[str, object] = {"name": row.name, "email": row.email, "postal_address": row.postal_address,
+             "club": row.club, "rating": row.rating, "channel": row.channel}
+    changes: dict[str, tuple[object, object]] = {
+        name: (before[name], after[name]) for name in DETAILS if before[name] != after[name]}
+    if changes:
+        drawn = _drawn_games(session, tournament)
+        record(
+            session, user=user, action="participant.update", entity="participant",
+            entity_id=participant.id, tournament_id=tournament.id,
+            summary=f"#{participant.start_number} {row.name}: {', '.join(changes)}"
+                    + (" (after the draw)" if drawn else ""),
+            detail={"changes": {name: [None if v is None else str(v) for v in values]
+                                for name, values in changes.items()},
+                    "after_draw": bool(drawn)},
+        )  # fmt: skip
+    session.flush()
+    return changes
 
 
 #: Rows entered per database round trip: a large list holds the write lock for seconds, not

@@ -21,7 +21,7 @@ from flask import Blueprint, abort, render_template, request
 from flask_login import current_user
 from sqlalchemy import Select, select
 
-from corrmail.models import OutboxMessage, OutboxStatus, Role, TournamentOfficial
+from corrmail.models import OutboxMessage, OutboxStatus, Role, Tournament, TournamentOfficial
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session
 from corrmail.web.outbox_labels import outbox_kind
@@ -65,9 +65,11 @@ def outbox() -> str:
     status = request.args.get("status")
     if status in {member.value for member in OutboxStatus}:
         query = query.where(OutboxMessage.status == OutboxStatus(status))
+    messages = list(db_session().scalars(query))
     return render_template(
         "admin/outbox.html",
-        messages=list(db_session().scalars(query)),
+        messages=messages,
+        zones=_time_zones(messages),
         statuses=list(OutboxStatus),
         current_status=status,
         secret_kinds=SECRET_KINDS,
@@ -87,5 +89,17 @@ def outbox_message(message_id: int) -> str:
         headers = [(name, mask_reply_tokens(value)) for name, value in headers]
         body = mask_reply_tokens(body)
     return render_template(
-        "admin/outbox_message.html", message=message, headers=headers, body=body
+        "admin/outbox_message.html", message=message, headers=headers, body=body,
+        zones=_time_zones([message]),
     )
+
+
+def _time_zones(messages: list[OutboxMessage]) -> dict[int | None, str]:
+    """Each letter's tournament's time zone, by tournament id: the outbox reads a letter's
+    moments where its tournament is (``zoned_moment``); a letter of no tournament, in UTC."""
+    ids = {message.tournament_id for message in messages if message.tournament_id is not None}
+    if not ids:
+        return {}
+    rows = db_session().execute(select(Tournament.id, Tournament.time_zone)
+                                .where(Tournament.id.in_(ids)))
+    return {tournament_id: zone for tournament_id, zone in rows}

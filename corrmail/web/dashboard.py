@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from flask import Blueprint, abort, render_template, request
+from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
 
@@ -61,7 +62,8 @@ def show(code: str) -> str:
     try:
         page = DashboardPage.of([row for row in every if row.matches(wanted)], number, size)
     except PageOutOfRange as error:
-        abort(404, str(error))
+        abort(404, _("There is no page %(number)s: the dashboard has %(pages)s page(s) of these "
+                     "games.", number=error.number, pages=error.pages))
     return render_template("dashboard/show.html", tournament=tournament, page=page,
                            rows=page.rows, today=on, wanted=wanted, sort=sort,
                            filters=list(DashboardFilter), sorts=list(DashboardSort),
@@ -73,10 +75,17 @@ def show(code: str) -> str:
 
 
 def _choice(kind: type[E], value: str | None, default: E) -> E:
+    """The filter or sort the link asks for; a link the dashboard does not know (typed, or kept
+    from an older version) is refused in the reader's language, with the values it knows."""
     try:
         return kind(value) if value else default
     except ValueError:
-        abort(400, f"unknown {kind.__name__}: {value!r}")
+        known = ", ".join(item.value for item in kind)
+        if kind is DashboardFilter:
+            abort(400, _("The dashboard has no filter «%(value)s»; its filters are: %(known)s.",
+                         value=value, known=known))
+        abort(400, _("The dashboard has no sort «%(value)s»; it sorts by: %(known)s.",
+                     value=value, known=known))
 
 
 def _size_value(size: int | None) -> str:
@@ -89,12 +98,13 @@ def _page_size(value: str | None) -> int | None:
     for size in PAGE_SIZES:
         if value == _size_value(size):
             return size
-    abort(400, f"per_page must be one of {', '.join(map(_size_value, PAGE_SIZES))}, not {value!r}")
+    abort(400, _("The dashboard has no page size «%(value)s»; per_page is one of: %(known)s.",
+                 value=value, known=", ".join(map(_size_value, PAGE_SIZES))))
 
 
 def _page_number(value: str | None) -> int:
     if not value:
         return 1
     if not value.isascii() or not value.isdigit() or int(value) < 1:
-        abort(400, f"page must be a page number (1, 2, ...), not {value!r}")
+        abort(400, _("«%(value)s» is not a page number (1, 2, …).", value=value))
     return int(value)

@@ -40,6 +40,11 @@ def content_disposition(filename: str, disposition: str = "attachment") -> str:
 
 
 def attachment(body: bytes | str, mimetype: str, filename: str) -> Response:
-    response = Response(body, mimetype=mimetype)
+    # Werkzeug appends "; charset=utf-8" to a text/* mimetype even when it names its charset
+    # already: one that does is the whole Content-Type.
+    if "charset=" in mimetype:
+        response = Response(body, content_type=mimetype)
+    else:
+        response = Response(body, mimetype=mimetype)
     response.headers["Content-Disposition"] = content_disposition(filename)
     return response

@@ -60,6 +60,20 @@ def local_moment(value: dt.datetime | None, time_zone: str) -> str:
     return f"{short_date(local.date())} {local:%H:%M}"
 
 
+def zoned_moment(value: dt.datetime | None, time_zone: str | None = None) -> str:
+    """``dd.MM.yyyy HH:mm`` and the zone it is read in (``MSK``, ``UTC+05``, ``UTC``): a stored
+    moment (a UTC instant) where its tournament is, or in UTC for a letter of no tournament —
+    never a bare clock the reader must guess the zone of."""
+    if value is None:
+        return ""
+    zone = ZoneInfo(time_zone or "UTC")
+    local = (value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value).astimezone(zone)
+    name = local.tzname() or "UTC"
+    if name[:1] in "+-":  # a zone without an abbreviation: its offset
+        name = "UTC" + name
+    return f"{short_date(local.date())} {local:%H:%M} {name}"
+
+
 def result_cells(cells: Iterable[Cell], marker: Marker, marks: Mapping[str, str]) -> Markup:
     """A crosstable cell's results (``1``, ``½``, ``+``…), each with its mark (``*``, ``†``,
     ``‡``) as a superscript titled with its meaning, annulled and adjudicated ones classed.
@@ -83,6 +97,7 @@ def init_filters(app: Flask) -> None:
     app.add_template_global(result_cells)
     app.add_template_filter(short_date)
     app.add_template_filter(local_moment)
+    app.add_template_filter(zoned_moment)
     app.add_template_filter(reader_points, "points")
     app.add_template_filter(chart_note)
     app.add_template_filter(chart_error)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
@@ -21,7 +22,7 @@ from wtforms.validators import (
     ValidationError,
 )
 
-from corrmail.models import GameType, TournamentChannel, TournamentSystem
+from corrmail.models import GameType, Participant, TournamentChannel, TournamentSystem
 from corrmail.standings.tiebreak_labels import tiebreak_label
 from corrmail.tournaments.registration import TournamentSpec
 from corrmail.tournaments.rule_options import QUIET_LIMITS, canonical_options, is_column
@@ -223,6 +224,44 @@ class TournamentForm(FlaskForm):
         super().__init__(*args, **kwargs)
         self.rule_options = _Errors()
 
+    def partial_spec(self) -> TournamentSpec:
+        """The regulations as far as the form reads, for registration's checks when the form's
+        own validation failed: each field it could not read takes a value registration accepts
+        (its default; for a missing date, the other date a day away), so only the fields the
+        reader did fill get registration's messages, alongside the form's own — every error of
+        the form at once, not one pass after another."""
+        def chosen(field: SelectField, kind: type[Any], fallback: Any) -> Any:
+            try:
+                return kind(field.data)
+            except ValueError:
+                return fallback
+
+        start, end = self.start_date.data, self.end_date.data
+        if start is None or end is None:
+            start = start or (end - dt.timedelta(days=1) if end else dt.date(2000, 1, 1))
+            end = end or start + dt.timedelta(days=1)
+        def number(field: IntegerField, fallback: int) -> int:
+            return field.data if isinstance(field.data, int) and not field.errors else fallback
+
+        return TournamentSpec(
+            code=(self.code.data or "").strip() or "-",
+            title=(self.title.data or "").strip() or "-",
+            game_type=chosen(self.game_type, GameType, GameType.RUSSIAN),
+            system=chosen(self.system, TournamentSystem, TournamentSystem.ROUND_ROBIN_SINGLE),
+            channel=chosen(self.channel, TournamentChannel, TournamentChannel.POST),
+            start_date=start,
+            end_date=end,
+            pairing_system=self.pairing_system.data or None,
+            time_control_days=number(self.time_control_days, 50),
+            time_control_moves=number(self.time_control_moves, 10),
+            point_system=self.point_system.data or "classical",
+            tiebreak_order=() if self.tiebreak_preset.errors else self._tiebreaks(),
+            breaks_per_year=number(self.breaks_per_year, 1),
+            break_max_days=number(self.break_max_days, 30),
+            time_zone=(self.time_zone.data or "").strip() or "UTC",
+            rule_options=self._rule_options(),
+        )
+
     def rule_option_fields(self) -> list[SelectField]:
         return [getattr(self, field) for field, _name in RULE_OPTION_FIELDS]
 
@@ -275,7 +314,9 @@ class TournamentForm(FlaskForm):
                 field.choices = [*field.choices, SelectChoice(field.data, field.data)]
 
 
-class PlayerForm(FlaskForm):
+class PlayerDetailsForm(FlaskForm):
+    """A player's details, as entered and as corrected later."""
+
     name = StringField(_l("Name"), validators=[DataRequired(), Length(max=200)])
     email = StringField(_l("E-mail"), validators=[Optional(), Length(max=320)])
     postal_address = TextAreaField(_l("Postal address"), validators=[Optional(), Length(max=1000)])
@@ -284,7 +325,17 @@ class PlayerForm(FlaskForm):
     # How this player plays (002 §4.1.1); "" follows the tournament's channel.
     channel = SelectField(_l("Plays by"), default="", choices=_choices([
         ("", _l("the tournament's channel")), ("post", _l("post")), ("email", _l("e-mail")),
-        ("phone", _l("phone"))]))
+        ("phone", _l("phone")), ("web", _l("web"))]))
+
+    def fill(self, participant: Participant) -> None:
+        player = participant.player
+        self.name.data, self.email.data = player.name, player.email or ""
+        self.postal_address.data, self.club.data = player.postal_address or "", player.club or ""
+        self.rating.data = participant.rating
+        self.channel.data = participant.channel.value if participant.channel else ""
+
+
+class PlayerForm(PlayerDetailsForm):
     invite = BooleanField(_l("Invite him to log in (a letter with a link to set his password)"))
 
 

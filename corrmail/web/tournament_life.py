@@ -7,6 +7,7 @@ Thin views over :mod:`corrmail.tournaments.officials`, :mod:`corrmail.tournament
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -76,18 +77,19 @@ class PostedForm(FlaskForm):
 
 def enter_player(session: Session, tournament: Tournament, row: PlayerRow, *, channel: str,
                  invite: bool) -> Participant:
-    """Register a player from the form: his channel, and an invitation when asked for."""
-    if channel == Channel.EMAIL.value and not row.email:
-        raise RegistrationError([FieldError("email", _("a player who plays by e-mail needs an "
-                                                       "e-mail address (002 §4.1.1 б)"))])
-    if channel == Channel.POST.value and not row.postal_address:
-        raise RegistrationError([FieldError("postal_address", _(
-            "a player who plays by post needs the postal address (002 §4.3.2)"))])
-    participant = add_participant(session, tournament, row, current_user)
-    participant.channel = Channel(channel) if channel else None
+    """Register a player from the form: his channel, and an invitation when asked for. Every
+    problem of the form is refused at once: the channel's address (``check_row``), the entries
+    and the invitation's e-mail together, not one after another."""
+    row = dataclasses.replace(row, channel=Channel(channel) if channel else None)
+    missing = ([FieldError("email", _("an invitation needs an e-mail address"))]
+               if invite and not row.email else [])
+    try:
+        participant = add_participant(session, tournament, row, current_user)
+    except RegistrationError as error:
+        raise RegistrationError([*error.errors, *missing]) from error
+    if missing:
+        raise RegistrationError(missing)
     if invite:
-        if not row.email:
-            raise RegistrationError([FieldError("email", _("an invitation needs an e-mail address"))])
         try:
             player_account(session, participant.player, by=current_user, writer=letter_writer(),
                            base_url=request.url_root, secret_key=current_app.config["SECRET_KEY"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -15,6 +16,7 @@ from werkzeug.wrappers.response import Response
 
 from corrmail.games.state import letter_owed_by, stored_states
 from corrmail.models import (
+    Channel,
     Game,
     GameType,
     Participant,
@@ -23,6 +25,7 @@ from corrmail.models import (
     TeamPairing,
     TeamSchedule,
     Tournament,
+    TournamentStatus,
 )
 from corrmail.rounds.redraw import apply_redraw, plan_redraw
 from corrmail.rounds.swiss import (
@@ -43,18 +46,23 @@ from corrmail.rounds.teams import (
 )
 from corrmail.standings.tiebreak_labels import tiebreak_label
 from corrmail.tournaments.player_import import (
+    CHANNEL_HINT,
     COLUMNS,
     PlayerImportError,
     PlayerRow,
     RowError,
+    check_row,
     read_player_csv,
 )
 from corrmail.tournaments.registration import (
     FieldError,
     RegistrationError,
+    check_spec,
     create_tournament,
     import_participants,
+    participant_update_errors,
     spec_of,
+    update_participant,
     update_tournament,
 )
 from corrmail.tournaments.rule_options import FIXED_RULE, is_column, play_has_begun
@@ -72,6 +80,7 @@ from corrmail.web.refusals import entrant_labels, refusal_text
 from corrmail.web.registration_forms import (
     ImportForm,
     PairForm,
+    PlayerDetailsForm,
     PlayerForm,
     TournamentForm,
     tiebreak_codes_hint,
@@ -90,6 +99,16 @@ from scoring.tiebreaks import TIEBREAKS
 blueprint = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 
 Outcome = TypeVar("Outcome")
+
+
+@blueprint.app_template_global()
+def upcoming_start(tournament: Tournament) -> dt.date | None:
+    """The start date of a published tournament whose start has not come yet in its own time
+    zone: its status is ``running`` from the publishing of the start sheets, but until that day
+    play has not begun, and the list and the page say «published, starts on …», not «running»."""
+    if tournament.status is TournamentStatus.RUNNING and tournament_today(tournament) < tournament.start_date:
+        return tournament.start_date
+    return None
 
 
 @blueprint.get("/")
@@ -155,6 +174,30 @@ def _attach(form: FlaskForm, errors: Sequence[FieldError | RowError]) -> list[st
     return loose
 
 
+def _attach_beside(form: FlaskForm, errors: Sequence[FieldError | RowError]) -> list[str]:
+    """After the form's own validation failed: registration's errors of the fields it left
+    without one (a field the form refused is not judged twice), so the reader sees every
+    problem of the form at once. Returns those that belong to no field."""
+    def field_of(error: FieldError | RowError) -> object:
+        return getattr(form, error.field if isinstance(error, FieldError)
+                       else (error.column or ""), None)
+
+    return _attach(form, [error for error in errors
+                          if not getattr(field_of(error), "errors", None)])
+
+
+def _player_row(form: PlayerDetailsForm) -> PlayerRow:
+    """The player as the form gives him (a rating the form refused is left out)."""
+    return PlayerRow(
+        name=" ".join((form.name.data or "").split()),
+        email=(form.email.data or "").strip().lower() or None,
+        postal_address=(form.postal_address.data or "").strip() or None,
+        rating=form.rating.data if not form.rating.errors else None,
+        club=(form.club.data or "").strip() or None,
+        channel=Channel(form.channel.data) if form.channel.data in set(Channel) else None,
+    )
+
+
 def _register(form: FlaskForm, step: Callable[[Session], Outcome]) -> Outcome | list[str]:
     """Run a registration step and commit what it did; when it is refused, roll back, put each
     error on its field of `form` and return those that belong to no field."""
@@ -182,6 +225,8 @@ def create() -> str | Response:
         else:
             flash(_("Tournament %(code)s created.", code=tournament.code), "info")
             return redirect(url_for("tournaments.show", code=tournament.code))
+    elif form.is_submitted():
+        loose = _attach_beside(form, check_spec(db_session(), form.partial_spec()))
     return _tournament_form(form, loose, tournament=None)
 
 
@@ -202,6 +247,8 @@ def edit(code: str) -> str | Response:
         else:
             flash(_("Saved."), "info")
             return redirect(url_for("tournaments.show", code=tournament.code))
+    else:
+        loose = _attach_beside(form, check_spec(db_session(), form.partial_spec(), tournament))
     return _tournament_form(form, loose, tournament=tournament)
 
 
@@ -224,13 +271,7 @@ def add_player(code: str) -> str | Response:
     form = PlayerForm()
     loose: list[str] = []
     if form.validate_on_submit():
-        row = PlayerRow(
-            name=" ".join(form.name.data.split()),
-            email=(form.email.data or "").strip().lower() or None,
-            postal_address=(form.postal_address.data or "").strip() or None,
-            rating=form.rating.data,
-            club=(form.club.data or "").strip() or None,
-        )
+        row = _player_row(form)
         participant = _register(form, lambda session: enter_player(
             session, tournament, row, channel=form.channel.data, invite=form.invite.data))
         if isinstance(participant, list):
@@ -247,9 +288,48 @@ def add_player(code: str) -> str | Response:
             if form.invite.data:
                 _flash_unsent_invitations()
             return redirect(url_for("tournaments.show", code=tournament.code))
+    elif form.is_submitted():
+        loose = _attach_beside(form, check_row(_player_row(form), tournament.channel))
     return render_template(
-        "tournaments/player_form.html", form=form, loose=loose, tournament=tournament
+        "tournaments/player_form.html", form=form, loose=loose, tournament=tournament,
+        participant=None,
     )
+
+
+@blueprint.route("/<code>/players/<int:participant_id>/edit", methods=["GET", "POST"])
+@roles_required(Role.ORGANIZER)
+def edit_player(code: str, participant_id: int) -> str | Response:
+    """Correct an entered player's details, before the draw or after it (a moved address, a
+    new e-mail, a player going over to the post): every problem at once, recorded in the
+    audit log; after the draw the director is told that the start sheets already sent name
+    the old addresses (002 §4.3.2)."""
+    tournament = tournament_or_404(code)
+    participant = db_session().get(Participant, participant_id)
+    if participant is None or participant.tournament_id != tournament.id:
+        abort(404)
+    form = PlayerDetailsForm()
+    loose: list[str] = []
+    if not form.is_submitted():
+        form.fill(participant)
+    elif form.validate():
+        row = _player_row(form)
+        changes = _register(form, lambda session: update_participant(
+            session, tournament, participant, row, current_user))
+        if isinstance(changes, list):
+            loose = changes
+        else:
+            flash(_("%(name)s's details saved.", name=row.name) if changes
+                  else _("Nothing was changed."), "info")
+            addresses = {"email", "postal_address", "channel"} & set(changes)
+            if addresses and tournament.games:
+                flash(_("The start sheets already sent give his partners the old address "
+                        "(002 §4.3.2): tell them the new one."), "warning")
+            return redirect(url_for("tournaments.show", code=tournament.code))
+    else:
+        loose = _attach_beside(form, participant_update_errors(
+            db_session(), tournament, participant, _player_row(form)))
+    return render_template("tournaments/player_form.html", form=form, loose=loose,
+                           tournament=tournament, participant=participant)
 
 
 def _flash_unsent_invitations() -> None:
@@ -292,6 +372,7 @@ def import_players(code: str) -> str | Response:
         problems=problems,
         tournament=tournament,
         columns=COLUMNS,
+        channel_hint=CHANNEL_HINT,
     )
     return page, status  # type: ignore[return-value]
 

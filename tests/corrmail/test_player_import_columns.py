@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from corrmail.db import Database
-from corrmail.models import Participant, Player, Tournament, TournamentChannel
+from corrmail.models import Channel, Participant, Player, Tournament, TournamentChannel
 from corrmail.tournaments.player_import import COLUMNS
 
 # A federation's list headed its own way, with no address column, for a postal tournament.
@@ -99,12 +99,12 @@ def test_a_clash_with_the_entries_names_the_users_column(
 @pytest.mark.parametrize(("locale", "expected"), [
     ("ru", [
         "строка 1, столбец «Город»: неизвестный столбец; ожидаются Фамилия, имя; Эл. почта; "
-        "Почтовый адрес; Рейтинг; Клуб",
+        "Почтовый адрес; Рейтинг; Клуб; Играет",
         "строка 1, столбец «Почтовый адрес»: столбец Почтовый адрес указан дважды",
     ]),
     ("en", [
         "line 1, column “Город”: unknown column; expected Name; E-mail; Postal address; Rating; "
-        "Club",
+        "Club; Plays by",
         "line 1, column “Почтовый адрес”: column Postal address appears twice",
     ]),
 ])
@@ -117,3 +117,74 @@ def test_header_problems_name_the_columns_in_the_readers_language(
         organizer_client, "ФИО;Город;Адрес;Почтовый адрес\nИванов Пётр;Тула;Тула;Тула\n", locale)
     assert status == 422 and problems == expected
     _no_internal_names(problems)
+
+
+CHANNEL_CSV = (
+    "ФИО;Эл. почта;Адрес;Способ игры\n"
+    "Кузнецов Олег;kuz@example.org;Тула;почта\n"
+    "Орлова Анна;orlova@example.org;Орёл;по почте\n"
+    "Седов Сергей;sedov@example.org;;e-mail\n"
+    "Белов Иван;belov@example.org;;эл. почта\n"
+    "Жуков Пётр;zhukov@example.org;;Email\n"
+    "Лебедев Олег;lebedev@example.org;;сайт\n"
+    "Титов Ян;titov@example.org;;web\n"
+    "Ершов Лев;ershov@example.org;Омск;Post\n"
+    "Павлов Ян;pavlov@example.org;Орёл;\n"
+)
+
+
+def test_the_channel_column_reads_russian_and_english_words(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament], database: Database,
+) -> None:
+    """«почта» is the post (002 §4.1.1 а), not e-mail; a blank cell follows the tournament's
+    channel."""
+    tournament = make_tournament(players=0, code="T-1", channel=TournamentChannel.MIXED)
+    form = organizer_client.get("/tournaments/T-1/players/import").get_data(as_text=True)
+    assert ("Столбец способа игры говорит, как играет каждый: почта / post, e-mail / эл. почта, "
+            "сайт / web, телефон / phone; пустая клетка — как в турнире.") in form
+    assert "<code>способ игры</code>" in form
+    response = organizer_client.post(
+        "/tournaments/T-1/players/import",
+        data={"file": (io.BytesIO(CHANNEL_CSV.encode()), "players.csv")},
+        content_type="multipart/form-data")
+    assert response.status_code == 302, response.get_data(as_text=True)
+    with database.session() as session:
+        entries = session.scalars(select(Participant).where(
+            Participant.tournament_id == tournament.id)).all()
+        channels = {entry.player.name: entry.channel for entry in entries}
+    assert channels == {
+        "Кузнецов Олег": Channel.POST, "Орлова Анна": Channel.POST, "Ершов Лев": Channel.POST,
+        "Седов Сергей": Channel.EMAIL, "Белов Иван": Channel.EMAIL, "Жуков Пётр": Channel.EMAIL,
+        "Лебедев Олег": Channel.WEB, "Титов Ян": Channel.WEB, "Павлов Ян": None,
+    }
+
+
+@pytest.mark.parametrize(("locale", "expected"), [
+    ("ru", [
+        "строка 2, столбец «Канал»: «голубями» — не способ игры; напишите одно из: почта / post, "
+        "e-mail / эл. почта, сайт / web, телефон / phone",
+        "строка 3, столбец «Адрес»: игроку по почте нужен почтовый адрес (002 §4.3.2)",
+        "строка 4, столбец «Эл. почта»: игроку, который играет на сайте, нужен адрес эл. почты: "
+        "для входа и для ходов партнёров (002 §4.1.1)",
+    ]),
+    ("en", [
+        "line 2, column “Канал”: «голубями» is no way of playing; write one of: почта / post, "
+        "e-mail / эл. почта, сайт / web, телефон / phone",
+        "line 3, column “Адрес”: a player who plays by post needs the postal address (002 §4.3.2)",
+        "line 4, column “Эл. почта”: a player who plays on the site needs an e-mail address for "
+        "his login and his partners' moves (002 §4.1.1)",
+    ]),
+])
+def test_an_unknown_channel_or_its_missing_address_names_the_row_and_value(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament], database: Database,
+    locale: str, expected: list[str],
+) -> None:
+    make_tournament(players=0, code="T-1", channel=TournamentChannel.MIXED)
+    status, problems = _import(organizer_client, (
+        "ФИО;Эл. почта;Адрес;Канал\n"
+        "Кузнецов Олег;kuz@example.org;Тула;голубями\n"
+        "Орлова Анна;orlova@example.org;;почта\n"
+        "Седов Сергей;;Омск;сайт\n"), locale)
+    assert status == 422 and problems == expected
+    with database.session() as session:
+        assert session.scalar(select(func.count()).select_from(Participant)) == 0

@@ -278,3 +278,22 @@ def test_the_ways_players_write_a_repetition_are_read_alike_and_cost_nothing(
     assert by_mail == by_post
     assert [letter[1] for letter in by_post["letters"]] == ["c3-d4", "f6-e5", "d4:f6"]
     assert by_post["penalties"] == [] and by_post["audit"] == []
+
+
+def test_a_resignation_card_tells_the_e_mail_partner_who_resigned(email_game: EmailGame) -> None:
+    """A resignation the steward enters from a card ends the game as the e-mail one does, and
+    the e-mail partner's end-of-play letter names who resigned, not only the score."""
+    email_game.send("white", "1. c3-d4", D)
+    entry = PostcardEntry(sender_id=email_game.participant("black"), moves_text="",
+                          partner_sent=f"{D:%d.%m.%y}", received=f"{D:%d.%m.%y}",
+                          sent=f"{D + dt.timedelta(days=1):%d.%m.%y}",
+                          postmark=f"{D + dt.timedelta(days=1):%d.%m.%y}",
+                          declaration=Declaration.RESIGNS)
+    with email_game.database.transaction() as session:
+        game = session.get(Game, email_game.game_id)
+        assert game is not None
+        enter_postcard(session, game, entry, None, today=D + dt.timedelta(days=3),
+                       writer=email_game.writer)
+    [told] = email_game.outbox(to=email_game.white_email, kind="game_over")
+    assert "Партия окончена: победа белых (1:0). Чёрные (Седов Сергей) сдали партию." \
+        in told.body_text

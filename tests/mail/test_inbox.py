@@ -130,6 +130,8 @@ def test_draw_offer_and_acceptance_end_the_game(email_game) -> None:  # type: ig
     game = email_game.game()
     assert str(game.state) == "finished" and str(game.result) == "draw"
     assert len(email_game.outbox(kind="game_over")) == 2
+    for letter in email_game.outbox(kind="game_over"):  # who accepted, by colour and name
+        assert "Чёрные (Седов Сергей) приняли предложение ничьей." in letter.body_text
 
 
 def test_resignation(email_game) -> None:  # type: ignore[no-untyped-def]
@@ -137,6 +139,11 @@ def test_resignation(email_game) -> None:  # type: ignore[no-untyped-def]
     receipt = email_game.send("black", "Сдаюсь.", D + dt.timedelta(days=1))
     assert receipt.outcome == "resigned"
     assert str(email_game.game().result) == "white_win"
+    over = email_game.outbox(kind="game_over")
+    assert {letter.recipient for letter in over} == {email_game.white_email, email_game.black_email}
+    for letter in over:  # both are told who resigned, not only the result
+        assert ("Партия окончена: победа белых (1:0). "
+                "Чёрные (Седов Сергей) сдали партию.") in letter.body_text
     after = email_game.send("black", "1. c3-d4 f6-g5", D + dt.timedelta(days=2))
     assert after.outcome == "game_closed"
 

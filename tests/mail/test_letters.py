@@ -52,6 +52,7 @@ CONTEXT = {
     "announced_first": dt.date(2026, 10, 10), "announced_last": dt.date(2026, 10, 25),
     "announced_days": 16, "most": 30, "cut": False, "counts_from": dt.date(2026, 10, 10),
     "partners_told": ["Седов Сергей"], "partners_by_post": [],
+    "ending": "resigned", "ended_by": "black",
 }
 
 
@@ -171,3 +172,25 @@ def test_message_ids_stay_unique_when_the_global_random_generator_is_reseeded() 
         ids.add(new_message_id("turnir.example"))
     assert len(ids) == 50
     assert all(i.startswith("<corrmail.") and i.endswith("@turnir.example>") for i in ids)
+
+
+@pytest.mark.parametrize(("language", "ending", "ended_by", "says"), [
+    ("ru", "resigned", "black", "Партия окончена: победа белых (1:0). Чёрные (Седов Сергей) сдали "
+                                "партию."),
+    ("ru", "draw_agreed", "white", "Белые (Иванов Пётр) приняли предложение ничьей."),
+    ("ru", "board", "white", "Партия закончилась на доске ходом белых (Иванов Пётр)."),
+    ("en", "resigned", "black", "The game is over: White wins (1-0). Black (Седов Сергей) "
+                                "resigned."),
+    ("en", "draw_agreed", "white", "White (Иванов Пётр) accepted the draw offer."),
+    ("en", "board", "black", "The game is over: Black wins (0-1). The game ended on the board "
+                             "with Black's move (Седов Сергей)."),
+])
+def test_the_game_over_letter_says_who_ended_the_game_and_how(
+        language: str, ending: str, ended_by: str, says: str) -> None:
+    white, black = SimpleNamespace(name="Иванов Пётр"), SimpleNamespace(name="Седов Сергей")
+    winner = ended_by if ending == "board" else {"white": "black", "black": "white"}[ended_by]
+    result = "draw" if ending == "draw_agreed" else f"{winner}_win"
+    letter = WRITER.render("game_over", language, **{**CONTEXT, "white": white, "black": black,
+                                                     "result": result, "ending": ending,
+                                                     "ended_by": ended_by})
+    assert says in letter.text

@@ -71,6 +71,8 @@ def test_a_whole_game_by_email(email_game, db_url: str) -> None:  # type: ignore
     over = email_game.outbox(kind="game_over")
     assert {letter.recipient for letter in over} == {email_game.white_email, email_game.black_email}
     assert "1. c3-b4 f6-e5 2. b4-c5 d6:b4 3. a3:c5 b6:d4 4. e3:c5 e5-d4 5. c5:e3" in over[0].body_text
+    # Black resigned: both letters name him and the manner, not only the score.
+    assert all("Чёрные (Седов Сергей) сдали партию." in letter.body_text for letter in over)
 
     with email_game.database.session() as session:
         tournament = session.get(Tournament, game.tournament_id)

@@ -35,6 +35,11 @@ def test_a_user_creates_uses_and_revokes_an_own_token(
     with database.session() as session:
         row = session.scalars(select(ApiToken)).one()
         assert secret not in row.token_sha256
+    # Created and last used as the service writes moments: dd.mm.yyyy, with the zone named.
+    assert f"<td>{row.created_at:%d.%m.%Y %H:%M} UTC</td>" in listing
+    assert row.last_used_at is not None
+    assert f"<td>{row.last_used_at:%d.%m.%Y %H:%M} UTC</td>" in listing
+    assert not re.search(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}", listing)
     # Another user can neither see nor revoke it.
     other = login(Role.ORGANIZER, login="other")
     assert "club scoreboard 42" not in other.get("/account/tokens").get_data(as_text=True)

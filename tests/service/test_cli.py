@@ -201,3 +201,44 @@ def test_sweep_repeats_and_opens_adjudication_once(
     with database.transaction() as session:
         claims = session.scalars(select(Case.case_type).where(Case.game_id == email_game)).all()
         assert claims == [CaseType.OVERSTEP_CLAIM]
+
+
+def test_import_and_check_print_one_finding_a_line(
+        run: Callable[..., Result], tmp_path: Path, database: Database,
+        make_tournament: Callable[..., Tournament], paired: Callable[..., int]) -> None:
+    """Each line the commands print stands on its own line, on stdout and stderr alike (the
+    walk found the output run together; in the CLI runner and a terminal it is not)."""
+    make_tournament(players=0, code="CSV-2")
+    players = tmp_path / "players.csv"
+    players.write_text("name,address\nA,Town\nB,Town\n", encoding="utf-8")
+    imported = run("tournament", "import-players", "CSV-2", str(players))
+    assert imported.exit_code == 0, imported.output
+    assert imported.stdout.splitlines() == ["CSV-2: 2 player(s) imported (utf-8)"]
+    assert imported.stderr.splitlines() == ["CSV-2: 2/2 players"]
+    refused_file = tmp_path / "bad.csv"
+    refused_file.write_text("name,address,rating\nA,Town,x\nB,,y\n", encoding="utf-8")
+    refused = run("tournament", "import-players", "CSV-2", str(refused_file))
+    assert refused.exit_code == 1
+    assert refused.stderr.splitlines() == [
+        "Error: nothing imported:",
+        "line 2, column “rating”: x is not a whole number",
+        "line 3, column “rating”: y is not a whole number",
+        "line 3, column “address”: a postal tournament needs the address (002 §4.3.2)",
+    ]
+    with database.transaction() as session:
+        game_id = first_game(session, paired()).id
+    checked = run("letter", "add", str(game_id), "--from", "white", "--moves", "1. cd4",
+                  "--sent", "01.09.26", "--check", "--today", "2026-09-03")
+    lines = checked.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "moves as written", "dates (002 §4.3.1)", "think time white/black", "002 §4.2.2",
+        "play stops"], lines
+    assert ("002 §4.2.2: cd4 is written in short notation -> the sender replaces the move; his "
+            "days of thinking and correcting count; play stops until the sender corrects the "
+            "card;") in checked.stdout
+    wrong = run("letter", "add", str(game_id), "--from", "black", "--moves", "1. c3-d4",
+                "--sent", "01.09.26", "--check", "--today", "2026-09-03")
+    assert wrong.exit_code == 1
+    assert wrong.stderr.splitlines() == [
+        "error 002 §4.2.8: this player is not to move; the partner is",
+        "Error: postcard would not be entered"]

@@ -239,21 +239,29 @@ def test_attention_counts_cover_every_page(paired: Callable[..., int], database:
 
 
 @pytest.mark.parametrize(("query", "status", "message"), [
-    ("page=0", 400, "page must be a page number"),
-    ("page=two", 400, "page must be a page number"),
-    ("page=-1", 400, "page must be a page number"),
-    ("per_page=7", 400, "per_page must be one of 100, 50, 200, all"),
+    ("page=0", 400, "«0» — не номер страницы (1, 2, …)."),
+    ("page=two", 400, "«two» — не номер страницы (1, 2, …)."),
+    ("page=-1", 400, "«-1» — не номер страницы (1, 2, …)."),
+    ("per_page=7", 400, "per_page — одно из: 100, 50, 200, all"),
     ("per_page=", 200, ""),
-    ("page=3&per_page=50", 404, "no page 3: the dashboard has 1 page(s) of these games"),
+    ("page=3&per_page=50", 404, "Страницы 3 нет: этих партий на панели страниц — 1."),
+    ("filter=bogus", 400, "На панели нет фильтра «bogus»; фильтры: all, open, overstepped, "
+                          "near_overstep, repeat_overdue, record_missing, cases, to_forward, "
+                          "finished."),
+    ("sort=colour", 400, "На панели нет сортировки «colour»; сортировки: round, days_left, "
+                         "days_used, player."),
 ])
-def test_bad_paging_is_refused(paired: Callable[..., int], login: Callable[..., FlaskClient],
+def test_bad_paging_filter_or_sort_is_refused_in_the_readers_language(paired: Callable[..., int], login: Callable[..., FlaskClient],
                                database: Database, query: str, status: int, message: str) -> None:
     tournament_id = paired(players=6)
     with database.transaction() as session:
         code = session.scalar(select(Tournament.code).where(Tournament.id == tournament_id))
     response = login(Role.ORGANIZER).get(f"/dashboard/{code}?{query}")
     assert response.status_code == status
-    assert message in response.get_data(as_text=True)
+    page = response.get_data(as_text=True)
+    assert message in page
+    if status != 200:  # the reader's language on the page and in its reason alike
+        assert "unknown" not in page and "must be" not in page and "no page" not in page
 
 
 def test_page_of_rows() -> None:

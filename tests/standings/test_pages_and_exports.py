@@ -185,6 +185,38 @@ def test_trf_export_reads_back_as_the_same_table(
     assert placed == {row.start_no: row.position for row in table.rows}
 
 
+def test_trf_leaves_an_unrated_players_rating_blank(
+    player_client: FlaskClient, database: Database, results_tournament: Tournament
+) -> None:
+    """TRF-16's rating field (columns 49–52) is blank for a player without a rating: a 0 there
+    would reach the rating office as a rating of zero. A rated player keeps his."""
+    with database.transaction() as session:
+        row = session.get(Tournament, results_tournament.id)
+        assert row is not None
+        rated = next(p for p in row.participants if p.start_number == 2)
+        rated.rating = 1850
+    text = player_client.get(f"/tournaments/{CODE}/standings.trf").get_data(as_text=True)
+    fields = {int(line[4:8]): line[48:52] for line in text.splitlines() if line.startswith("001 ")}
+    assert fields == {1: "    ", 2: "1850", 3: "    ", 4: "    "}
+    assert {p.start_no: p.rating for p in load_trf(text).players} == {1: None, 2: 1850, 3: None,
+                                                                       4: None}
+
+
+@pytest.mark.parametrize(("path", "content_type"), [
+    ("standings.csv", "text/csv; charset=utf-8"),
+    ("standings.trf", "text/plain; charset=utf-8"),
+    ("games.pdn", "application/x-draughts-pdn; charset=utf-8"),
+    ("standings.json", "application/json"),
+])
+def test_downloads_name_their_charset_once(
+    player_client: FlaskClient, results_tournament: Tournament, path: str, content_type: str
+) -> None:
+    """Werkzeug appended a second «; charset=utf-8» to a text type that named one already."""
+    response = player_client.get(f"/tournaments/{CODE}/{path}")
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == content_type
+
+
 def test_points_are_printed_without_trailing_zeros() -> None:
     assert [format_points(v) for v in (6.0, 6.5, 12.25, None)] == ["6", "6.5", "12.25", ""]
     assert format_points(6.5, ",") == "6,5"
