@@ -6,7 +6,10 @@ subject carries the date it is about, so calling it again the same day sends not
 
 * **Repeat** (002 §4.3.4): a move left unanswered for 30 counted days (breaks do not run) is
   repeated by the server to the partner as the registered-letter equivalent, with the three dates
-  and the time fraction of the first dispatch; the sender gets a copy.
+  and the time fraction of the first dispatch; the sender gets a copy. A repeat is sent once and
+  recorded (:mod:`corrmail.letters.repeats`); only if it too stays unanswered for 30 counted days
+  is the next one due. Its subject carries the day it is sent, so the subject alone cannot tell
+  a repeat already sent: the record does.
 * **First-move query** (002 §4.3.4): 30 days after the start with no first move, White is asked
   for it; Black gets a copy.
 * **End of play** (002 §4.5.2): on the end-of-play date each player of an unfinished game is
@@ -31,6 +34,7 @@ from sqlalchemy.orm import Session
 from corrmail.games.ledger import to_move
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
 from corrmail.letters.recipients import Recipient
+from corrmail.letters.repeats import record_repeat, repeats_on_record
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.calendar import CalendarDate, calendar_attachment
 from corrmail.models import (
@@ -174,8 +178,11 @@ class Schedule:
         last = movers[-1]
         if last.sent is None or last.sender_id is None:
             return
-        # A move the steward forwarded is repeated 30 days after he posted it (002 §4.1.1).
-        due = repeat_due_of(ledger.letters[-1], chart.break_calendar)
+        # A move the steward forwarded is repeated 30 days after he posted it (002 §4.1.1);
+        # once repeated, the next repeat is due 30 days after the last one (002 §4.3.4).
+        first_due = repeat_due_of(ledger.letters[-1], chart.break_calendar)
+        record = repeats_on_record(session, tournament_id=game.tournament_id, game_id=game.id)
+        due = record.next_due(game.id, first_due, chart.break_calendar)
         if today < due:
             return
         sender = game.white if last.sender_id == game.white_id else game.black
@@ -187,13 +194,19 @@ class Schedule:
             **self._context(game, partner), "sender": sender.player, "moves": last.moves_text,
             "variants": [last.variants_text] if last.variants_text.strip() else [],
             "dates": (last.partner_sent, last.received, last.sent), "fraction": fraction,
-            "repeat_date": today, "due": due,
+            "repeat_date": today, "due": due, "previous_repeat": record.last_sent(game.id, first_due),
         }
         sent = self._post_once(session, partner, kind="repeat", template="repeat", game=game,
                                context=context)
-        self._post_once(session, sender, kind="repeat", template="repeat", game=game,
-                        context={**context, "recipient": sender.player})
-        report.repeats += int(sent)
+        if not sent:
+            return
+        copy = self._post_once(session, sender, kind="repeat", template="repeat", game=game,
+                               context={**context, "recipient": sender.player})
+        to = [address for address, posted in ((partner.player.email, sent),
+                                              (sender.player.email, copy)) if posted and address]
+        record_repeat(session, tournament_id=game.tournament_id, game_id=game.id,
+                      letter_id=last.id, first_due=first_due, on=today, to=to)
+        report.repeats += 1
 
     # -- weekly digest ---------------------------------------------------------------------
 

@@ -1,0 +1,112 @@
+"""The repeat of an unanswered move (002 §4.3.4), as the daily sweep and the calendar send it.
+
+002 §4.3.4: a player who gets no answer repeats his move by registered letter after 30 days. The
+repeat is sent once; only when it too goes unanswered for 30 counted days is the next one due.
+Each test runs on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import select
+
+from corrmail.letters.repeats import REPEAT_ACTION
+from corrmail.letters.scheduled import Schedule, ScheduleReport
+from corrmail.models import AuditEntry, Channel, Participant, Tournament
+from corrmail.referee.case_letters import case_letter_writer
+from corrmail.sweep import SweepReport, sweep
+from corrmail.tournaments.dashboard import DashboardFilter, dashboard_rows
+from timekeeping import repeat_due
+
+from .conftest import MAIL_SETTINGS, EmailGame
+
+#: White e-mails his first move on D; Black does not answer.
+D = dt.date(2026, 3, 2)
+DUE = D + dt.timedelta(days=30)  # 1 April 2026 (no breaks)
+DAY = dt.timedelta(days=1)
+
+
+def _sweep(email_game: EmailGame, today: dt.date) -> SweepReport:
+    with email_game.database.transaction() as session:
+        return sweep(session, case_writer=case_letter_writer(MAIL_SETTINGS),
+                     mail_writer=email_game.writer, today=today)
+
+
+def _calendar(email_game: EmailGame, today: dt.date) -> ScheduleReport:
+    with email_game.database.transaction() as session:
+        return Schedule(email_game.writer).run(session, today)
+
+
+def _set_channel(email_game: EmailGame, participant_id: int, channel: Channel) -> None:
+    """The player plays by ``channel``; his address stays on file (given for his login)."""
+    with email_game.database.transaction() as session:
+        participant = session.get(Participant, participant_id)
+        assert participant is not None
+        participant.channel = channel
+
+
+def _dashboard_row(email_game: EmailGame, today: dt.date,
+                   wanted: DashboardFilter = DashboardFilter.ALL) -> list[object]:
+    with email_game.database.session() as session:
+        tournament = session.scalar(select(Tournament))
+        assert tournament is not None
+        return list(dashboard_rows(session, tournament, today, wanted=wanted))
+
+
+def _repeat_records(email_game: EmailGame) -> list[dict[str, object]]:
+    with email_game.database.session() as session:
+        return [entry.detail for entry in session.scalars(
+            select(AuditEntry).where(AuditEntry.action == REPEAT_ACTION).order_by(AuditEntry.id))]
+
+
+# -- once, on consecutive days -----------------------------------------------------------------
+
+
+def test_the_daily_sweep_sends_the_repeat_once_on_consecutive_days(email_game: EmailGame) -> None:
+    """Before the fix the subject carried the day of the repeat, so each day's sweep found no
+    letter with that subject and repeated the move again."""
+    email_game.send("white", "1. c3-d4", D)
+    counts = [_sweep(email_game, DUE + DAY * offset).mail.repeats for offset in range(-1, 8)]
+    assert counts == [0, 1, 0, 0, 0, 0, 0, 0, 0]
+    [to_black] = email_game.outbox(to=email_game.black_email, kind="repeat")
+    [copy] = email_game.outbox(to=email_game.white_email, kind="repeat")
+    assert "Дата повтора: 01.04.2026" in to_black.body_text and "c3-d4" in to_black.body_text
+    assert copy.subject == to_black.subject
+    [record] = _repeat_records(email_game)
+    assert record["due"] == "2026-04-01" and record["on"] == "2026-04-01"
+    assert sorted(record["to"]) == sorted([email_game.black_email, email_game.white_email])  # type: ignore[type-var]
+
+
+def test_an_unanswered_repeat_is_repeated_again_thirty_days_later_and_not_before(
+        email_game: EmailGame) -> None:
+    """The repeat is the registered letter that stands for the move: when it too goes 30 days
+    unanswered the rule asks again (002 §4.3.4). The calendar runs every day in between."""
+    email_game.send("white", "1. c3-d4", D)
+    assert _calendar(email_game, DUE).repeats == 1
+    second = repeat_due(DUE)
+    assert second == dt.date(2026, 5, 1)
+    between = [_calendar(email_game, DUE + DAY * offset).repeats
+               for offset in range(1, (second - DUE).days)]
+    assert between == [0] * 29
+    assert _calendar(email_game, second).repeats == 1
+    assert _calendar(email_game, second + DAY).repeats == 0
+    letters = email_game.outbox(to=email_game.black_email, kind="repeat")
+    assert len(letters) == 2
+    assert "Повтор от 01.04.2026 тоже остался без ответа 30 дней." in letters[1].body_text
+    assert "Повтор от" not in letters[0].body_text
+    assert [r["on"] for r in _repeat_records(email_game)] == ["2026-04-01", "2026-05-01"]
+
+
+def test_an_answer_ends_the_wait_and_its_own_move_is_repeated_on_its_own_date(
+        email_game: EmailGame) -> None:
+    email_game.send("white", "1. c3-d4", D)
+    assert _sweep(email_game, DUE).mail.repeats == 1
+    reply = DUE + DAY * 3
+    assert email_game.send("black", "1. c3-d4 f6-g5", reply).outcome == "move_relayed"
+    assert _sweep(email_game, reply + DAY * 29).mail.repeats == 0, "White answers in time"
+    assert _sweep(email_game, reply + DAY * 30).mail.repeats == 1
+    # White has the copy of his own repeat, then Black's move repeated to him.
+    copy, to_white = email_game.outbox(to=email_game.white_email, kind="repeat")
+    assert "f6-g5" not in copy.body_text
+    assert "f6-g5" in to_white.body_text and "Повтор от" not in to_white.body_text
