@@ -1,4 +1,5 @@
-"""The repeat of an unanswered move (002 §4.3.4), as the daily sweep and the calendar send it.
+"""The repeat of an unanswered move (002 §4.3.4), as the daily sweep and the calendar send it,
+and as the dashboard and the game page show it.
 
 002 §4.3.4: a player who gets no answer repeats his move by registered letter after 30 days. The
 repeat is sent once; only when it too goes unanswered for 30 counted days is the next one due.
@@ -11,9 +12,12 @@ import datetime as dt
 
 from sqlalchemy import select
 
+from corrmail.games.page import game_clock
+from corrmail.games.state import stored_states
+from corrmail.games.view import GameView
 from corrmail.letters.repeats import REPEAT_ACTION
 from corrmail.letters.scheduled import Schedule, ScheduleReport
-from corrmail.models import AuditEntry, Channel, Participant, Tournament
+from corrmail.models import AuditEntry, Channel, Game, Participant, Tournament
 from corrmail.referee.case_letters import case_letter_writer
 from corrmail.sweep import SweepReport, sweep
 from corrmail.tournaments.dashboard import DashboardFilter, dashboard_rows
@@ -44,6 +48,14 @@ def _set_channel(email_game: EmailGame, participant_id: int, channel: Channel) -
         participant = session.get(Participant, participant_id)
         assert participant is not None
         participant.channel = channel
+
+
+def _dashboard_row(email_game: EmailGame, today: dt.date,
+                   wanted: DashboardFilter = DashboardFilter.ALL) -> list[object]:
+    with email_game.database.session() as session:
+        tournament = session.scalar(select(Tournament))
+        assert tournament is not None
+        return list(dashboard_rows(session, tournament, today, wanted=wanted))
 
 
 def _dashboard_row(email_game: EmailGame, today: dt.date,
@@ -110,3 +122,32 @@ def test_an_answer_ends_the_wait_and_its_own_move_is_repeated_on_its_own_date(
     copy, to_white = email_game.outbox(to=email_game.white_email, kind="repeat")
     assert "f6-g5" not in copy.body_text
     assert "f6-g5" in to_white.body_text and "Повтор от" not in to_white.body_text
+
+
+# -- the dashboard -----------------------------------------------------------------------------
+
+
+def test_the_dashboard_stops_calling_the_repeat_overdue_once_it_was_sent(
+        email_game: EmailGame) -> None:
+    email_game.send("white", "1. c3-d4", D)
+    assert _dashboard_row(email_game, DUE - DAY, DashboardFilter.REPEAT_OVERDUE) == []
+    [waiting] = _dashboard_row(email_game, DUE, DashboardFilter.REPEAT_OVERDUE)
+    assert waiting.clock.repeat_due == DUE and waiting.clock.repeated_on is None  # type: ignore[attr-defined]
+    _sweep(email_game, DUE)
+    assert _dashboard_row(email_game, DUE, DashboardFilter.REPEAT_OVERDUE) == []
+    assert _dashboard_row(email_game, DUE + DAY * 10, DashboardFilter.REPEAT_OVERDUE) == []
+    [row] = _dashboard_row(email_game, DUE + DAY)
+    assert row.clock.repeated_on == DUE  # type: ignore[attr-defined]
+    assert row.clock.repeat_due == repeat_due(DUE)  # type: ignore[attr-defined]
+    # The stored state keeps the move's own due date: the record of the repeat moves it on.
+    with email_game.database.session() as session:
+        [state] = stored_states(session, [email_game.game_id]).values()
+        assert state.repeat_due == DUE
+        game = session.get(Game, email_game.game_id)
+        assert game is not None
+        clock = game_clock(GameView(game), DUE + DAY)
+        assert (clock.repeat_due, clock.repeated_on, clock.repeat_overdue) == (
+            repeat_due(DUE), DUE, False), "the game page agrees with the dashboard"
+    # Thirty days after the repeat, with no answer, the next one is overdue until it is sent.
+    [again] = _dashboard_row(email_game, repeat_due(DUE), DashboardFilter.REPEAT_OVERDUE)
+    assert again.clock.repeat_due == repeat_due(DUE)  # type: ignore[attr-defined]
