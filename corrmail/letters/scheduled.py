@@ -19,6 +19,12 @@ subject carries the date it is about, so calling it again the same day sends not
   and the days left before an overstep (``timekeeping.days_left``).
 * **Start sheet** (002 §4.3.2): sent on request (:meth:`Schedule.send_start_sheets`) with an
   ``.ics`` of the start and end-of-play dates.
+
+A repeat or first-move query to a player who plays by post or telephone
+(:func:`corrmail.tournaments.publishing.plays_by_email` is false, even with an address on file)
+goes where the server's letters of his game go: to the tournament's stewards, who post it
+(002 §4.1.1). A game in which neither player plays by e-mail is left to the players: each
+repeats (or queries) by registered post himself.
 """
 
 from __future__ import annotations
@@ -42,9 +48,12 @@ from corrmail.models import (
     GameState,
     OutboxMessage,
     Participant,
+    Role,
     Tournament,
     TournamentChannel,
+    TournamentOfficial,
     TournamentStatus,
+    User,
 )
 from timekeeping import (
     NotToMoveError,
@@ -130,6 +139,41 @@ class Schedule:
             OutboxMessage.recipient == to, OutboxMessage.subject == subject,
         ))))
 
+    def _deliver_once(self, session: Session, participant: Participant, *, kind: str,
+                      template: str, game: Game, context: dict[str, Any]) -> list[str]:
+        """A game letter to ``participant`` where his letters go (once per address and
+        subject): his own address if he plays by e-mail or on the web, else each steward of the
+        tournament with an address, who posts it to him (002 §4.1.1). Returns the addresses
+        written to now."""
+        from corrmail.tournaments.publishing import plays_by_email
+
+        if plays_by_email(participant):
+            sent = self._post_once(session, participant, kind=kind, template=template,
+                                   game=game, context=context)
+            return [participant.player.email] if sent and participant.player.email else []
+        written = []
+        for steward in self._stewards(session, game.tournament_id):
+            assert steward.email is not None
+            language = steward.locale or "ru"
+            letter = {**context, "official": steward}
+            subject = self.writer.render(template, language, **letter).subject
+            if self._already(session, kind, game.id, steward.email, subject):
+                continue
+            self.writer.post(
+                session, kind=kind, to=steward.email, template=template, language=language,
+                context=letter, tournament_id=game.tournament_id, game_id=game.id,
+            )
+            written.append(steward.email)
+        return written
+
+    def _stewards(self, session: Session, tournament_id: int) -> list[User]:
+        return [user for user in session.scalars(
+            select(User).join(TournamentOfficial, TournamentOfficial.user_id == User.id)
+            .where(TournamentOfficial.tournament_id == tournament_id,
+                   TournamentOfficial.role == Role.STEWARD)
+            .order_by(User.id)
+        ) if user.email]
+
     def _post_once(self, session: Session, participant: Participant, *, kind: str, template: str,
                    game: Game | None, context: dict[str, Any], attachments: Iterable[Any] = ()) -> bool:
         email = participant.player.email
@@ -155,6 +199,10 @@ class Schedule:
 
     def _repeat_or_query(self, session: Session, game: Game, today: dt.date,
                          report: ScheduleReport) -> None:
+        from corrmail.tournaments.publishing import plays_by_email
+
+        if not (plays_by_email(game.white) or plays_by_email(game.black)):
+            return  # both play by post: each repeats (or queries) by registered post himself
         try:
             view = GameView(game)
             ledger = view.ledger()
@@ -168,12 +216,12 @@ class Schedule:
             if today < due:
                 return
             context = {**self._context(game, game.white), "due": due, "start": game.tournament.start_date}
-            sent = self._post_once(session, game.white, kind="first_move_query",
-                                   template="first_move_query", game=game, context=context)
-            self._post_once(session, game.black, kind="first_move_query",
-                            template="first_move_query",
-                            game=game, context={**context, "recipient": game.black.player})
-            report.first_move_queries += int(sent)
+            sent = self._deliver_once(session, game.white, kind="first_move_query",
+                                      template="first_move_query", game=game, context=context)
+            self._deliver_once(session, game.black, kind="first_move_query",
+                               template="first_move_query", game=game,
+                               context={**context, "recipient": game.black.player})
+            report.first_move_queries += int(bool(sent))
             return
         last = movers[-1]
         if last.sent is None or last.sender_id is None:
@@ -196,16 +244,14 @@ class Schedule:
             "dates": (last.partner_sent, last.received, last.sent), "fraction": fraction,
             "repeat_date": today, "due": due, "previous_repeat": record.last_sent(game.id, first_due),
         }
-        sent = self._post_once(session, partner, kind="repeat", template="repeat", game=game,
-                               context=context)
+        sent = self._deliver_once(session, partner, kind="repeat", template="repeat", game=game,
+                                  context=context)
         if not sent:
-            return
-        copy = self._post_once(session, sender, kind="repeat", template="repeat", game=game,
-                               context={**context, "recipient": sender.player})
-        to = [address for address, posted in ((partner.player.email, sent),
-                                              (sender.player.email, copy)) if posted and address]
+            return  # nobody to carry it (a postal partner and no steward with an address)
+        copies = self._deliver_once(session, sender, kind="repeat", template="repeat",
+                                    game=game, context={**context, "recipient": sender.player})
         record_repeat(session, tournament_id=game.tournament_id, game_id=game.id,
-                      letter_id=last.id, first_due=first_due, on=today, to=to)
+                      letter_id=last.id, first_due=first_due, on=today, to=[*sent, *copies])
         report.repeats += 1
 
     # -- weekly digest ---------------------------------------------------------------------

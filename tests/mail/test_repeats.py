@@ -3,7 +3,8 @@ and as the dashboard and the game page show it.
 
 002 §4.3.4: a player who gets no answer repeats his move by registered letter after 30 days. The
 repeat is sent once; only when it too goes unanswered for 30 counted days is the next one due.
-Each test runs on SQLite and PostgreSQL.
+A letter to a player who plays by post goes to the steward, who posts it (002 §4.1.1). Each
+test runs on SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from corrmail.games.state import stored_states
 from corrmail.games.view import GameView
 from corrmail.letters.repeats import REPEAT_ACTION
 from corrmail.letters.scheduled import Schedule, ScheduleReport
-from corrmail.models import AuditEntry, Channel, Game, Participant, Tournament
+from corrmail.models import AuditEntry, Channel, Game, Participant, Tournament, User
+from corrmail.play.postcards import PostcardEntry, enter_postcard
 from corrmail.referee.case_letters import case_letter_writer
 from corrmail.sweep import SweepReport, sweep
 from corrmail.tournaments.dashboard import DashboardFilter, dashboard_rows
@@ -151,3 +153,83 @@ def test_the_dashboard_stops_calling_the_repeat_overdue_once_it_was_sent(
     # Thirty days after the repeat, with no answer, the next one is overdue until it is sent.
     [again] = _dashboard_row(email_game, repeat_due(DUE), DashboardFilter.REPEAT_OVERDUE)
     assert again.clock.repeat_due == repeat_due(DUE)  # type: ignore[attr-defined]
+
+
+# -- a partner who plays by post ---------------------------------------------------------------
+
+
+def test_the_repeat_to_a_partner_who_plays_by_post_goes_to_the_steward(
+        email_game: EmailGame) -> None:
+    _set_channel(email_game, email_game.black_id, Channel.POST)
+    email_game.send("white", "1. c3-d4", D)
+    assert _sweep(email_game, DUE).mail.repeats == 1
+    assert email_game.outbox(to=email_game.black_email, kind="repeat") == [], (
+        "not to an address the postal player does not read")
+    [to_steward] = email_game.outbox(to=email_game.steward_email, kind="repeat")
+    assert to_steward.subject.endswith("— почтой для Седов Сергей")
+    assert "Седов Сергей играет по почте: отправьте ему, пожалуйста, этот повтор заказным" in (
+        to_steward.body_text)
+    assert "Здравствуйте, Steward!" in to_steward.body_text
+    assert "Здравствуйте, Седов Сергей!" in to_steward.body_text and "c3-d4" in to_steward.body_text
+    [copy] = email_game.outbox(to=email_game.white_email, kind="repeat")
+    assert "почтой" not in copy.subject and "Здравствуйте, Петров Иван!" in copy.body_text
+    assert _sweep(email_game, DUE + DAY).mail.repeats == 0
+    assert len(email_game.outbox(kind="repeat")) == 2
+
+
+def test_without_a_steward_to_post_it_nothing_is_sent_and_the_repeat_stays_overdue(
+        email_game: EmailGame) -> None:
+    """Wrong input: the partner plays by post and no steward has an address. The repeat is not
+    e-mailed to the player nor recorded as sent; the dashboard keeps it overdue for the steward."""
+    _set_channel(email_game, email_game.black_id, Channel.POST)
+    with email_game.database.transaction() as session:
+        steward = session.scalar(select(User).where(User.login == "steward"))
+        assert steward is not None
+        steward.email = None
+    email_game.send("white", "1. c3-d4", D)
+    assert _sweep(email_game, DUE).mail.repeats == 0
+    assert email_game.outbox(kind="repeat") == []
+    assert _repeat_records(email_game) == []
+    assert len(_dashboard_row(email_game, DUE + DAY, DashboardFilter.REPEAT_OVERDUE)) == 1
+
+
+def test_a_postal_senders_copy_goes_to_the_steward(email_game: EmailGame) -> None:
+    """White plays by post: his card was relayed to Black by e-mail. Black's repeat goes to
+    Black; White's copy to the steward, not to the address White keeps for his login."""
+    _set_channel(email_game, email_game.white_id, Channel.POST)
+    card = PostcardEntry(sender_id=email_game.white_id, moves_text="1. c3-d4",
+                         sent=f"{D:%d.%m.%y}", postmark=f"{D:%d.%m.%y}")
+    with email_game.database.transaction() as session:
+        game = session.get(Game, email_game.game_id)
+        assert game is not None
+        enter_postcard(session, game, card, None, today=D + DAY * 4, writer=email_game.writer)
+    with email_game.database.session() as session:
+        [state] = stored_states(session, [email_game.game_id]).values()
+        due = state.repeat_due
+    assert due is not None
+    assert _calendar(email_game, due - DAY).repeats == 0
+    assert _calendar(email_game, due).repeats == 1
+    assert len(email_game.outbox(to=email_game.black_email, kind="repeat")) == 1
+    assert email_game.outbox(to=email_game.white_email, kind="repeat") == []
+    [copy] = email_game.outbox(to=email_game.steward_email, kind="repeat")
+    assert copy.subject.endswith("— почтой для Петров Иван")
+    assert _calendar(email_game, due + DAY).repeats == 0
+
+
+def test_a_game_of_two_postal_players_is_left_to_them(email_game: EmailGame) -> None:
+    _set_channel(email_game, email_game.white_id, Channel.POST)
+    _set_channel(email_game, email_game.black_id, Channel.POST)
+    assert _calendar(email_game, dt.date(2026, 4, 15)).first_move_queries == 0
+    assert email_game.outbox(kind="first_move_query") == []
+
+
+def test_the_first_move_query_to_a_postal_white_goes_to_the_steward(
+        email_game: EmailGame) -> None:
+    _set_channel(email_game, email_game.white_id, Channel.POST)
+    assert _calendar(email_game, dt.date(2026, 3, 31)).first_move_queries == 1
+    assert email_game.outbox(to=email_game.white_email, kind="first_move_query") == []
+    [to_steward] = email_game.outbox(to=email_game.steward_email, kind="first_move_query")
+    assert to_steward.subject.endswith("— почтой для Петров Иван")
+    assert "Белым: пришлите, пожалуйста, первый ход" in to_steward.body_text
+    assert len(email_game.outbox(to=email_game.black_email, kind="first_move_query")) == 1
+    assert _calendar(email_game, dt.date(2026, 4, 1)).first_move_queries == 0
