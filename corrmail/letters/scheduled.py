@@ -10,8 +10,9 @@ subject carries the date it is about, so calling it again the same day sends not
   recorded (:mod:`corrmail.letters.repeats`); only if it too stays unanswered for 30 counted days
   is the next one due. Its subject carries the day it is sent, so the subject alone cannot tell
   a repeat already sent: the record does.
-* **First-move query** (002 §4.3.4): 30 days after the start with no first move, White is asked
-  for it; Black gets a copy.
+* **First-move query** (002 §4.3.4): 30 counted days after White's start with no first move,
+  White is asked for it; Black gets a copy. White's start is the game's start date, or the day
+  after he received his start sheet when it reached him later (002 §4.3.2).
 * **End of play** (002 §4.5.2): on the end-of-play date each player of an unfinished game is
   told to send the record, a diagram of the final position, his assessment and analysis to the
   referee within 10 days, with that day as ``.ics``.
@@ -57,8 +58,10 @@ from corrmail.models import (
 )
 from timekeeping import (
     NotToMoveError,
+    Side,
     compute_chart,
     days_left,
+    effective_start,
     first_move_query_date,
     local_date,
     repeat_due_of,
@@ -212,10 +215,13 @@ class Schedule:
             return
         movers = [letter for letter in view.letters if letter.moves_text.strip()]
         if not movers:
-            due = first_move_query_date(game.tournament.start_date, chart.break_calendar)
+            # 002 §4.3.2: White's play begins on the start date, or the day after he received
+            # a start sheet that reached him later; his 30 days count from then.
+            start = effective_start(ledger, Side.WHITE)
+            due = first_move_query_date(start, chart.break_calendar)
             if today < due:
                 return
-            context = {**self._context(game, game.white), "due": due, "start": game.tournament.start_date}
+            context = {**self._context(game, game.white), "due": due, "start": start}
             sent = self._deliver_once(session, game.white, kind="first_move_query",
                                       template="first_move_query", game=game, context=context)
             self._deliver_once(session, game.black, kind="first_move_query",

@@ -1,10 +1,11 @@
-"""The repeat of an unanswered move (002 §4.3.4), as the daily sweep and the calendar send it,
-and as the dashboard and the game page show it.
+"""The repeat of an unanswered move and the first-move query (002 §4.3.4), as the daily sweep and
+the calendar send them, and as the dashboard and the game page show them.
 
 002 §4.3.4: a player who gets no answer repeats his move by registered letter after 30 days. The
 repeat is sent once; only when it too goes unanswered for 30 counted days is the next one due.
-A letter to a player who plays by post goes to the steward, who posts it (002 §4.1.1). Each
-test runs on SQLite and PostgreSQL.
+A letter to a player who plays by post goes to the steward, who posts it (002 §4.1.1). The
+first move is queried 30 days after White's start: the start date, or the day after he got a
+start sheet that reached him later (002 §4.3.2). Each test runs on SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import datetime as dt
 
 from sqlalchemy import select
 
+from corrmail.games import record_start_sheet_receipt
 from corrmail.games.page import game_clock
 from corrmail.games.state import stored_states
 from corrmail.games.view import GameView
@@ -50,14 +52,6 @@ def _set_channel(email_game: EmailGame, participant_id: int, channel: Channel) -
         participant = session.get(Participant, participant_id)
         assert participant is not None
         participant.channel = channel
-
-
-def _dashboard_row(email_game: EmailGame, today: dt.date,
-                   wanted: DashboardFilter = DashboardFilter.ALL) -> list[object]:
-    with email_game.database.session() as session:
-        tournament = session.scalar(select(Tournament))
-        assert tournament is not None
-        return list(dashboard_rows(session, tournament, today, wanted=wanted))
 
 
 def _dashboard_row(email_game: EmailGame, today: dt.date,
@@ -221,6 +215,41 @@ def test_a_game_of_two_postal_players_is_left_to_them(email_game: EmailGame) -> 
     _set_channel(email_game, email_game.black_id, Channel.POST)
     assert _calendar(email_game, dt.date(2026, 4, 15)).first_move_queries == 0
     assert email_game.outbox(kind="first_move_query") == []
+
+
+# -- the first-move query ----------------------------------------------------------------------
+
+
+def _start_sheet_received(email_game: EmailGame, participant_id: int, day: dt.date) -> None:
+    with email_game.database.transaction() as session:
+        participant = session.get(Participant, participant_id)
+        assert participant is not None
+        record_start_sheet_receipt(session, participant, day, None)
+
+
+def test_the_first_move_query_counts_from_a_late_start_sheet(email_game: EmailGame) -> None:
+    """002 §4.3.2: White got his start sheet on 10 March, after the start (1 March): his play
+    begins on 11 March, and the 30 days before the query count from then, not from the start."""
+    _start_sheet_received(email_game, email_game.white_id, dt.date(2026, 3, 10))
+    assert _sweep(email_game, dt.date(2026, 3, 31)).mail.first_move_queries == 0
+    assert _sweep(email_game, dt.date(2026, 4, 9)).mail.first_move_queries == 0
+    assert _sweep(email_game, dt.date(2026, 4, 10)).mail.first_move_queries == 1
+    [query] = email_game.outbox(to=email_game.white_email, kind="first_move_query")
+    assert "запрос первого хода от 10.04.2026" in query.subject
+    assert "Игра началась 11.03.2026" in query.body_text
+    assert email_game.outbox(to=email_game.black_email, kind="first_move_query")
+    assert _sweep(email_game, dt.date(2026, 4, 11)).mail.first_move_queries == 0
+
+
+def test_a_start_sheet_received_before_the_start_does_not_move_the_query(
+        email_game: EmailGame) -> None:
+    """Wrong input for the late start: a sheet received before the start date. Play begins on
+    the start date (002 §4.3.2), so the query is due 30 days after it."""
+    _start_sheet_received(email_game, email_game.white_id, dt.date(2026, 2, 20))
+    assert _sweep(email_game, dt.date(2026, 3, 30)).mail.first_move_queries == 0
+    assert _sweep(email_game, dt.date(2026, 3, 31)).mail.first_move_queries == 1
+    [query] = email_game.outbox(to=email_game.white_email, kind="first_move_query")
+    assert "Игра началась 01.03.2026" in query.body_text
 
 
 def test_the_first_move_query_to_a_postal_white_goes_to_the_steward(
