@@ -42,7 +42,8 @@ class ClockReading(ABC):
     the overstep on the chart is read from.
 
     ``days_left`` and ``last_safe_date`` are the player to move's (002 §4.3.5);
-    ``repeat_due`` the day the last move letter is repeated if unanswered (002 §4.3.4).
+    ``repeat_due`` the day the last move letter is repeated if unanswered (002 §4.3.4): after
+    a repeat was sent (``repeated_on``), the day the next one is due, 30 days after it.
     """
 
     to_move: Side | None
@@ -54,6 +55,8 @@ class ClockReading(ABC):
     today: dt.date
     #: The most the player to move may have used after his next move (002 §4.3.5).
     limit: int | None = None
+    #: The day the server last repeated the letter awaiting an answer (002 §4.3.4), if it has.
+    repeated_on: dt.date | None = None
 
     @property
     def days_used_in_period(self) -> int | None:

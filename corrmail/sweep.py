@@ -9,9 +9,11 @@ One pass over every running tournament, each part done by the code that owns it:
   end-of-play date (002 §4.5.2), game records of finished games are asked for (002 §4.5.1) and
   settled decisions made final — the referee's sweep (:func:`corrmail.referee.sweep.daily_sweep`);
 * repeats of moves unanswered for 30 days (002 §4.3.4), first-move queries and the end-of-play
-  letters go out by e-mail — the mail layer's calendar (:class:`corrmail.letters.scheduled.Schedule`).
+  letters go out by e-mail — the mail layer's calendar (:class:`corrmail.letters.scheduled.Schedule`);
+  a repeat or query for a player who plays by post goes to the steward, who posts it.
 
-Every part is idempotent (a case is opened once per game, a letter is sent once per subject),
+Every part is idempotent (a case is opened once per game, a letter is sent once per subject, a
+repeat once per wait on record, :mod:`corrmail.letters.repeats`),
 so the sweep may run any number of times a day; running it twice changes nothing the second
 time. The caller commits.
 """

@@ -74,6 +74,7 @@ from timekeeping import (
     Overstep,
     TimeChart,
     compute_chart,
+    effective_start,
     first_move_query_date,
     repeat_due_of,
     reply_clock,
@@ -653,7 +654,9 @@ def _delays(snapshot: Snapshot, games: Iterable[Game]) -> tuple[DelayLine, ...]:
             due = repeat_due_of(last, chart.break_calendar)
             what = "repeat"
         else:
-            since = view.clock_start()
+            # White's play begins on the start date, or the day after a late start sheet
+            # reached him (002 §4.3.2): the calendar's first-move query counts from the same day.
+            since = effective_start(ledger, ClockSide.WHITE)
             due = first_move_query_date(since, chart.break_calendar)
             what = "first_move"
         if snapshot.as_of < due:

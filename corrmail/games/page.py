@@ -10,6 +10,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from sqlalchemy.orm import object_session
+
 from corrmail.clock import NEAR_OVERSTEP_DAYS, ClockReading
 from corrmail.games.chart_notes import chart_side
 from corrmail.games.view import GameView
@@ -73,11 +75,19 @@ def game_clock(view: GameView, today: dt.date) -> GameClock:
             left = clock.days_left(today)
             safe = clock.last_safe_reply_date()
             limit = clock.limit
-    due = None
+    due = repeated_on = None
     if to_move is not None and chart.rows:
+        from corrmail.letters.repeats import repeats_on_record
+
         due = repeat_due_of(ledger.letters[-1], chart.break_calendar)
+        session = object_session(game)
+        if session is not None:
+            # Once the server repeated the move, the next repeat is due 30 days later (002 §4.3.4).
+            repeats = repeats_on_record(session, tournament_id=game.tournament_id, game_id=game.id)
+            repeated_on = repeats.last_sent(game.id, due)
+            due = repeats.next_due(game.id, due, chart.break_calendar)
     return GameClock(to_move, chart.totals.white, chart.totals.black, left, safe, due, today,
-                     limit, chart=chart)
+                     limit, repeated_on, chart=chart)
 
 
 def breaks_in_force(game: Game, today: dt.date) -> list[Break]:

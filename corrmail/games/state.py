@@ -252,6 +252,11 @@ def _near_overstep_on(clock: ReplyClock) -> dt.date | None:
     return day
 
 
+def stored_break_calendar(state: StoredGameState | Row[Any]) -> BreakCalendar:
+    """The game's break days as its stored state keeps them (``break_days``)."""
+    return _parse_breaks(state.break_days)
+
+
 def _values_of(row: StoredGameState) -> dict[str, Any]:
     return {name: getattr(row, name) for name in FIELDS}
 

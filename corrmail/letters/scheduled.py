@@ -6,9 +6,13 @@ subject carries the date it is about, so calling it again the same day sends not
 
 * **Repeat** (002 §4.3.4): a move left unanswered for 30 counted days (breaks do not run) is
   repeated by the server to the partner as the registered-letter equivalent, with the three dates
-  and the time fraction of the first dispatch; the sender gets a copy.
-* **First-move query** (002 §4.3.4): 30 days after the start with no first move, White is asked
-  for it; Black gets a copy.
+  and the time fraction of the first dispatch; the sender gets a copy. A repeat is sent once and
+  recorded (:mod:`corrmail.letters.repeats`); only if it too stays unanswered for 30 counted days
+  is the next one due. Its subject carries the day it is sent, so the subject alone cannot tell
+  a repeat already sent: the record does.
+* **First-move query** (002 §4.3.4): 30 counted days after White's start with no first move,
+  White is asked for it; Black gets a copy. White's start is the game's start date, or the day
+  after he received his start sheet when it reached him later (002 §4.3.2).
 * **End of play** (002 §4.5.2): on the end-of-play date each player of an unfinished game is
   told to send the record, a diagram of the final position, his assessment and analysis to the
   referee within 10 days, with that day as ``.ics``.
@@ -16,6 +20,12 @@ subject carries the date it is about, so calling it again the same day sends not
   and the days left before an overstep (``timekeeping.days_left``).
 * **Start sheet** (002 §4.3.2): sent on request (:meth:`Schedule.send_start_sheets`) with an
   ``.ics`` of the start and end-of-play dates.
+
+A repeat or first-move query to a player who plays by post or telephone
+(:func:`corrmail.tournaments.publishing.plays_by_email` is false, even with an address on file)
+goes where the server's letters of his game go: to the tournament's stewards, who post it
+(002 §4.1.1). A game in which neither player plays by e-mail is left to the players: each
+repeats (or queries) by registered post himself.
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ from sqlalchemy.orm import Session
 from corrmail.games.ledger import to_move
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
 from corrmail.letters.recipients import Recipient
+from corrmail.letters.repeats import record_repeat, repeats_on_record
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.calendar import CalendarDate, calendar_attachment
 from corrmail.models import (
@@ -38,14 +49,19 @@ from corrmail.models import (
     GameState,
     OutboxMessage,
     Participant,
+    Role,
     Tournament,
     TournamentChannel,
+    TournamentOfficial,
     TournamentStatus,
+    User,
 )
 from timekeeping import (
     NotToMoveError,
+    Side,
     compute_chart,
     days_left,
+    effective_start,
     first_move_query_date,
     local_date,
     repeat_due_of,
@@ -126,6 +142,41 @@ class Schedule:
             OutboxMessage.recipient == to, OutboxMessage.subject == subject,
         ))))
 
+    def _deliver_once(self, session: Session, participant: Participant, *, kind: str,
+                      template: str, game: Game, context: dict[str, Any]) -> list[str]:
+        """A game letter to ``participant`` where his letters go (once per address and
+        subject): his own address if he plays by e-mail or on the web, else each steward of the
+        tournament with an address, who posts it to him (002 §4.1.1). Returns the addresses
+        written to now."""
+        from corrmail.tournaments.publishing import plays_by_email
+
+        if plays_by_email(participant):
+            sent = self._post_once(session, participant, kind=kind, template=template,
+                                   game=game, context=context)
+            return [participant.player.email] if sent and participant.player.email else []
+        written = []
+        for steward in self._stewards(session, game.tournament_id):
+            assert steward.email is not None
+            language = steward.locale or "ru"
+            letter = {**context, "official": steward}
+            subject = self.writer.render(template, language, **letter).subject
+            if self._already(session, kind, game.id, steward.email, subject):
+                continue
+            self.writer.post(
+                session, kind=kind, to=steward.email, template=template, language=language,
+                context=letter, tournament_id=game.tournament_id, game_id=game.id,
+            )
+            written.append(steward.email)
+        return written
+
+    def _stewards(self, session: Session, tournament_id: int) -> list[User]:
+        return [user for user in session.scalars(
+            select(User).join(TournamentOfficial, TournamentOfficial.user_id == User.id)
+            .where(TournamentOfficial.tournament_id == tournament_id,
+                   TournamentOfficial.role == Role.STEWARD)
+            .order_by(User.id)
+        ) if user.email]
+
     def _post_once(self, session: Session, participant: Participant, *, kind: str, template: str,
                    game: Game | None, context: dict[str, Any], attachments: Iterable[Any] = ()) -> bool:
         email = participant.player.email
@@ -151,6 +202,10 @@ class Schedule:
 
     def _repeat_or_query(self, session: Session, game: Game, today: dt.date,
                          report: ScheduleReport) -> None:
+        from corrmail.tournaments.publishing import plays_by_email
+
+        if not (plays_by_email(game.white) or plays_by_email(game.black)):
+            return  # both play by post: each repeats (or queries) by registered post himself
         try:
             view = GameView(game)
             ledger = view.ledger()
@@ -160,22 +215,28 @@ class Schedule:
             return
         movers = [letter for letter in view.letters if letter.moves_text.strip()]
         if not movers:
-            due = first_move_query_date(game.tournament.start_date, chart.break_calendar)
+            # 002 §4.3.2: White's play begins on the start date, or the day after he received
+            # a start sheet that reached him later; his 30 days count from then.
+            start = effective_start(ledger, Side.WHITE)
+            due = first_move_query_date(start, chart.break_calendar)
             if today < due:
                 return
-            context = {**self._context(game, game.white), "due": due, "start": game.tournament.start_date}
-            sent = self._post_once(session, game.white, kind="first_move_query",
-                                   template="first_move_query", game=game, context=context)
-            self._post_once(session, game.black, kind="first_move_query",
-                            template="first_move_query",
-                            game=game, context={**context, "recipient": game.black.player})
-            report.first_move_queries += int(sent)
+            context = {**self._context(game, game.white), "due": due, "start": start}
+            sent = self._deliver_once(session, game.white, kind="first_move_query",
+                                      template="first_move_query", game=game, context=context)
+            self._deliver_once(session, game.black, kind="first_move_query",
+                               template="first_move_query", game=game,
+                               context={**context, "recipient": game.black.player})
+            report.first_move_queries += int(bool(sent))
             return
         last = movers[-1]
         if last.sent is None or last.sender_id is None:
             return
-        # A move the steward forwarded is repeated 30 days after he posted it (002 §4.1.1).
-        due = repeat_due_of(ledger.letters[-1], chart.break_calendar)
+        # A move the steward forwarded is repeated 30 days after he posted it (002 §4.1.1);
+        # once repeated, the next repeat is due 30 days after the last one (002 §4.3.4).
+        first_due = repeat_due_of(ledger.letters[-1], chart.break_calendar)
+        record = repeats_on_record(session, tournament_id=game.tournament_id, game_id=game.id)
+        due = record.next_due(game.id, first_due, chart.break_calendar)
         if today < due:
             return
         sender = game.white if last.sender_id == game.white_id else game.black
@@ -187,13 +248,17 @@ class Schedule:
             **self._context(game, partner), "sender": sender.player, "moves": last.moves_text,
             "variants": [last.variants_text] if last.variants_text.strip() else [],
             "dates": (last.partner_sent, last.received, last.sent), "fraction": fraction,
-            "repeat_date": today, "due": due,
+            "repeat_date": today, "due": due, "previous_repeat": record.last_sent(game.id, first_due),
         }
-        sent = self._post_once(session, partner, kind="repeat", template="repeat", game=game,
-                               context=context)
-        self._post_once(session, sender, kind="repeat", template="repeat", game=game,
-                        context={**context, "recipient": sender.player})
-        report.repeats += int(sent)
+        sent = self._deliver_once(session, partner, kind="repeat", template="repeat", game=game,
+                                  context=context)
+        if not sent:
+            return  # nobody to carry it (a postal partner and no steward with an address)
+        copies = self._deliver_once(session, sender, kind="repeat", template="repeat",
+                                    game=game, context={**context, "recipient": sender.player})
+        record_repeat(session, tournament_id=game.tournament_id, game_id=game.id,
+                      letter_id=last.id, first_due=first_due, on=today, to=[*sent, *copies])
+        report.repeats += 1
 
     # -- weekly digest ---------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ replay of every ledger (docs/benchmarks/dashboard.md).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import enum
 from collections import defaultdict
@@ -22,8 +23,9 @@ from sqlalchemy import Row, select
 from sqlalchemy.orm import Session, joinedload, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from corrmail.games.state import StoredClock, stored_state_rows
+from corrmail.games.state import StoredClock, stored_break_calendar, stored_state_rows
 from corrmail.games.view import steward_forwards
+from corrmail.letters.repeats import RepeatsOnRecord, repeats_on_record
 from corrmail.models import (
     Break,
     Case,
@@ -205,13 +207,15 @@ def dashboard_rows(
     ):
         assert case.game_id is not None
         cases[case.game_id].append(case)
-    rows = [_row(game, states.get(game.id), cases[game.id], today) for game in games]
+    repeats = repeats_on_record(session, tournament_id=tournament.id)
+    rows = [_row(game, states.get(game.id), cases[game.id], today, repeats) for game in games]
     rows = [row for row in rows if row.matches(wanted)]
     return sorted(rows, key=_SORT_KEYS[sort])
 
 
 def _row(
-    game: Game, state: Row[Any] | None, cases: list[Case], today: dt.date
+    game: Game, state: Row[Any] | None, cases: list[Case], today: dt.date,
+    repeats: RepeatsOnRecord,
 ) -> DashboardRow:
     record_missing = any(
         case.case_type is CaseType.GAME_RECORD and case.deadline is not None
@@ -222,6 +226,13 @@ def _row(
     clock = StoredClock.of(state, today)
     if clock is None:
         return DashboardRow(game, None, None, tuple(cases), record_missing, state.clock_problem)
+    if clock.repeat_due is not None:
+        # Once the server repeated the move, the next repeat is due 30 days later (002 §4.3.4).
+        repeated_on = repeats.last_sent(game.id, clock.repeat_due)
+        if repeated_on is not None:
+            clock = dataclasses.replace(
+                clock, repeated_on=repeated_on,
+                repeat_due=repeats.next_due(game.id, clock.repeat_due, stored_break_calendar(state)))
     to_move = None
     if clock.to_move is not None:
         to_move = game.white if clock.to_move.value == "white" else game.black

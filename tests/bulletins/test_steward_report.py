@@ -244,3 +244,24 @@ def test_the_command_line_prints_and_sends_it(league: Any, db_url: str, monkeypa
             OutboxMessage.kind == "steward_report"))] == ["referee@example.org"]
     unknown = CliRunner().invoke(main, ["steward-report", league.code, "--by", "nobody"])
     assert unknown.exit_code != 0 and "nobody" in unknown.output
+
+
+def test_a_first_move_delay_counts_from_whites_late_start_sheet(league: Any) -> None:
+    """002 §4.3.2: White of a game not begun got his start sheet ten days after the start, so his
+    play begins the day after; the delay (and its query date, 002 §4.3.4) count from then."""
+    received = START + dt.timedelta(days=10)
+    with league.database.transaction() as session:
+        game = session.get(Game, league.games[1])
+        assert game is not None
+        games.record_start_sheet_receipt(session, game.white, received, None)
+
+    def delay_of(as_of: dt.date) -> Any:
+        with league.database.session() as session:
+            report = build_steward_report(session, load_tournament(session, league.code), as_of)
+        return {d.game_id: d for d in report.delays}.get(league.games[1])
+
+    due = START + dt.timedelta(days=41)
+    assert delay_of(due - dt.timedelta(days=1)) is None, "not yet 30 days from White's start"
+    delay = delay_of(due)
+    assert delay is not None
+    assert (delay.what, delay.since, delay.due) == ("first_move", received + dt.timedelta(days=1), due)

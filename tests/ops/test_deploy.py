@@ -107,3 +107,52 @@ def test_local_stack_script_is_executable() -> None:
     script = DEPLOY / "local-stack"
     assert script.stat().st_mode & 0o111
     assert "deploy/Procfile" in script.read_text()
+
+
+def _install_paths() -> tuple[str, str]:
+    """The venv's corrmail and the environment file, as docs/operations.md installs them."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text(encoding="utf-8")
+    assert "cd /srv/corrmail && python3 -m venv .venv && .venv/bin/pip install ." in text
+    assert "install -m 0640 -g corrmail deploy/corrmail.env.example /etc/corrmail/corrmail.env" in text
+    return "/srv/corrmail/.venv/bin/corrmail", "/etc/corrmail/corrmail.env"
+
+
+def _leaf(argv: list[str]) -> click.Command:
+    command: click.Command = main
+    context = command.make_context("corrmail", [], resilient_parsing=True)
+    rest = list(argv)
+    while isinstance(command, click.Group):
+        sub = command.get_command(context, rest.pop(0))
+        assert sub is not None, argv
+        command = sub
+    return command
+
+
+def test_the_daily_sweep_unit_runs_corrmail_sweep_as_the_cli_defines_it() -> None:
+    """corrmail-sweep.service runs the daily job itself (corrmail/sweep.py: clocks, oversteps,
+    repeats 002 §4.3.4, adjudications 002 §4.5.2, game records 002 §4.5.1), not a few of the
+    referee's commands that leave the clocks and the calendar's letters out; then the bulletins."""
+    from corrmail.tournaments.cli import sweep_command
+
+    executable, environment = _install_paths()
+    service = _unit(DEPLOY / "systemd" / "corrmail-sweep.service")["Service"]
+    assert service["Type"] == "oneshot"
+    assert service["EnvironmentFile"] == environment
+    lines = service["ExecStart"].splitlines()
+    assert [shlex.split(line)[0] for line in lines] == [executable] * len(lines)
+    commands = [_leaf(_corrmail_argv(line) or []) for line in lines]
+    assert commands[0] is sweep_command, lines[0]
+    assert [command.name for command in commands] == ["sweep", "bulletins-due"]
+    _parse(_corrmail_argv(lines[0]) or [])
+    timer = _unit(DEPLOY / "systemd" / "corrmail-sweep.timer")["Timer"]
+    assert timer["OnCalendar"] == "*-*-* 00:30:00" and timer["Persistent"] == "true"
+
+
+def test_a_command_the_cli_does_not_define_is_caught() -> None:
+    """The check above would catch a unit naming a command corrmail lacks, or one that is not
+    the sweep."""
+    with pytest.raises(AssertionError, match="no command 'swep'"):
+        _parse(["swep"])
+    with pytest.raises(click.NoSuchOption):
+        _parse(["sweep", "--day", "2026-03-01"])
+    assert _leaf(["cases", "open-adjudications"]).name != "sweep"
