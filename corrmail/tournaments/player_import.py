@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from corrmail.letters.write import language_named
 from corrmail.models import TournamentChannel
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -38,12 +39,14 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "postal_address": ("address", "postal address", "адрес", "почтовый адрес"),
     "rating": ("rating", "рейтинг"),
     "club": ("club", "клуб", "город клуб", "команда"),
+    "language": ("language", "letter language", "language of letters", "язык", "язык писем"),
 }
 
 #: Each column by the name the player form gives its field, for messages about a column the
 #: file lacks; every one is also a heading recognised above, so a message may ask for it.
 COLUMN_LABELS = {"name": _l("Name"), "email": _l("E-mail"), "postal_address": _l("Postal address"),
-                 "rating": _l("Rating"), "club": _l("Club")}
+                 "rating": _l("Rating"), "club": _l("Club"),
+                 "language": _l("Language of letters")}
 
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -62,6 +65,8 @@ class PlayerRow:
     postal_address: str | None = None
     rating: int | None = None
     club: str | None = None
+    #: The language of his letters ("ru" / "en"); None: as on record (Russian for a new player).
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -226,12 +231,19 @@ def read_player_csv(data: bytes, channel: TournamentChannel) -> PlayerImport:
                 errors.append(
                     RowError(line, "rating", _("%(value)s is not a whole number", value=raw_rating))
                 )
+        raw_language = cell(values, "language")
+        language = language_named(raw_language) if raw_language else None
+        if raw_language and language is None:
+            errors.append(RowError(line, "language", _(
+                "«%(value)s» is not a language of letters: write ru (русский) or en (English)",
+                value=raw_language)))
         row = PlayerRow(
             name=" ".join(cell(values, "name").split()),
             email=cell(values, "email").lower() or None,
             postal_address=cell(values, "postal_address") or None,
             rating=rating,
             club=cell(values, "club") or None,
+            language=language,
         )
         errors += check_row(row, channel, line)
         if row.email:

@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from corrmail.audit import record
+from corrmail.letters.write import DEFAULT_LANGUAGE
 from corrmail.models import (
     Game,
     GameType,
@@ -276,10 +277,12 @@ def _player_of(session: Session, row: PlayerRow, known: Player | None) -> Player
     what is on record, the name is always the row's), or a new one added to the session."""
     if known is None:
         player = Player(name=row.name, email=row.email, postal_address=row.postal_address,
-                        rating=row.rating, club=row.club)
+                        rating=row.rating, club=row.club,
+                        language=row.language or DEFAULT_LANGUAGE)
         session.add(player)
         return player
     known.name = row.name
+    known.language = row.language or known.language
     known.postal_address = row.postal_address or known.postal_address
     known.rating = row.rating if row.rating is not None else known.rating
     known.club = row.club or known.club

@@ -26,6 +26,7 @@ from corrmail.games.ledger import LedgerError
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
 from corrmail.mail.content import read_letter
 from corrmail.models import Game, GameState, Letter, Participant, Role, User
+from corrmail.people.accounts import set_letter_language
 from corrmail.people.player_home import player_home
 from corrmail.play.web_moves import (
     LetterPreview,
@@ -44,6 +45,7 @@ from corrmail.web.database import (
     letter_writer,
     tournament_today,
 )
+from corrmail.web.registration_forms import LetterLanguageField
 from notation.full import format_full
 from notation.letters import LegalMove, read_move
 from notation.svg import board_svg
@@ -198,8 +200,33 @@ def home() -> Any:
         if current_user.has_role(Role.ORGANIZER, Role.REFEREE, Role.STEWARD):
             return redirect(url_for("dashboard.index"))
         return redirect(url_for("tournaments.index"))
+    return _home_page(LanguageForm(formdata=None, language=current_user.player.language))
+
+
+class LanguageForm(FlaskForm):
+    language = LetterLanguageField(_l("Language of my letters"))
+
+
+def _home_page(language_form: LanguageForm, status: int = 200) -> Any:
     page = player_home(db_session(), current_user.player_id, tournament_today)
-    return render_template("play/home.html", home=page)
+    return render_template("play/home.html", home=page, language_form=language_form), status
+
+
+@blueprint.post("/me/language")
+@login_required
+def choose_language() -> Any:
+    """The player's own choice of the language his letters are written in."""
+    if current_user.player_id is None:
+        abort(404)
+    form = LanguageForm()
+    if not form.validate_on_submit():
+        return _home_page(form, 422)
+    session = db_session()
+    set_letter_language(session, current_user.player, form.language.data, by=current_user)
+    session.commit()
+    flash(_("Your letters will be written in Russian.") if form.language.data == "ru"
+          else _("Your letters will be written in English."), "info")
+    return redirect(url_for("play.home"))
 
 
 # -- the board -----------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from wtforms.validators import (
     ValidationError,
 )
 
+from corrmail.letters.write import DEFAULT_LANGUAGE, LANGUAGES
 from corrmail.models import GameType, TournamentChannel, TournamentSystem
 from corrmail.standings.tiebreak_labels import tiebreak_label
 from corrmail.tournaments.registration import TournamentSpec
@@ -275,6 +276,22 @@ class TournamentForm(FlaskForm):
                 field.choices = [*field.choices, SelectChoice(field.data, field.data)]
 
 
+class LetterLanguageField(SelectField):
+    """The language every letter to the person is worded in; a value the list does not offer
+    (a forged form) is refused in words, not with WTForms' generic message."""
+
+    def __init__(self, label: LazyString, **kwargs: Any) -> None:
+        super().__init__(label, default=DEFAULT_LANGUAGE, validate_choice=False,
+                         choices=[SelectChoice("ru", "Русский"), SelectChoice("en", "English")],
+                         **kwargs)
+
+    def pre_validate(self, form: Any) -> None:
+        if self.data not in LANGUAGES:
+            raise ValidationError(gettext(
+                "Letters are written in Russian (ru) or English (en), not «%(value)s».",
+                value=self.data))
+
+
 class PlayerForm(FlaskForm):
     name = StringField(_l("Name"), validators=[DataRequired(), Length(max=200)])
     email = StringField(_l("E-mail"), validators=[Optional(), Length(max=320)])
@@ -285,6 +302,7 @@ class PlayerForm(FlaskForm):
     channel = SelectField(_l("Plays by"), default="", choices=_choices([
         ("", _l("the tournament's channel")), ("post", _l("post")), ("email", _l("e-mail")),
         ("phone", _l("phone"))]))
+    language = LetterLanguageField(_l("Language of letters"))
     invite = BooleanField(_l("Invite him to log in (a letter with a link to set his password)"))
 
 

@@ -230,6 +230,7 @@ def add_player(code: str) -> str | Response:
             postal_address=(form.postal_address.data or "").strip() or None,
             rating=form.rating.data,
             club=(form.club.data or "").strip() or None,
+            language=form.language.data,
         )
         participant = _register(form, lambda session: enter_player(
             session, tournament, row, channel=form.channel.data, invite=form.invite.data))

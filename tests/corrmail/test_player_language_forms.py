@@ -1,0 +1,146 @@
+"""Where a player's letter language is set: the director's registration form, the CSV import
+(an optional column) and the player's own /me page — each refusing, in words, a language letters
+are not written in."""
+
+from __future__ import annotations
+
+import html
+import io
+from collections.abc import Callable
+
+import pytest
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from corrmail.db import Database
+from corrmail.models import Participant, Player, Role, Tournament, TournamentChannel, User
+
+from .test_player_import_columns import _import
+
+
+def _languages(database: Database) -> dict[str, str]:
+    with database.session() as session:
+        return {player.name: player.language for player in session.scalars(select(Player))}
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_the_director_registers_a_player_who_reads_english(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament],
+    database: Database, locale: str,
+) -> None:
+    make_tournament(players=0, code="T-1", channel=TournamentChannel.POST)
+    assert organizer_client.post("/locale", data={"locale": locale}).status_code == 302
+    page = organizer_client.get("/tournaments/T-1/players/new").get_data(as_text=True)
+    assert '<option value="en">English</option>' in page
+    assert organizer_client.post("/tournaments/T-1/players/new", data={
+        "name": "John Smith", "postal_address": "1 High Street, Leeds", "language": "en",
+    }).status_code == 302
+    assert organizer_client.post("/tournaments/T-1/players/new", data={
+        "name": "Иванов Пётр", "postal_address": "Тверь, ул. Мира, 1"}).status_code == 302
+    assert _languages(database) == {"John Smith": "en", "Иванов Пётр": "ru"}
+
+
+@pytest.mark.parametrize(("locale", "message"), [
+    ("ru", "Письма пишутся по-русски (ru) или по-английски (en), а не «de»."),
+    ("en", "Letters are written in Russian (ru) or English (en), not «de»."),
+])
+def test_a_forged_language_on_the_registration_form_is_refused(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament],
+    database: Database, locale: str, message: str,
+) -> None:
+    make_tournament(players=0, code="T-1", channel=TournamentChannel.POST)
+    assert organizer_client.post("/locale", data={"locale": locale}).status_code == 302
+    response = organizer_client.post("/tournaments/T-1/players/new", data={
+        "name": "John Smith", "postal_address": "1 High Street, Leeds", "language": "de"})
+    assert response.status_code == 200
+    assert message in html.unescape(response.get_data(as_text=True))
+    assert _languages(database) == {}
+
+
+def test_the_csv_language_column_takes_codes_and_names_in_either_language(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament],
+    database: Database,
+) -> None:
+    make_tournament(players=0, code="T-1", channel=TournamentChannel.POST)
+    response = organizer_client.post("/tournaments/T-1/players/import", data={"file": (io.BytesIO((
+        "ФИО;Адрес;Язык писем\n"
+        "Иванов Пётр;Тверь;ru\n"
+        "Петров Иван;Тула;Русский\n"
+        "John Smith;Leeds;EN\n"
+        "Jane Doe;York; english \n"
+        "Сидоров Олег;Омск;\n"
+    ).encode()), "players.csv")}, content_type="multipart/form-data")
+    assert response.status_code == 302, response.get_data(as_text=True)
+    assert _languages(database) == {"Иванов Пётр": "ru", "Петров Иван": "ru", "John Smith": "en",
+                                    "Jane Doe": "en", "Сидоров Олег": "ru"}
+
+
+@pytest.mark.parametrize(("locale", "expected"), [
+    ("ru", ["строка 3, столбец «Language»: «deutsch» — не язык писем: напишите ru (русский) "
+            "или en (English)"]),
+    ("en", ["line 3, column “Language”: «deutsch» is not a language of letters: write ru "
+            "(русский) or en (English)"]),
+])
+def test_an_unknown_language_in_the_csv_names_its_row_and_imports_nothing(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament],
+    database: Database, locale: str, expected: list[str],
+) -> None:
+    make_tournament(players=0, code="T-1", channel=TournamentChannel.POST)
+    status, problems = _import(organizer_client, (
+        "Name,Address,Language\nJohn Smith,Leeds,en\nHans Meier,Bern,deutsch\n"), locale)
+    assert (status, problems) == (422, expected)
+    with database.session() as session:
+        assert session.scalar(select(func.count()).select_from(Participant)) == 0
+
+
+def _player_client(login: Callable[..., FlaskClient], make_tournament: Callable[..., Tournament],
+                   database: Database) -> tuple[FlaskClient, int]:
+    tournament = make_tournament(players=2)
+    with database.session() as session:
+        player = session.scalars(select(Player).join(Participant)
+                                 .where(Participant.tournament_id == tournament.id)).first()
+        assert player is not None
+        session.expunge(player)
+    return login(Role.PLAYER, login="ivanov", player=player), player.id
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_the_player_chooses_his_letter_language_on_his_page(
+    login: Callable[..., FlaskClient], make_tournament: Callable[..., Tournament],
+    database: Database, locale: str,
+) -> None:
+    client, player_id = _player_client(login, make_tournament, database)
+    assert client.post("/locale", data={"locale": locale}).status_code == 302
+    page = client.get("/me").get_data(as_text=True)
+    assert 'id="letter-language"' in page and '<option selected value="ru">' in page
+    response = client.post("/me/language", data={"language": "en"}, follow_redirects=True)
+    assert response.status_code == 200
+    said = {"ru": "Ваши письма будут писаться по-английски.",
+            "en": "Your letters will be written in English."}[locale]
+    assert said in response.get_data(as_text=True)
+    with database.session() as session:
+        player = session.get(Player, player_id)
+        account = session.scalar(select(User).where(User.login == "ivanov"))
+        assert player is not None and player.language == "en"
+        assert account is not None and account.locale == "en", "his pages follow his letters"
+
+
+def test_a_forged_language_on_the_players_page_is_refused(
+    login: Callable[..., FlaskClient], make_tournament: Callable[..., Tournament],
+    database: Database,
+) -> None:
+    client, player_id = _player_client(login, make_tournament, database)
+    assert client.post("/locale", data={"locale": "en"}).status_code == 302
+    response = client.post("/me/language", data={"language": "fr"})
+    assert response.status_code == 422
+    assert "Letters are written in Russian (ru) or English (en), not «fr»." in html.unescape(
+        response.get_data(as_text=True))
+    with database.session() as session:
+        player = session.get(Player, player_id)
+        assert player is not None and player.language == "ru"
+
+
+def test_an_official_without_a_players_entry_has_no_letter_language_to_set_here(
+    organizer_client: FlaskClient,
+) -> None:
+    assert organizer_client.post("/me/language", data={"language": "en"}).status_code == 404
