@@ -390,14 +390,16 @@ class _Context:
             try:
                 results.append(self.handle_moves())
             except UnsupportedGameType as error:
-                self.post_to_player(self.me, "not_understood", "notice", issues=[str(error)])
+                self.post_to_player(self.me, "not_understood", "notice", issues=[
+                    {"rule": "002 §4.1.4", "code": "unsupported_game_type", "written": ""}])
                 return self.outcome("unsupported_game_type", str(error), refused=True)
         if results:
             codes = ",".join(result.code for result in results)
             return Outcome(codes, "; ".join(r.detail for r in results if r.detail),
                            any(r.refused for r in results), tuple(self.posted))
-        self.post_to_player(self.me, "not_understood", "notice",
-                            issues=[issue.message for issue in content.issues])
+        self.post_to_player(self.me, "not_understood", "notice", issues=[
+            {"rule": issue.rule, "code": issue.code, "written": issue.source}
+            for issue in content.issues])
         return self.outcome("not_understood", refused=True)
 
     # -- moves -------------------------------------------------------------------------------------

@@ -98,3 +98,19 @@ def test_a_new_player_reads_russian_until_told_otherwise(email_game) -> None:  #
         assert {p.language for p in session.scalars(select(Player))} == {"ru"}
         assert session.scalars(select(Participant)).first() is not None
 
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", "002 §4.2.7: a variant is announced but has no moves"),
+    ("ru", "002 §4.2.7: вариант объявлен, но в нём нет ходов"),
+])
+def test_a_letter_not_understood_is_explained_in_his_language(
+    email_game, language: str, words: str,  # type: ignore[no-untyped-def]
+) -> None:
+    _speaks(email_game, "white", language)
+    email_game.send("white", "Вариант А:\n", D)
+    [notice] = email_game.outbox(to=email_game.white_email)
+    assert words in notice.body_text, notice.body_text
+    if language == "ru":
+        assert "announced" not in notice.body_text, "no English inside a Russian letter"
+    assert not RAW_CODE.findall(notice.body_text.replace(email_game.white_email, ""))
