@@ -64,6 +64,9 @@ class User(Base):
     email: Mapped[str | None] = mapped_column(String(320))
     password_hash: Mapped[str] = mapped_column(String(256))
     locale: Mapped[str | None] = mapped_column(String(8))
+    #: Where post for an official goes: a steward's is the address a postal player writes his
+    #: cards to, printed on that player's start sheet (002 §4.3.2).
+    postal_address: Mapped[str | None] = mapped_column(Text)
     active: Mapped[bool] = mapped_column(default=True)
     # Part of every session cookie: raising it (logout, a new password) voids copied cookies.
     session_version: Mapped[int] = mapped_column(default=0, server_default="0")

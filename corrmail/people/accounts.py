@@ -51,6 +51,8 @@ class NewAccount:
     password: str | None = None
     locale: str | None = None
     player_id: int | None = None
+    #: A steward's is printed on his postal players' start sheets (002 §4.3.2).
+    postal_address: str | None = None
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,8 @@ def add_user(session: Session, account: NewAccount, *, by: User | None,
         raise AccountRefused("no_mailer", "an invitation needs the mail settings")
     user = User(login=account.login.strip(), display_name=account.name.strip(),
                 email=(account.email or "").strip() or None, locale=account.locale,
-                player_id=account.player_id)
+                player_id=account.player_id,
+                postal_address=(account.postal_address or "").strip() or None)
     # An invited account has a password no one knows until the link sets one.
     user.set_password(account.password if account.password is not None
                       else secrets.token_urlsafe(32))
@@ -197,6 +200,15 @@ def set_letter_language(session: Session, player: Player, language: str, *,
         account.locale = language
     audit.record(session, user=by, action="player.language", entity="player",
                  entity_id=player.id, summary=f"{player.name}: letters in {language}")
+
+
+def set_postal_address(session: Session, login: str, address: str, *, by: User | None) -> User:
+    """Where post for the official goes; empty: none on record."""
+    user = _existing(session, login)
+    user.postal_address = address.strip() or None
+    audit.record(session, user=by, action="user.postal_address", entity="user", entity_id=user.id,
+                 summary=f"{user.login}: postal address {'set' if user.postal_address else 'cleared'}")
+    return user
 
 
 def list_users(session: Session) -> Sequence[User]:
