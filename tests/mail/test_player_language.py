@@ -114,3 +114,24 @@ def test_a_letter_not_understood_is_explained_in_his_language(
     if language == "ru":
         assert "announced" not in notice.body_text, "no English inside a Russian letter"
     assert not RAW_CODE.findall(notice.body_text.replace(email_game.white_email, ""))
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", "On the tournament's website you log in as sedov:"),
+    ("ru", "На сайте турнира вы входите под логином sedov:"),
+])
+def test_the_start_sheet_names_the_login_of_a_player_who_has_one(
+    email_game, language: str, words: str,  # type: ignore[no-untyped-def]
+) -> None:
+    _speaks(email_game, "black", language)
+    with email_game.database.transaction() as session:
+        game = session.get(Game, email_game.game_id)
+        assert game is not None
+        account = User(login="sedov", display_name="Седов", player_id=game.black.player_id)
+        account.set_password("x" * 12)
+        session.add(account)
+        Schedule(email_game.writer).send_start_sheets(session, game.tournament)
+    [with_login] = email_game.outbox(to=email_game.black_email, kind="start_sheet")
+    [without] = email_game.outbox(to=email_game.white_email, kind="start_sheet")
+    assert words in with_login.body_text
+    assert "логином" not in without.body_text and "log in as" not in without.body_text
