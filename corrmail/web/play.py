@@ -17,12 +17,14 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
+from markupsafe import Markup
 from werkzeug.wrappers.response import Response
 from wtforms import BooleanField, DateField, HiddenField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
 from corrmail.games.chart_notes import violation_message
 from corrmail.games.ledger import LedgerError
+from corrmail.games.page import board_at, inline_svg
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
 from corrmail.mail.content import read_letter
 from corrmail.models import Game, GameState, Letter, Participant, Role, User
@@ -182,6 +184,16 @@ def play_panel(game: Game) -> PlayPanel | None:
                      receipt_to_state(view, participant.id) if my_move else None)
 
 
+def _board_of(game: Game) -> Markup | None:
+    """The game's board as it stands, shown again beside a refused letter so the player corrects
+    his move on it; None when the game cannot be drawn (its error is the refusal's)."""
+    try:
+        svg, _shown = board_at(GameView(game), None)
+    except (UnsupportedGameType, ValueError):
+        return None
+    return Markup(inline_svg(svg))
+
+
 def _game_or_404(game_id: int) -> Game:
     game = db_session().get(Game, game_id)
     if game is None:
@@ -285,8 +297,10 @@ def play(game_id: int) -> Any:
     receipt_of = receipt_to_state(GameView(game), participant.id)
 
     def page(preview: LetterPreview | None, problem: str | None) -> str:
-        return render_template("play/preview.html", game=_game_or_404(game_id), form=form,
-                               preview=preview, problem=problem, receipt_of=receipt_of)
+        shown = _game_or_404(game_id)
+        return render_template("play/preview.html", game=shown, form=form,
+                               preview=preview, problem=problem, receipt_of=receipt_of,
+                               board=None if preview is not None else _board_of(shown))
 
     if not form.validate_on_submit():
         return page(None, _("The form is incomplete; look at it again.")), 422

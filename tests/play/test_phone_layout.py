@@ -122,3 +122,27 @@ def test_wide_tables_scroll_in_their_own_box_with_a_hint(
         page.goto(f"{server}/games/{web_game.game_id}")
         assert _short_targets(page, "main form button, main form a") == []
 
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
+def test_a_refused_move_keeps_the_board_beside_the_error(
+    server: str, browser_page: object, web_game: WebGame, width: int, locale: str,
+) -> None:
+    from playwright.sync_api import Page, expect
+
+    page = _open(browser_page, server, width, locale)
+    assert isinstance(page, Page)
+    page.goto(f"{server}/games/{web_game.game_id}")
+    expect(page.locator("#play-board[data-ready='1']")).to_have_count(1)
+    page.fill("#move-input", "c3-e5")
+    page.click("#preview-button")
+    expect(page.locator("#preview-problem")).to_contain_text("002 §4.2.10")
+    expect(page.locator("#play-board svg")).to_be_visible()
+    expect(page.locator("#play-board[data-ready='1']")).to_have_count(1)
+    expect(page.locator("#move-input")).to_have_value("c3-e5")
+    assert web_game.letters() == []
+    svg = page.locator("#play-board svg").bounding_box()
+    assert svg is not None and svg["x"] + svg["width"] <= width
+    assert _page_width(page) <= width
+    if width == PHONE:
+        assert _short_targets(page, "main form button, main form a") == []
