@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from corrmail.audit import record
-from corrmail.letters.write import DEFAULT_LANGUAGE
+from corrmail.letters.write import DEFAULT_LANGUAGE, LANGUAGES
 from corrmail.models import (
     Game,
     GameType,
@@ -287,6 +287,26 @@ def _player_of(session: Session, row: PlayerRow, known: Player | None) -> Player
     known.rating = row.rating if row.rating is not None else known.rating
     known.club = row.club or known.club
     return known
+
+
+def update_player(session: Session, player: Player, *, name: str, postal_address: str | None,
+                  club: str | None, language: str, by: User | None) -> None:
+    """The director's correction of a registered player; the letters from now on follow it.
+    Refused (:class:`RegistrationError`) for an empty name or a language letters are not
+    written in."""
+    errors = []
+    if not name.strip():
+        errors.append(FieldError("name", _("name is empty")))
+    if language not in LANGUAGES:
+        errors.append(FieldError("language", _(
+            "Letters are written in Russian (ru) or English (en), not «%(value)s».",
+            value=language)))
+    if errors:
+        raise RegistrationError(errors)
+    player.name, player.postal_address, player.club = name.strip(), postal_address, club
+    player.language = language
+    record(session, user=by, action="player.updated", entity="player", entity_id=player.id,
+           summary=f"{player.name}: letters in {language}")
 
 
 def _enter(

@@ -306,6 +306,16 @@ class PlayerForm(FlaskForm):
     invite = BooleanField(_l("Invite him to log in (a letter with a link to set his password)"))
 
 
+class PlayerEditForm(FlaskForm):
+    """What the director corrects of a registered player; his e-mail, which finds him across
+    tournaments and his login, stays as it is."""
+
+    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=200)])
+    postal_address = TextAreaField(_l("Postal address"), validators=[Optional(), Length(max=1000)])
+    club = StringField(_l("Club"), validators=[Optional(), Length(max=200)])
+    language = LetterLanguageField(_l("Language of letters"))
+
+
 class ImportForm(FlaskForm):
     file = FileField(_l("CSV file (UTF-8 or Windows-1251)"), validators=[FileRequired()])
     invite = BooleanField(_l("Invite those with an e-mail address to log in"))

@@ -15,6 +15,7 @@ from werkzeug.wrappers.response import Response
 
 from corrmail.games.state import letter_owed_by, stored_states
 from corrmail.models import (
+    Channel,
     Game,
     GameType,
     Participant,
@@ -49,12 +50,14 @@ from corrmail.tournaments.player_import import (
     RowError,
     read_player_csv,
 )
+from corrmail.tournaments.publishing import channel_of
 from corrmail.tournaments.registration import (
     FieldError,
     RegistrationError,
     create_tournament,
     import_participants,
     spec_of,
+    update_player,
     update_tournament,
 )
 from corrmail.tournaments.rule_options import FIXED_RULE, is_column, play_has_begun
@@ -63,6 +66,7 @@ from corrmail.web.access import (
     is_official_of,
     may_see_tournament,
     official_tournament,
+    participant_or_404,
     tournament_or_404,
     visible_tournament_ids,
 )
@@ -72,6 +76,7 @@ from corrmail.web.refusals import entrant_labels, refusal_text
 from corrmail.web.registration_forms import (
     ImportForm,
     PairForm,
+    PlayerEditForm,
     PlayerForm,
     TournamentForm,
     tiebreak_codes_hint,
@@ -251,6 +256,43 @@ def add_player(code: str) -> str | Response:
     return render_template(
         "tournaments/player_form.html", form=form, loose=loose, tournament=tournament
     )
+
+
+@blueprint.route("/<code>/players/<int:participant_id>/edit", methods=["GET", "POST"])
+@roles_required(Role.ORGANIZER)
+def edit_player(code: str, participant_id: int) -> str | Response:
+    """The director corrects a player's name, address, club and the language of his letters."""
+    tournament = tournament_or_404(code)
+    participant = participant_or_404(tournament, participant_id)
+    player = participant.player
+    form = PlayerEditForm(obj=player)
+    status = 200
+    loose: list[str] = []
+    if form.validate_on_submit():
+        address = (form.postal_address.data or "").strip() or None
+        if address is None and channel_of(participant) is Channel.POST:
+            form.postal_address.errors = [_(
+                "a player who plays by post needs the postal address (002 §4.3.2)")]
+            status = 422
+        else:
+            try:
+                update_player(db_session(), player, name=" ".join(form.name.data.split()),
+                              postal_address=address,
+                              club=(form.club.data or "").strip() or None,
+                              language=form.language.data, by=current_user)
+            except RegistrationError as error:
+                db_session().rollback()
+                loose = _attach(form, error.errors)
+                status = 422
+            else:
+                db_session().commit()
+                flash(_("%(name)s saved.", name=player.name), "info")
+                return redirect(url_for("tournaments.show", code=tournament.code))
+    elif form.is_submitted():
+        status = 422
+    page = render_template("tournaments/player_edit.html", form=form, tournament=tournament,
+                           participant=participant, loose=loose)
+    return page, status  # type: ignore[return-value]
 
 
 def _flash_unsent_invitations() -> None:

@@ -144,3 +144,69 @@ def test_an_official_without_a_players_entry_has_no_letter_language_to_set_here(
     organizer_client: FlaskClient,
 ) -> None:
     assert organizer_client.post("/me/language", data={"language": "en"}).status_code == 404
+
+
+def _first_entry(database: Database, tournament: Tournament) -> int:
+    with database.session() as session:
+        entry = session.scalar(select(Participant).where(
+            Participant.tournament_id == tournament.id, Participant.start_number == 1))
+        assert entry is not None
+        return entry.id
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_the_director_changes_a_registered_players_letter_language(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament],
+    database: Database, locale: str,
+) -> None:
+    tournament = make_tournament(players=2, code="T-1")
+    entry = _first_entry(database, tournament)
+    assert organizer_client.post("/locale", data={"locale": locale}).status_code == 302
+    show = organizer_client.get("/tournaments/T-1").get_data(as_text=True)
+    assert f"/tournaments/T-1/players/{entry}/edit" in show
+    form = organizer_client.get(f"/tournaments/T-1/players/{entry}/edit").get_data(as_text=True)
+    assert '<option selected value="ru">' in form and "1 Test Street" in form
+    saved = organizer_client.post(f"/tournaments/T-1/players/{entry}/edit", data={
+        "name": "Player  One", "postal_address": "1 Test Street", "club": "", "language": "en"})
+    assert saved.status_code == 302
+    with database.session() as session:
+        player = session.get(Participant, entry).player  # type: ignore[union-attr]
+        assert (player.name, player.language, player.club) == ("Player One", "en", None)
+
+
+@pytest.mark.parametrize(("data", "status", "message"), [
+    ({"name": "Player One", "postal_address": "1 Test Street", "language": "xx"}, 422,
+     "Letters are written in Russian (ru) or English (en), not «xx»."),
+    ({"name": "Player One", "postal_address": "", "language": "en"}, 422,
+     "a player who plays by post needs the postal address (002 §4.3.2)"),
+    ({"name": "  ", "postal_address": "1 Test Street", "language": "en"}, 422,
+     "This field is required."),
+])
+def test_a_wrong_correction_of_a_player_is_refused_and_changes_nothing(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament],
+    database: Database, data: dict[str, str], status: int, message: str,
+) -> None:
+    tournament = make_tournament(players=2, code="T-1", channel=TournamentChannel.POST)
+    entry = _first_entry(database, tournament)
+    assert organizer_client.post("/locale", data={"locale": "en"}).status_code == 302
+    refused = organizer_client.post(f"/tournaments/T-1/players/{entry}/edit", data=data)
+    assert refused.status_code == status
+    assert message in html.unescape(refused.get_data(as_text=True))
+    with database.session() as session:
+        player = session.get(Participant, entry).player  # type: ignore[union-attr]
+        assert (player.language, player.postal_address) == ("ru", "1 Test Street")
+
+
+def test_only_the_director_corrects_a_player(
+    login: Callable[..., FlaskClient], make_tournament: Callable[..., Tournament],
+    database: Database,
+) -> None:
+    tournament = make_tournament(players=2, code="T-1")
+    entry = _first_entry(database, tournament)
+    steward = login(Role.STEWARD)
+    assert steward.post(f"/tournaments/T-1/players/{entry}/edit", data={
+        "name": "X", "language": "en"}).status_code == 403
+    other = make_tournament(players=2, code="T-2")
+    organizer = login(Role.ORGANIZER)
+    assert organizer.get(f"/tournaments/T-2/players/{entry}/edit").status_code == 404
+    assert other is not None
