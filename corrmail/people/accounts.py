@@ -202,12 +202,21 @@ def set_letter_language(session: Session, player: Player, language: str, *,
                  entity_id=player.id, summary=f"{player.name}: letters in {language}")
 
 
-def set_postal_address(session: Session, login: str, address: str, *, by: User | None) -> User:
-    """Where post for the official goes; empty: none on record."""
+def set_contact(session: Session, login: str, address: str, language: str, *,
+                by: User | None) -> User:
+    """Where post for the official goes (empty: none on record) and the language his letters are
+    written in; a login that plays has one language for both his kinds of letters."""
+    if language not in LANGUAGES:
+        raise AccountRefused("bad_language", f"letters are written in ru or en, not {language!r}",
+                             language=language)
     user = _existing(session, login)
     user.postal_address = address.strip() or None
-    audit.record(session, user=by, action="user.postal_address", entity="user", entity_id=user.id,
-                 summary=f"{user.login}: postal address {'set' if user.postal_address else 'cleared'}")
+    user.locale = language
+    if user.player is not None:
+        user.player.language = language
+    audit.record(session, user=by, action="user.contact", entity="user", entity_id=user.id,
+                 summary=f"{user.login}: letters in {language}, postal address "
+                         f"{'set' if user.postal_address else 'cleared'}")
     return user
 
 

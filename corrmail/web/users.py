@@ -24,15 +24,17 @@ from corrmail.people.accounts import (
     add_user,
     deactivate,
     invite,
+    letter_language,
     list_users,
     parse_roles,
     reactivate,
-    set_postal_address,
+    set_contact,
     set_roles,
     user_by_login,
 )
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, letter_writer
+from corrmail.web.registration_forms import LetterLanguageField
 
 blueprint = Blueprint("users", __name__, url_prefix="/admin/users")
 
@@ -71,8 +73,9 @@ class ActionForm(FlaskForm):
     pass
 
 
-class AddressForm(FlaskForm):
+class ContactForm(FlaskForm):
     postal_address = TextAreaField(_l("Postal address"), validators=[Length(max=1000)])
+    locale = LetterLanguageField(_l("Language of letters"))
 
 
 
@@ -91,6 +94,7 @@ def _refusal(error: AccountRefused) -> str:
         "self_deactivation": _("You cannot deactivate your own account."),
         "last_organizer": _("%(login)s is the last active organizer."),
         "unknown_login": _("There is no account %(login)s."),
+        "bad_language": _("Letters are written in Russian (ru) or English (en), not «%(language)s»."),
     }
     template = messages.get(error.code)
     return template % error.values if template else str(error)
@@ -144,8 +148,9 @@ def _page(form: NewUserForm, status: int, handover: dict[str, str] | None = None
     roles_forms = {}
     address_forms = {}
     for user in list_users(session):
-        address_forms[user.id] = AddressForm(prefix=f"a{user.id}", formdata=None,
-                                             postal_address=user.postal_address or "")
+        address_forms[user.id] = ContactForm(prefix=f"a{user.id}", formdata=None,
+                                             postal_address=user.postal_address or "",
+                                             locale=letter_language(user))
         roles_form = RolesForm(prefix=f"u{user.id}", formdata=None)
         roles_form.roles.choices = _role_choices()
         roles_form.roles.data = [role.value for role in user.roles]
@@ -191,14 +196,18 @@ def _act(step: str, login: str) -> str | Response:
             else:
                 message = _invited_note(invited.email)
         elif step == "address":
-            form = AddressForm(prefix=f"a{(user_by_login(session, login) or current_user).id}")
+            form = ContactForm(prefix=f"a{(user_by_login(session, login) or current_user).id}")
             if not form.validate():
+                problems = [*form.postal_address.errors, *form.locale.errors]
                 flash(_("A postal address has at most 1000 characters; nothing was changed.")
-                      if form.postal_address.errors else _("The form expired; try again."), "error")
+                      if form.postal_address.errors
+                      else f"{problems[0]} " + _("Nothing was changed.") if problems
+                      else _("The form expired; try again."), "error")
                 return redirect(url_for("users.index"))
-            found = set_postal_address(session, login, form.postal_address.data or "",
-                                       by=current_user)
-            message = _("Postal address of %(login)s saved.", login=found.login)
+            found = set_contact(session, login, form.postal_address.data or "",
+                                form.locale.data, by=current_user)
+            message = _("Postal address and letter language of %(login)s saved.",
+                        login=found.login)
         else:
             form = RolesForm(prefix=f"u{(user_by_login(session, login) or current_user).id}")
             form.roles.choices = _role_choices()

@@ -56,7 +56,8 @@ def _set_address(app: Flask, database: Database, address: str) -> None:
     assert organizer.post("/login", data={"login": "boss", "password": TEST_PASSWORD}
                           ).status_code == 302
     saved = organizer.post("/admin/users/stew1/address",
-                           data={f"a{steward_id}-postal_address": address})
+                           data={f"a{steward_id}-postal_address": address,
+                                 f"a{steward_id}-locale": "ru"})
     assert saved.status_code == 302
 
 
@@ -123,9 +124,35 @@ def test_an_address_longer_than_a_card_holds_is_refused(
         steward_id = steward.id
     assert organizer.post("/locale", data={"locale": "en"}).status_code == 302
     refused = organizer.post("/admin/users/stew1/address",
-                             data={f"a{steward_id}-postal_address": "x" * 1001},
+                             data={f"a{steward_id}-postal_address": "x" * 1001,
+                                   f"a{steward_id}-locale": "en"},
                              follow_redirects=True)
     assert "A postal address has at most 1000 characters; nothing was changed." in \
         refused.get_data(as_text=True)
     with database.session() as session:
         assert session.get(User, steward_id).postal_address == "ok"  # type: ignore[union-attr]
+
+
+def test_an_officials_letter_language_is_changed_on_the_accounts_page(
+    draft: int, database: Database, app: Flask,
+) -> None:
+    _set_address(app, database, "ok")
+    organizer = app.test_client()
+    organizer.post("/login", data={"login": "boss", "password": TEST_PASSWORD})
+    with database.session() as session:
+        steward = session.scalar(select(User).where(User.login == "stew1"))
+        assert steward is not None
+        steward_id = steward.id
+    assert organizer.post("/locale", data={"locale": "en"}).status_code == 302
+    forged = organizer.post("/admin/users/stew1/address", follow_redirects=True, data={
+        f"a{steward_id}-postal_address": "elsewhere", f"a{steward_id}-locale": "de"})
+    assert "Letters are written in Russian (ru) or English (en), not «de». Nothing was changed." \
+        in forged.get_data(as_text=True)
+    with database.session() as session:
+        unchanged = session.get(User, steward_id)
+        assert unchanged is not None and (unchanged.postal_address, unchanged.locale) == ("ok", "ru")
+    assert organizer.post("/admin/users/stew1/address", data={
+        f"a{steward_id}-postal_address": "ok", f"a{steward_id}-locale": "en"}).status_code == 302
+    with database.session() as session:
+        changed = session.get(User, steward_id)
+        assert changed is not None and changed.locale == "en"
