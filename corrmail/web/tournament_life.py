@@ -260,11 +260,19 @@ def print_sheet(code: str, participant_id: int) -> str:
     sheet = next(s for s in start_sheets(session, tournament)
                  if s.participant.id == participant.id)
     account = session.scalar(select(User).where(User.player_id == participant.player_id))
-    # The sheet is the player's letter: in his language, whatever the steward's pages are in.
+    # The steward's own controls and warning stay in his language; the sheet is the player's
+    # letter, in the player's language.
+    for_steward = {
+        "back": _("Back"), "print": _("Print"),
+        "no_address": _("No postal address of the tournament's steward is on record, so this "
+                        "sheet cannot tell the player where to send his cards: enter it on the "
+                        "Accounts page before posting the sheet."),
+    }
     with force_locale(participant.player.language or DEFAULT_LANGUAGE):
         return render_template("tournaments/start_sheet_print.html", tournament=tournament,
                                sheet=sheet, channel=channel_of(participant),
                                write_to=steward_post(session, tournament),
+                               for_steward=for_steward,
                                login=account.login if account is not None else None)
 
 

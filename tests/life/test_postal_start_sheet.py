@@ -156,3 +156,15 @@ def test_an_officials_letter_language_is_changed_on_the_accounts_page(
     with database.session() as session:
         changed = session.get(User, steward_id)
         assert changed is not None and changed.locale == "en"
+
+
+def test_the_stewards_own_controls_stay_in_his_language(
+    corrmail: Callable[..., Result], draft: int, database: Database, app: Flask,
+) -> None:
+    _published(corrmail)
+    postal = _postal(database, "en")
+    text = _steward(app, "ru").get(f"/tournaments/{CODE}/start-sheets/{postal}/print"
+                                   ).get_data(as_text=True)
+    assert "Send your cards to" in text, "the sheet: the player's English"
+    assert "Почтовый адрес старосты турнира не записан" in text, "the warning: the steward's"
+    assert ">Печать</button>" in text
