@@ -104,7 +104,8 @@ def test_wide_tables_scroll_in_their_own_box_with_a_hint(
     page = _open(browser_page, server, width, locale)
     assert isinstance(page, Page)
     for path in (f"/games/{web_game.game_id}",
-                 f"/tournaments/{quote(web_game.tournament_code)}/standings"):
+                 f"/tournaments/{quote(web_game.tournament_code)}/standings",
+                 f"/tournaments/{quote(web_game.tournament_code)}"):
         page.goto(f"{server}{path}")
         box = page.locator("main .wide-table").first
         expect(box).to_be_visible()
