@@ -210,3 +210,28 @@ def test_only_the_director_corrects_a_player(
     organizer = login(Role.ORGANIZER)
     assert organizer.get(f"/tournaments/T-2/players/{entry}/edit").status_code == 404
     assert other is not None
+
+
+@pytest.mark.parametrize(("language", "subject"), [
+    ("en", "Invitation to corrmail: account smith"),
+    ("ru", "Приглашение в corrmail: учётная запись smith"),
+])
+def test_the_invitation_is_in_the_players_language_not_the_directors(
+    organizer_client: FlaskClient, make_tournament: Callable[..., Tournament],
+    database: Database, language: str, subject: str,
+) -> None:
+    from corrmail.models import OutboxMessage
+
+    make_tournament(players=0, code="T-1", channel=TournamentChannel.EMAIL)
+    director = "ru" if language == "en" else "en"
+    assert organizer_client.post("/locale", data={"locale": director}).status_code == 302
+    assert organizer_client.post("/tournaments/T-1/players/new", data={
+        "name": "John Smith", "email": "smith@example.org", "language": language, "invite": "y",
+    }).status_code == 302
+    with database.session() as session:
+        [invitation] = session.scalars(select(OutboxMessage).where(
+            OutboxMessage.kind == "invitation")).all()
+        account = session.scalar(select(User).where(User.login == "smith"))
+        assert account is not None and account.locale == language
+    assert invitation.subject == subject
+    assert "smith" in invitation.body_text
