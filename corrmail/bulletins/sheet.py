@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail.bulletins.build import build_player_sheet
-from corrmail.letters.write import LetterWriter
-from corrmail.models import OutboxMessage, Participant, User
+from corrmail.letters.write import DEFAULT_LANGUAGE, LetterWriter
+from corrmail.models import OutboxMessage, Participant
 
 __all__ = ["SHEET_COMMANDS", "is_sheet_request", "mail_player_sheet"]
 
@@ -50,14 +49,13 @@ def mail_player_sheet(
     address = participant.player.email
     if not address:
         return None
-    user = session.scalar(select(User).where(User.player_id == participant.player_id))
     sheet = build_player_sheet(session, participant, on)
     return writer.post(
         session,
         kind="player_sheet",
         to=address,
         template="player_sheet",
-        language=(user.locale if user is not None else None) or "ru",
+        language=participant.player.language or DEFAULT_LANGUAGE,
         context={"doc": sheet, "as_of": on},
         in_reply_to=in_reply_to,
         tournament_id=participant.tournament_id,

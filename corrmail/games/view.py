@@ -28,7 +28,6 @@ from corrmail.models import (
     Letter,
     PairedRound,
     Participant,
-    Player,
     Tournament,
 )
 from corrmail.models import Penalty as PenaltyRow
@@ -154,14 +153,11 @@ def _mail_game_options() -> tuple[Any, ...]:
     them is then made once too (:func:`corrmail.games.append.load_locked_game`)."""
     from corrmail.games.state import with_stored_state
 
-    # The players' locales (the letters' language) come with them: no query of their own.
-    locale = getattr(Player, "locale")  # noqa: B009 - mapped after the class (models.people)
+    # The players (and so the letters' language, a column of theirs) come with the game.
     return (
         joinedload(Game.tournament, innerjoin=True),
-        joinedload(Game.white, innerjoin=True).joinedload(Participant.player, innerjoin=True)
-        .undefer(locale),
-        joinedload(Game.black, innerjoin=True).joinedload(Participant.player, innerjoin=True)
-        .undefer(locale),
+        joinedload(Game.white, innerjoin=True).joinedload(Participant.player, innerjoin=True),
+        joinedload(Game.black, innerjoin=True).joinedload(Participant.player, innerjoin=True),
         with_stored_state(),
     )
 

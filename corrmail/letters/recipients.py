@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from corrmail.letters.write import DEFAULT_LANGUAGE
 from corrmail.models import Participant, User
 
 __all__ = ["Recipient"]
@@ -26,12 +26,12 @@ class Recipient:
 
     @classmethod
     def player(cls, session: Session, participant: Participant) -> Recipient:
-        """The player, written to in his account's language (Russian without an account)."""
-        account = session.scalar(select(User).where(User.player_id == participant.player_id))
-        language = (account.locale if account is not None else None) or "ru"
-        return cls(participant.player.name, participant.player.email, language,
+        """The player, written to in his own letter language (the director's or his own choice),
+        never in the language of whoever's action wrote the letter."""
+        player = participant.player
+        return cls(player.name, player.email, player.language or DEFAULT_LANGUAGE,
                    participant=participant)
 
     @classmethod
     def official(cls, user: User) -> Recipient:
-        return cls(user.display_name, user.email, user.locale or "ru", user=user)
+        return cls(user.display_name, user.email, user.locale or DEFAULT_LANGUAGE, user=user)

@@ -323,6 +323,9 @@ class Schedule:
                           for g in games],
                 "replies_to": replies,
                 "start_sheet_rule": "002 §4.3.2",
+                # What he types at the login form, when he has a login.
+                "login": session.scalar(select(User.login).where(
+                    User.player_id == participant.player_id)),
             }
             language = Recipient.player(session, participant).language
             subject = self.writer.render("start_sheet", language, **context).subject

@@ -24,10 +24,21 @@ from corrmail.mail.tokens import TokenSigner
 from corrmail.models import OutboxMessage, utcnow
 from corrmail.paths import templates_dir
 
-__all__ = ["LANGUAGES", "RenderedLetter", "LetterWriter", "TemplateFormatError", "letters_env"]
+__all__ = ["LANGUAGES", "RenderedLetter", "LetterWriter", "TemplateFormatError", "letters_env",
+           "language_named"]
 
 LANGUAGES = ("ru", "en")
 DEFAULT_LANGUAGE = "ru"
+
+#: How a director's spreadsheet may name a letter language: its code, or the language's name in
+#: either language (folded to lower case).
+_LANGUAGE_NAMES = {"ru": "ru", "русский": "ru", "russian": "ru", "рус": "ru",
+                   "en": "en", "english": "en", "английский": "en", "англ": "en", "eng": "en"}
+
+
+def language_named(text: str) -> str | None:
+    """The letter language ``text`` names («ru», «русский», «en», «English»…); None: none."""
+    return _LANGUAGE_NAMES.get(text.strip().casefold())
 
 
 class TemplateFormatError(ValueError):

@@ -84,6 +84,8 @@ class ContentIssue:
     rule: str
     message: str
     source: str = ""
+    #: What the letter to the player words in his language (the message is the log's English).
+    code: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +263,8 @@ def read_letter(text: str, geometry: Geometry = BOARD_8X8) -> LetterContent:
             variants.append(ProposedVariant(tuple(variant_moves), label, source.strip()))
         else:
             issues.append(
-                ContentIssue("002 §4.2.7", "a variant is announced but contains no moves", source)
+                ContentIssue("002 §4.2.7", "a variant is announced but contains no moves", source,
+                             code="empty_variant")
             )
         open_variant = None
 
@@ -297,6 +300,7 @@ def read_letter(text: str, geometry: Geometry = BOARD_8X8) -> LetterContent:
                     "002 §4.2.2",
                     f"«{move.text}» is written in short notation; a move so written is impossible",
                     move.text,
+                    code="short_notation",
                 )
             )
 
@@ -314,6 +318,7 @@ def read_letter(text: str, geometry: Geometry = BOARD_8X8) -> LetterContent:
                 "002 §4.4.3",
                 "a break must be announced with the words «беру перерыв с … по …»",
                 break_mention.phrase,
+                code="break_wording",
             )
         )
     protest = _PROTEST.search(text)

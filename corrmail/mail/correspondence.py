@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudication import IllegalTransition, OverstepClaim
@@ -44,7 +44,7 @@ from corrmail import audit, games
 from corrmail.games import LetterInput, MoveCheck
 from corrmail.games.move_walk import RuleNotice
 from corrmail.games.view import GameView, HeldMoveRefused, UnsupportedGameType, side_of
-from corrmail.letters.write import LetterWriter
+from corrmail.letters.write import DEFAULT_LANGUAGE, LetterWriter
 from corrmail.mail.calendar import CalendarDate, calendar_attachment
 from corrmail.mail.compose import Attachment
 from corrmail.mail.content import LetterContent, ProposedVariant, read_letter
@@ -88,11 +88,6 @@ from timekeeping import (
 )
 
 __all__ = ["Outcome", "Correspondence", "RuleNotice", "break_reason", "numbered"]
-
-
-#: Players' locales: one statement object for every letter (its cache key computed once).
-_LOCALES = select(User.player_id, User.locale).where(
-    User.player_id.in_(bindparam("players", expanding=True)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,25 +246,13 @@ class _Context:
         self.channel = Channel.EMAIL
         #: The receipt day the sender wrote, for a move the server did not relay (002 §4.3.1).
         self.stated_receipt: dt.date | None = None
-        self.locales: dict[int | None, str | None] = {}
 
     # -- helpers ---------------------------------------------------------------------------------
 
     def language(self, participant: Participant) -> str:
-        """The player's locale, else Russian: read with the player when the game was loaded for
-        a letter (:func:`corrmail.games.view.load_mail_game`); otherwise the first call reads
-        both players of the game at once (their locales only: a whole ``User`` would also load
-        its roles)."""
-        player = participant.__dict__.get("player")
-        if player is not None and "locale" in player.__dict__:
-            return player.__dict__["locale"] or "ru"
-        if participant.player_id not in self.locales:
-            wanted = {participant.player_id, self.game.white.player_id, self.game.black.player_id}
-            wanted -= self.locales.keys()
-            self.locales.update(dict.fromkeys(wanted))
-            self.locales.update({player_id: locale for player_id, locale in self.session.execute(
-                _LOCALES, {"players": list(wanted)})})
-        return self.locales[participant.player_id] or "ru"
+        """The player's own letter language, whoever's action (the partner's letter, a
+        steward's entry, an official's page) made the letter."""
+        return participant.player.language or DEFAULT_LANGUAGE
 
     def base_context(self, to: Participant) -> dict[str, Any]:
         return {
@@ -413,14 +396,16 @@ class _Context:
             try:
                 results.append(self.handle_moves())
             except UnsupportedGameType as error:
-                self.post_to_player(self.me, "not_understood", "notice", issues=[str(error)])
+                self.post_to_player(self.me, "not_understood", "notice", issues=[
+                    {"rule": "002 §4.1.4", "code": "unsupported_game_type", "written": ""}])
                 return self.outcome("unsupported_game_type", str(error), refused=True)
         if results:
             codes = ",".join(result.code for result in results)
             return Outcome(codes, "; ".join(r.detail for r in results if r.detail),
                            any(r.refused for r in results), tuple(self.posted))
-        self.post_to_player(self.me, "not_understood", "notice",
-                            issues=[issue.message for issue in content.issues])
+        self.post_to_player(self.me, "not_understood", "notice", issues=[
+            {"rule": issue.rule, "code": issue.code, "written": issue.source}
+            for issue in content.issues])
         return self.outcome("not_understood", refused=True)
 
     # -- moves -------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from email.parser import BytesParser
 from email.utils import getaddresses
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, select, update
+from sqlalchemy import Connection, bindparam, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import dml as postgresql_dml
 from sqlalchemy.dialects.sqlite import dml as sqlite_dml
@@ -45,7 +45,7 @@ from corrmail import audit
 from corrmail.bulletins.sheet import is_sheet_request, mail_player_sheet
 from corrmail.db import Database
 from corrmail.games.view import load_mail_game
-from corrmail.letters.write import LetterWriter
+from corrmail.letters.write import DEFAULT_LANGUAGE, LetterWriter
 from corrmail.mail.automated import Automation
 from corrmail.mail.compose import READING_POLICY
 from corrmail.mail.correspondence import Correspondence, Outcome
@@ -53,8 +53,18 @@ from corrmail.mail.envelope import judge_envelope, topmost_authentication_result
 from corrmail.mail.errors import MailError, MalformedMessage, OversizeMessage
 from corrmail.mail.inbound import InboundMessage, parse_inbound, raw_digest
 from corrmail.mail.notice_limit import hold_back, notices_exhausted
-from corrmail.models import Game, InboundStatus, OutboxMessage, OutboxStatus, Participant, utcnow
+from corrmail.models import (
+    Game,
+    InboundStatus,
+    OutboxMessage,
+    OutboxStatus,
+    Participant,
+    Player,
+    User,
+    utcnow,
+)
 from corrmail.models import InboundMessage as InboundRow
+from corrmail.people.accounts import letter_language
 from timekeeping import local_date
 
 __all__ = ["Inbox", "Receipt", "TemporaryFailure", "Source", "EX_TEMPFAIL"]
@@ -154,6 +164,21 @@ class Receipt:
     status: InboundStatus
     outcome: str
     detail: str = ""
+
+
+def sender_language(session: Session, address: str) -> str | None:
+    """The letter language of the person ``address`` is registered to (a player first, then an
+    official's account); None: a stranger, answered in Russian with an English line."""
+    wanted = address.strip().lower()
+    if not wanted:
+        return None
+    player = session.scalars(select(Player).where(func.lower(Player.email) == wanted)
+                             .order_by(Player.id)).first()
+    if player is not None:
+        return player.language or DEFAULT_LANGUAGE
+    user = session.scalars(select(User).where(func.lower(User.email) == wanted)
+                           .order_by(User.id)).first()
+    return letter_language(user) if user is not None else None
 
 
 class Inbox:
@@ -278,10 +303,13 @@ class Inbox:
         if addresses:
             try:
                 with self.database.transaction() as session:
+                    language = sender_language(session, addresses[0])
                     self.writer.post(
                         session, kind="refusal", to=addresses[0], template="refusal",
+                        language=language or DEFAULT_LANGUAGE,
                         context={"reason": "oversize", "subject": str(head.get("Subject", "")),
-                                 "limit_mib": self.max_bytes // (1024 * 1024)},
+                                 "limit_mib": self.max_bytes // (1024 * 1024),
+                                 "registered": language is not None},
                         in_reply_to=str(head.get("Message-ID", "")) or None,
                     )
             except (OperationalError, DBAPIError) as error:
@@ -445,9 +473,13 @@ class Inbox:
             return
         if notices_exhausted(session, message.from_address, kinds={"refusal"}):
             return  # an autoresponder's loop, or a flood: the message is kept, not answered
+        language = sender_language(session, message.from_address)
         self.writer.post(
             session, kind="refusal", to=message.from_address, template="refusal",
-            context={"reason": reason, "subject": message.subject}, in_reply_to=message.message_id,
+            language=language or DEFAULT_LANGUAGE,
+            context={"reason": reason, "subject": message.subject,
+                     "registered": language is not None},
+            in_reply_to=message.message_id,
         )
 
     def _finish(self, row: InboundRow, status: InboundStatus, outcome: str, detail: str) -> Receipt:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING
 
-from sqlalchemy import ForeignKey, String, Text, select
-from sqlalchemy import inspect as sa_inspect
-from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
+from sqlalchemy import ForeignKey, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from corrmail.models.base import Base, utcnow
@@ -44,6 +43,8 @@ class Player(Base):
     postal_address: Mapped[str | None] = mapped_column(Text)
     rating: Mapped[int | None]
     club: Mapped[str | None] = mapped_column(String(200))
+    #: The language every letter to him is worded in ("ru" or "en"), whoever's action wrote it.
+    language: Mapped[str] = mapped_column(String(2), default="ru", server_default="ru")
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     entries: Mapped[list[Participant]] = relationship(back_populates="player")
@@ -63,6 +64,9 @@ class User(Base):
     email: Mapped[str | None] = mapped_column(String(320))
     password_hash: Mapped[str] = mapped_column(String(256))
     locale: Mapped[str | None] = mapped_column(String(8))
+    #: Where post for an official goes: a steward's is the address a postal player writes his
+    #: cards to, printed on that player's start sheet (002 §4.3.2).
+    postal_address: Mapped[str | None] = mapped_column(Text)
     active: Mapped[bool] = mapped_column(default=True)
     # Part of every session cookie: raising it (logout, a new password) voids copied cookies.
     session_version: Mapped[int] = mapped_column(default=0, server_default="0")
@@ -116,13 +120,6 @@ class User(Base):
 
     def __repr__(self) -> str:
         return f"<User {self.login!r} {sorted(self.roles)}>"
-
-
-# A player's locale is his login's. Deferred: only a query that asks for it (``undefer``, as
-# the mail intake's game query does) pays for the subquery; elsewhere it is read on first use.
-sa_inspect(Player).add_property("locale", column_property(
-    select(User.locale).where(User.player_id == Player.id).correlate_except(User)
-    .scalar_subquery(), deferred=True))
 
 
 class UserRole(Base):

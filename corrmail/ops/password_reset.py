@@ -60,6 +60,8 @@ LETTERS_PER_HOUR = 3
 REQUESTS_PER_ADDRESS_HOUR = 10
 _SALT = "corrmail.password-reset"
 _SESSION_KEY = "password_reset_token"
+#: The login whose password was just set: the login form shows it typed, once.
+LOGIN_HINT_KEY = "login_hint"
 _SESSION_HOURS_KEY = "password_reset_hours"
 _REQUESTS_EXTENSION = "corrmail.password_reset.requests"
 
@@ -227,8 +229,10 @@ def reset() -> str | Response:
         db_session().commit()
         browser_session.pop(_SESSION_KEY, None)
         browser_session.pop(_SESSION_HOURS_KEY, None)
-        flash(_("Your password is set. Log in with it."), "info")
+        flash(_("Your password is set. Log in as %(login)s with it.", login=user.login), "info")
+        browser_session[LOGIN_HINT_KEY] = user.login
         return redirect(url_for("auth.login"))
     if form.is_submitted() and form.errors:
-        return render_template("auth/password_reset.html", form=form), 422  # type: ignore[return-value]
-    return render_template("auth/password_reset.html", form=form)
+        return render_template("auth/password_reset.html", form=form,  # type: ignore[return-value]
+                               login=user.login), 422
+    return render_template("auth/password_reset.html", form=form, login=user.login)

@@ -20,7 +20,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from corrmail import audit
-from corrmail.letters.write import LetterWriter
+from corrmail.letters.write import DEFAULT_LANGUAGE, LANGUAGES, LetterWriter
 from corrmail.models import OutboxMessage, Player, Role, User
 
 __all__ = [
@@ -51,6 +51,8 @@ class NewAccount:
     password: str | None = None
     locale: str | None = None
     player_id: int | None = None
+    #: A steward's is printed on his postal players' start sheets (002 §4.3.2).
+    postal_address: str | None = None
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,8 @@ def add_user(session: Session, account: NewAccount, *, by: User | None,
         raise AccountRefused("no_mailer", "an invitation needs the mail settings")
     user = User(login=account.login.strip(), display_name=account.name.strip(),
                 email=(account.email or "").strip() or None, locale=account.locale,
-                player_id=account.player_id)
+                player_id=account.player_id,
+                postal_address=(account.postal_address or "").strip() or None)
     # An invited account has a password no one knows until the link sets one.
     user.set_password(account.password if account.password is not None
                       else secrets.token_urlsafe(32))
@@ -168,12 +171,53 @@ def invite(session: Session, user: User, *, writer: LetterWriter, base_url: str 
     # The token travels in the fragment, which no server or access log sees (as a reset's).
     link = f"{(base_url or public_base_url()).rstrip('/')}/password/welcome#{token}"
     row = writer.post(session, kind="invitation", to=user.email, template="invitation",
-                      language=user.locale or "ru",
+                      language=letter_language(user),
                       context={"user": user, "link": link, "days": INVITATION_DAYS,
                                "roles": sorted(role.value for role in user.roles)})
     audit.record(session, user=by, action="user.invited", entity="user", entity_id=user.id,
                  summary=f"{user.login} <{user.email}>")
     return Invitation(row, link)
+
+
+def letter_language(user: User) -> str:
+    """The language a letter to ``user`` is written in: a player's own letter language (the
+    one his start sheet and moves come in), an official's account's."""
+    if user.player is not None:
+        return user.player.language or DEFAULT_LANGUAGE
+    return user.locale or DEFAULT_LANGUAGE
+
+
+def set_letter_language(session: Session, player: Player, language: str, *,
+                        by: User | None) -> None:
+    """Every letter to ``player`` from now on is worded in ``language``; his own login's pages
+    follow it. Refused (:class:`AccountRefused`) for a language letters are not written in."""
+    if language not in LANGUAGES:
+        raise AccountRefused("bad_language", f"letters are written in ru or en, not {language!r}",
+                             language=language)
+    player.language = language
+    account = session.scalar(select(User).where(User.player_id == player.id))
+    if account is not None:
+        account.locale = language
+    audit.record(session, user=by, action="player.language", entity="player",
+                 entity_id=player.id, summary=f"{player.name}: letters in {language}")
+
+
+def set_contact(session: Session, login: str, address: str, language: str, *,
+                by: User | None) -> User:
+    """Where post for the official goes (empty: none on record) and the language his letters are
+    written in; a login that plays has one language for both his kinds of letters."""
+    if language not in LANGUAGES:
+        raise AccountRefused("bad_language", f"letters are written in ru or en, not {language!r}",
+                             language=language)
+    user = _existing(session, login)
+    user.postal_address = address.strip() or None
+    user.locale = language
+    if user.player is not None:
+        user.player.language = language
+    audit.record(session, user=by, action="user.contact", entity="user", entity_id=user.id,
+                 summary=f"{user.login}: letters in {language}, postal address "
+                         f"{'set' if user.postal_address else 'cleared'}")
+    return user
 
 
 def list_users(session: Session) -> Sequence[User]:
@@ -258,6 +302,8 @@ def player_account(session: Session, player: Player, *, by: User | None,
     while user_by_login(session, login) is not None:
         number += 1
         login = f"{base}{number}"
+    # His pages open in the language his letters are written in.
     return add_user(session, NewAccount(login=login, name=player.name, email=player.email,
-                                        roles=(Role.PLAYER,), player_id=player.id),
+                                        roles=(Role.PLAYER,), player_id=player.id,
+                                        locale=player.language),
                     by=by, writer=writer, base_url=base_url, secret_key=secret_key)

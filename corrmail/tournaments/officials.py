@@ -18,7 +18,8 @@ from corrmail import audit
 from corrmail.models import Role, Tournament, TournamentOfficial, User
 from corrmail.people.accounts import AccountRefused, user_by_login
 
-__all__ = ["OfficialRefused", "OfficialsChange", "change_officials", "officials_of", "served_ids"]
+__all__ = ["OfficialRefused", "OfficialsChange", "StewardPost", "change_officials", "officials_of",
+           "served_ids", "steward_post"]
 
 SERVING_ROLES = (Role.REFEREE, Role.STEWARD)
 
@@ -39,6 +40,36 @@ def officials_of(session: Session, tournament: Tournament) -> list[TournamentOff
         select(TournamentOfficial).where(TournamentOfficial.tournament_id == tournament.id)
         .order_by(TournamentOfficial.role, TournamentOfficial.user_id)
     ))
+
+
+@dataclass(frozen=True)
+class StewardPost:
+    """Where a player who plays by post writes his cards: the steward and his address."""
+
+    name: str
+    address: str | None
+
+
+def steward_post(session: Session, tournament: Tournament) -> StewardPost | None:
+    """The official a postal player writes his cards to: the tournament's steward (002 §4.1.8;
+    the first appointed who has an address), else its referee, who does a missing steward's work;
+    at the address of his account, else of his own player's entry (a playing steward). None: no
+    official is appointed yet."""
+    for role in (Role.STEWARD, Role.REFEREE):
+        serving = session.scalars(
+            select(User).join(TournamentOfficial, TournamentOfficial.user_id == User.id)
+            .where(TournamentOfficial.tournament_id == tournament.id,
+                   TournamentOfficial.role == role)
+            .order_by(TournamentOfficial.user_id)
+        ).all()
+        if serving:
+            chosen = next((user for user in serving if _address_of(user)), serving[0])
+            return StewardPost(chosen.display_name, _address_of(chosen))
+    return None
+
+
+def _address_of(user: User) -> str | None:
+    return user.postal_address or (user.player.postal_address if user.player else None)
 
 
 def served_ids(session: Session, user: User) -> set[int]:

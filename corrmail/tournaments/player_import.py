@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from corrmail.letters.write import language_named
 from corrmail.models import Channel, TournamentChannel
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -40,6 +41,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "club": ("club", "клуб", "город клуб", "команда"),
     # How the player plays (002 §4.1.1); a blank cell follows the tournament's channel.
     "channel": ("channel", "plays by", "канал", "способ игры", "играет", "как играет"),
+    "language": ("language", "letter language", "language of letters", "язык", "язык писем"),
 }
 
 #: The words a channel cell may hold, normalised as headings are (``_normalise``): Russian and
@@ -57,7 +59,8 @@ CHANNEL_HINT = "почта / post, e-mail / эл. почта, сайт / web, т
 #: Each column by the name the player form gives its field, for messages about a column the
 #: file lacks; every one is also a heading recognised above, so a message may ask for it.
 COLUMN_LABELS = {"name": _l("Name"), "email": _l("E-mail"), "postal_address": _l("Postal address"),
-                 "rating": _l("Rating"), "club": _l("Club"), "channel": _l("Plays by")}
+                 "rating": _l("Rating"), "club": _l("Club"), "channel": _l("Plays by"),
+                 "language": _l("Language of letters")}
 
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -78,6 +81,8 @@ class PlayerRow:
     club: str | None = None
     #: How he plays (002 §4.1.1); None follows the tournament's channel.
     channel: Channel | None = None
+    #: The language of his letters ("ru" / "en"); None: as on record (Russian for a new player).
+    language: str | None = None
 
 
 def read_channel(text: str) -> Channel | None:
@@ -274,6 +279,12 @@ def read_player_csv(data: bytes, channel: TournamentChannel) -> PlayerImport:
             errors.append(RowError(line, "channel", _(
                 "«%(value)s» is no way of playing; write one of: %(known)s",
                 value=raw_channel, known=CHANNEL_HINT)))
+        raw_language = cell(values, "language")
+        language = language_named(raw_language) if raw_language else None
+        if raw_language and language is None:
+            errors.append(RowError(line, "language", _(
+                "«%(value)s» is not a language of letters: write ru (русский) or en (English)",
+                value=raw_language)))
         row = PlayerRow(
             name=" ".join(cell(values, "name").split()),
             email=cell(values, "email").lower() or None,
@@ -281,6 +292,7 @@ def read_player_csv(data: bytes, channel: TournamentChannel) -> PlayerImport:
             rating=rating,
             club=cell(values, "club") or None,
             channel=player_channel,
+            language=language,
         )
         errors += check_row(row, channel, line)
         if row.email:

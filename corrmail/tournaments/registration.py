@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from corrmail.audit import record
+from corrmail.letters.write import DEFAULT_LANGUAGE, LANGUAGES
 from corrmail.models import (
     Game,
     GameType,
@@ -276,10 +277,12 @@ def _player_of(session: Session, row: PlayerRow, known: Player | None) -> Player
     what is on record, the name is always the row's), or a new one added to the session."""
     if known is None:
         player = Player(name=row.name, email=row.email, postal_address=row.postal_address,
-                        rating=row.rating, club=row.club)
+                        rating=row.rating, club=row.club,
+                        language=row.language or DEFAULT_LANGUAGE)
         session.add(player)
         return player
     known.name = row.name
+    known.language = row.language or known.language
     known.postal_address = row.postal_address or known.postal_address
     known.rating = row.rating if row.rating is not None else known.rating
     known.club = row.club or known.club
@@ -386,7 +389,7 @@ def add_participant(
 
 
 #: The details :func:`update_participant` corrects, by the form's field names.
-DETAILS = ("name", "email", "postal_address", "club", "rating", "channel")
+DETAILS = ("name", "email", "postal_address", "club", "rating", "channel", "language")
 
 
 def _drawn_games(session: Session, tournament: Tournament) -> int:
@@ -410,6 +413,10 @@ def participant_update_errors(session: Session, tournament: Tournament,
                                    if entered is not None else _(
                 "%(email)s is the address of another player, %(name)s: one address is one "
                 "person across the service's tournaments", email=row.email, name=other.name)))
+    if row.language is not None and row.language not in LANGUAGES:
+        errors.append(RowError(0, "language", _(
+            "Letters are written in Russian (ru) or English (en), not «%(value)s».",
+            value=row.language)))
     errors.extend(_banned(bans_in_force(session, tournament.start_date), 0, row))
     return errors
 
@@ -420,7 +427,8 @@ def update_participant(
 ) -> dict[str, tuple[object, object]]:
     """Correct an entered player's details (``DETAILS``), before the draw or after it: his
     name, e-mail, postal address and club are the person's (`Player`, one row across
-    tournaments, found by his e-mail), his rating and channel this entry's. Refused whole, with
+    tournaments, found by his e-mail, as is the language of his letters), his rating and
+    channel this entry's. Refused whole, with
     every problem at once, when the entry could not have been made so (``check_row``: the
     addresses the tournament's and his own channel need, 002 §4.1.1, §4.3.2), when the e-mail
     is another entrant's or another player's, or the corrected player is banned (002 §4.1.14).
@@ -431,12 +439,15 @@ def update_participant(
         raise RegistrationError(errors)
     player = participant.player
     before: dict[str, object] = {"name": player.name, "email": player.email, "postal_address": player.postal_address,
-              "club": player.club, "rating": participant.rating, "channel": participant.channel}
+              "club": player.club, "rating": participant.rating, "channel": participant.channel,
+              "language": player.language}
+    language = row.language or player.language
     player.name, player.email = row.name, row.email
     player.postal_address, player.club = row.postal_address, row.club
     participant.rating, participant.channel = row.rating, row.channel
+    player.language = language
     after: dict[str, object] = {"name": row.name, "email": row.email, "postal_address": row.postal_address,
-             "club": row.club, "rating": row.rating, "channel": row.channel}
+             "club": row.club, "rating": row.rating, "channel": row.channel, "language": language}
     changes: dict[str, tuple[object, object]] = {
         name: (before[name], after[name]) for name in DETAILS if before[name] != after[name]}
     if changes:

@@ -7,7 +7,17 @@ from functools import wraps
 from typing import ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
 from sqlalchemy import select
@@ -17,6 +27,7 @@ from werkzeug.wrappers.response import Response
 from corrmail.models import Role, User
 from corrmail.models.people import check_dummy_password
 from corrmail.ops.origin import client_address
+from corrmail.ops.password_reset import LOGIN_HINT_KEY
 from corrmail.ops.security import login_throttle
 from corrmail.web.database import db_session, mail_settings
 from corrmail.web.forms import LoginForm, LogoutForm
@@ -93,6 +104,10 @@ def landing_page() -> str:
 @blueprint.route("/login", methods=["GET", "POST"])
 def login() -> str | Response:
     form = LoginForm()
+    hint = session.pop(LOGIN_HINT_KEY, None)
+    if not form.is_submitted() and isinstance(hint, str):
+        # Come from setting a password: the login it belongs to is already typed.
+        form.login.data = hint
     if form.validate_on_submit():
         throttle, name, address = login_throttle(), form.login.data.strip(), client_address()
         if throttle.refused(db_session(), name, address):

@@ -17,15 +17,18 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
+from markupsafe import Markup
 from werkzeug.wrappers.response import Response
 from wtforms import BooleanField, DateField, HiddenField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
 from corrmail.games.chart_notes import violation_message
 from corrmail.games.ledger import LedgerError
+from corrmail.games.page import board_at, inline_svg
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
 from corrmail.mail.content import read_letter
 from corrmail.models import Game, GameState, Letter, Participant, Role, User
+from corrmail.people.accounts import set_letter_language
 from corrmail.people.player_home import player_home
 from corrmail.play.web_moves import (
     LetterPreview,
@@ -44,6 +47,7 @@ from corrmail.web.database import (
     letter_writer,
     tournament_today,
 )
+from corrmail.web.registration_forms import LetterLanguageField
 from notation.full import format_full
 from notation.letters import LegalMove, read_move
 from notation.svg import board_svg
@@ -180,6 +184,16 @@ def play_panel(game: Game) -> PlayPanel | None:
                      receipt_to_state(view, participant.id) if my_move else None)
 
 
+def _board_of(game: Game) -> Markup | None:
+    """The game's board as it stands, shown again beside a refused letter so the player corrects
+    his move on it; None when the game cannot be drawn (its error is the refusal's)."""
+    try:
+        svg, _shown = board_at(GameView(game), None)
+    except (UnsupportedGameType, ValueError):
+        return None
+    return Markup(inline_svg(svg))
+
+
 def _game_or_404(game_id: int) -> Game:
     game = db_session().get(Game, game_id)
     if game is None:
@@ -198,8 +212,33 @@ def home() -> Any:
         if current_user.has_role(Role.ORGANIZER, Role.REFEREE, Role.STEWARD):
             return redirect(url_for("dashboard.index"))
         return redirect(url_for("tournaments.index"))
+    return _home_page(LanguageForm(formdata=None, language=current_user.player.language))
+
+
+class LanguageForm(FlaskForm):
+    language = LetterLanguageField(_l("Language of my letters"))
+
+
+def _home_page(language_form: LanguageForm, status: int = 200) -> Any:
     page = player_home(db_session(), current_user.player_id, tournament_today)
-    return render_template("play/home.html", home=page)
+    return render_template("play/home.html", home=page, language_form=language_form), status
+
+
+@blueprint.post("/me/language")
+@login_required
+def choose_language() -> Any:
+    """The player's own choice of the language his letters are written in."""
+    if current_user.player_id is None:
+        abort(404)
+    form = LanguageForm()
+    if not form.validate_on_submit():
+        return _home_page(form, 422)
+    session = db_session()
+    set_letter_language(session, current_user.player, form.language.data, by=current_user)
+    session.commit()
+    flash(_("Your letters will be written in Russian.") if form.language.data == "ru"
+          else _("Your letters will be written in English."), "info")
+    return redirect(url_for("play.home"))
 
 
 # -- the board -----------------------------------------------------------------------------------
@@ -258,8 +297,10 @@ def play(game_id: int) -> Any:
     receipt_of = receipt_to_state(GameView(game), participant.id)
 
     def page(preview: LetterPreview | None, problem: str | None) -> str:
-        return render_template("play/preview.html", game=_game_or_404(game_id), form=form,
-                               preview=preview, problem=problem, receipt_of=receipt_of)
+        shown = _game_or_404(game_id)
+        return render_template("play/preview.html", game=shown, form=form,
+                               preview=preview, problem=problem, receipt_of=receipt_of,
+                               board=None if preview is not None else _board_of(shown))
 
     if not form.validate_on_submit():
         return page(None, _("The form is incomplete; look at it again.")), 422

@@ -22,6 +22,7 @@ from wtforms.validators import (
     ValidationError,
 )
 
+from corrmail.letters.write import DEFAULT_LANGUAGE, LANGUAGES
 from corrmail.models import GameType, Participant, TournamentChannel, TournamentSystem
 from corrmail.standings.tiebreak_labels import tiebreak_label
 from corrmail.tournaments.registration import TournamentSpec
@@ -314,6 +315,22 @@ class TournamentForm(FlaskForm):
                 field.choices = [*field.choices, SelectChoice(field.data, field.data)]
 
 
+class LetterLanguageField(SelectField):
+    """The language every letter to the person is worded in; a value the list does not offer
+    (a forged form) is refused in words, not with WTForms' generic message."""
+
+    def __init__(self, label: LazyString, **kwargs: Any) -> None:
+        super().__init__(label, default=DEFAULT_LANGUAGE, validate_choice=False,
+                         choices=[SelectChoice("ru", "Русский"), SelectChoice("en", "English")],
+                         **kwargs)
+
+    def pre_validate(self, form: Any) -> None:
+        if self.data not in LANGUAGES:
+            raise ValidationError(gettext(
+                "Letters are written in Russian (ru) or English (en), not «%(value)s».",
+                value=self.data))
+
+
 class PlayerDetailsForm(FlaskForm):
     """A player's details, as entered and as corrected later."""
 
@@ -326,6 +343,7 @@ class PlayerDetailsForm(FlaskForm):
     channel = SelectField(_l("Plays by"), default="", choices=_choices([
         ("", _l("the tournament's channel")), ("post", _l("post")), ("email", _l("e-mail")),
         ("phone", _l("phone")), ("web", _l("web"))]))
+    language = LetterLanguageField(_l("Language of letters"))
 
     def fill(self, participant: Participant) -> None:
         player = participant.player
@@ -333,6 +351,7 @@ class PlayerDetailsForm(FlaskForm):
         self.postal_address.data, self.club.data = player.postal_address or "", player.club or ""
         self.rating.data = participant.rating
         self.channel.data = participant.channel.value if participant.channel else ""
+        self.language.data = player.language
 
 
 class PlayerForm(PlayerDetailsForm):

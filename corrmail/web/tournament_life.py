@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import force_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
@@ -23,6 +24,7 @@ from wtforms import DateField, SelectField, SelectMultipleField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired
 
+from corrmail.letters.write import DEFAULT_LANGUAGE
 from corrmail.models import Channel, Participant, Role, Tournament, User
 from corrmail.people.accounts import AccountRefused, player_account
 from corrmail.tournaments.closing import CloseRefused, blockers, close
@@ -31,6 +33,7 @@ from corrmail.tournaments.officials import (
     OfficialsChange,
     change_officials,
     officials_of,
+    steward_post,
 )
 from corrmail.tournaments.player_import import PlayerRow
 from corrmail.tournaments.publishing import (
@@ -255,10 +258,24 @@ def print_sheet(code: str, participant_id: int) -> str:
     """One player's start sheet as a printable A4 page (002 §4.3.2) for the steward to post."""
     tournament = official_tournament(code)
     participant = participant_or_404(tournament, participant_id)
-    sheet = next(s for s in start_sheets(db_session(), tournament)
+    session = db_session()
+    sheet = next(s for s in start_sheets(session, tournament)
                  if s.participant.id == participant.id)
-    return render_template("tournaments/start_sheet_print.html", tournament=tournament,
-                           sheet=sheet, channel=channel_of(participant))
+    account = session.scalar(select(User).where(User.player_id == participant.player_id))
+    # The steward's own controls and warning stay in his language; the sheet is the player's
+    # letter, in the player's language.
+    for_steward = {
+        "back": _("Back"), "print": _("Print"),
+        "no_address": _("No postal address of the tournament's steward is on record, so this "
+                        "sheet cannot tell the player where to send his cards: enter it on the "
+                        "Accounts page before posting the sheet."),
+    }
+    with force_locale(participant.player.language or DEFAULT_LANGUAGE):
+        return render_template("tournaments/start_sheet_print.html", tournament=tournament,
+                               sheet=sheet, channel=channel_of(participant),
+                               write_to=steward_post(session, tournament),
+                               for_steward=for_steward,
+                               login=account.login if account is not None else None)
 
 
 @blueprint.post("/<code>/start-sheets/<int:participant_id>/posted")

@@ -71,6 +71,7 @@ from corrmail.web.access import (
     is_official_of,
     may_see_tournament,
     official_tournament,
+    participant_or_404,
     tournament_or_404,
     visible_tournament_ids,
 )
@@ -195,6 +196,7 @@ def _player_row(form: PlayerDetailsForm) -> PlayerRow:
         rating=form.rating.data if not form.rating.errors else None,
         club=(form.club.data or "").strip() or None,
         channel=Channel(form.channel.data) if form.channel.data in set(Channel) else None,
+        language=form.language.data,
     )
 
 
@@ -304,9 +306,7 @@ def edit_player(code: str, participant_id: int) -> str | Response:
     audit log; after the draw the director is told that the start sheets already sent name
     the old addresses (002 §4.3.2)."""
     tournament = tournament_or_404(code)
-    participant = db_session().get(Participant, participant_id)
-    if participant is None or participant.tournament_id != tournament.id:
-        abort(404)
+    participant = participant_or_404(tournament, participant_id)
     form = PlayerDetailsForm()
     loose: list[str] = []
     if not form.is_submitted():
@@ -328,8 +328,10 @@ def edit_player(code: str, participant_id: int) -> str | Response:
     else:
         loose = _attach_beside(form, participant_update_errors(
             db_session(), tournament, participant, _player_row(form)))
-    return render_template("tournaments/player_form.html", form=form, loose=loose,
+    page = render_template("tournaments/player_form.html", form=form, loose=loose,
                            tournament=tournament, participant=participant)
+    # A refused correction answers 422, as a refused entry does: a script sees it was refused.
+    return page, 422 if form.is_submitted() else 200  # type: ignore[return-value]
 
 
 def _flash_unsent_invitations() -> None:

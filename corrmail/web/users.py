@@ -10,7 +10,7 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from flask_wtf import FlaskForm
 from werkzeug.wrappers.response import Response
-from wtforms import PasswordField, SelectField, SelectMultipleField, StringField
+from wtforms import PasswordField, SelectField, SelectMultipleField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
@@ -24,14 +24,17 @@ from corrmail.people.accounts import (
     add_user,
     deactivate,
     invite,
+    letter_language,
     list_users,
     parse_roles,
     reactivate,
+    set_contact,
     set_roles,
     user_by_login,
 )
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, letter_writer
+from corrmail.web.registration_forms import LetterLanguageField
 
 blueprint = Blueprint("users", __name__, url_prefix="/admin/users")
 
@@ -55,6 +58,9 @@ class NewUserForm(FlaskForm):
     roles = RoleBoxes(_l("Roles"), validators=[DataRequired()])
     locale = SelectField(_l("Language of letters"), choices=[SelectChoice("ru", "Русский"),
                                                              SelectChoice("en", "English")])
+    postal_address = TextAreaField(_l("Postal address (a steward's is printed on his postal "
+                                      "players' start sheets)"),
+                                   validators=[Optional(), Length(max=1000)])
     password = PasswordField(_l("Password (empty: send an invitation)"),
                              validators=[Optional(), Length(max=200)])
 
@@ -65,6 +71,11 @@ class RolesForm(FlaskForm):
 
 class ActionForm(FlaskForm):
     pass
+
+
+class ContactForm(FlaskForm):
+    postal_address = TextAreaField(_l("Postal address"), validators=[Length(max=1000)])
+    locale = LetterLanguageField(_l("Language of letters"))
 
 
 
@@ -83,6 +94,7 @@ def _refusal(error: AccountRefused) -> str:
         "self_deactivation": _("You cannot deactivate your own account."),
         "last_organizer": _("%(login)s is the last active organizer."),
         "unknown_login": _("There is no account %(login)s."),
+        "bad_language": _("Letters are written in Russian (ru) or English (en), not «%(language)s»."),
     }
     template = messages.get(error.code)
     return template % error.values if template else str(error)
@@ -103,7 +115,7 @@ def index() -> str | Response:
                 session,
                 NewAccount(login=form.login.data, name=form.name.data, email=form.email.data,
                            roles=parse_roles(form.roles.data), password=password,
-                           locale=form.locale.data),
+                           locale=form.locale.data, postal_address=form.postal_address.data),
                 by=current_user, writer=writer, base_url=request.url_root,
                 secret_key=current_app.config["SECRET_KEY"],
                 min_password_length=MIN_PASSWORD_LENGTH)
@@ -134,13 +146,18 @@ def _page(form: NewUserForm, status: int, handover: dict[str, str] | None = None
     session = db_session()
     form.roles.choices = _role_choices()
     roles_forms = {}
+    address_forms = {}
     for user in list_users(session):
+        address_forms[user.id] = ContactForm(prefix=f"a{user.id}", formdata=None,
+                                             postal_address=user.postal_address or "",
+                                             locale=letter_language(user))
         roles_form = RolesForm(prefix=f"u{user.id}", formdata=None)
         roles_form.roles.choices = _role_choices()
         roles_form.roles.data = [role.value for role in user.roles]
         roles_forms[user.id] = roles_form
     page = render_template("admin/users.html", form=form, users=list_users(session),
-                           roles_forms=roles_forms, action_form=ActionForm(),
+                           roles_forms=roles_forms, address_forms=address_forms,
+                           action_form=ActionForm(),
                            role_labels=ROLE_LABELS, handover=handover)
     return page, status  # type: ignore[return-value]
 
@@ -178,6 +195,19 @@ def _act(step: str, login: str) -> str | Response:
                 handover = _handover(invited.display_name, invited.login, invitation)
             else:
                 message = _invited_note(invited.email)
+        elif step == "address":
+            form = ContactForm(prefix=f"a{(user_by_login(session, login) or current_user).id}")
+            if not form.validate():
+                problems = [*form.postal_address.errors, *form.locale.errors]
+                flash(_("A postal address has at most 1000 characters; nothing was changed.")
+                      if form.postal_address.errors
+                      else f"{problems[0]} " + _("Nothing was changed.") if problems
+                      else _("The form expired; try again."), "error")
+                return redirect(url_for("users.index"))
+            found = set_contact(session, login, form.postal_address.data or "",
+                                form.locale.data, by=current_user)
+            message = _("Postal address and letter language of %(login)s saved.",
+                        login=found.login)
         else:
             form = RolesForm(prefix=f"u{(user_by_login(session, login) or current_user).id}")
             form.roles.choices = _role_choices()
@@ -197,10 +227,10 @@ def _act(step: str, login: str) -> str | Response:
     return redirect(url_for("users.index"))
 
 
-@blueprint.post("/<login>/<any(deactivate, reactivate, invite, roles):step>")
+@blueprint.post("/<login>/<any(deactivate, reactivate, invite, roles, address):step>")
 @roles_required(Role.ORGANIZER)
 def act(login: str, step: str) -> str | Response:
-    if step != "roles" and not ActionForm().validate_on_submit():
+    if step not in ("roles", "address") and not ActionForm().validate_on_submit():
         flash(_("The form expired; try again."), "error")
         return redirect(url_for("users.index"))
     return _act(step, login)

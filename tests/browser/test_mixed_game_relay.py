@@ -47,7 +47,7 @@ def _mixed(database: Database, game_id: int, mover_id: int, locale: str,
         mover.channel, partner.channel = mover_plays, partner_plays
         account = session.scalar(select(User).where(User.player_id == partner.player_id))
         assert account is not None and partner.player.email
-        account.locale = locale  # the letters' language is the player's account's
+        partner.player.language = locale  # the letters' language is the player's own
         return partner.player.email
 
 

@@ -42,8 +42,8 @@ def test_each_player_gets_the_letter_in_his_language(cup: Cup, set_today) -> Non
     white, black = sorted(cup.games)[0]
     with cup.database.transaction() as session:
         user = session.scalar(select(User).where(User.login == f"player{white}"))
-        assert user is not None
-        user.locale = "en"
+        assert user is not None and user.player is not None
+        user.player.language = "en"
     set_today(END)
     cup.post("referee", f"/cases/new/{cup.code}/adjudications")
     with cup.database.session() as session:

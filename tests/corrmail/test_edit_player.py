@@ -91,7 +91,7 @@ def test_a_correction_is_refused_with_every_problem_and_changes_nothing(
     taken = _details(database, _entry(database, tournament, 3)[0])[1]
     refused = organizer_client.post(url, data={
         "name": "", "email": str(taken), "postal_address": "", "rating": "-3", "channel": "post"})
-    assert refused.status_code == 200
+    assert refused.status_code == 422
     errors = _errors(refused.get_data(as_text=True))
     assert errors == {
         "Фамилия, имя": ["Обязательное поле."],

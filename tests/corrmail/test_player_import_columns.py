@@ -99,12 +99,12 @@ def test_a_clash_with_the_entries_names_the_users_column(
 @pytest.mark.parametrize(("locale", "expected"), [
     ("ru", [
         "строка 1, столбец «Город»: неизвестный столбец; ожидаются Фамилия, имя; Эл. почта; "
-        "Почтовый адрес; Рейтинг; Клуб; Играет",
+        "Почтовый адрес; Рейтинг; Клуб; Играет; Язык писем",
         "строка 1, столбец «Почтовый адрес»: столбец Почтовый адрес указан дважды",
     ]),
     ("en", [
         "line 1, column “Город”: unknown column; expected Name; E-mail; Postal address; Rating; "
-        "Club; Plays by",
+        "Club; Plays by; Language of letters",
         "line 1, column “Почтовый адрес”: column Postal address appears twice",
     ]),
 ])

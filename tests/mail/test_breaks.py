@@ -104,7 +104,8 @@ def field_of_play(db_url: str) -> Iterator[Field]:
         session.flush()
         ids: dict[str, int] = {}
         for number, who in enumerate(NAMES, start=1):
-            player = Player(name=NAMES[who], email=EMAILS[who] or None)
+            player = Player(name=NAMES[who], email=EMAILS[who] or None,
+                            language="en" if who == "ivanov" else "ru")
             session.add(player)
             session.flush()
             entrant = Participant(tournament_id=tournament.id, player_id=player.id,
