@@ -21,6 +21,8 @@ from corrmail.games.ledger import effective_letters, standing_penalties
 from corrmail.games.move_walk import color_of
 from corrmail.models import (
     Break,
+    Case,
+    CaseType,
     Channel,
     Forwarding,
     Game,
@@ -446,6 +448,36 @@ class GameView:
         return list(session.scalars(_FORWARDINGS_OF_GAME, {"game_id": self.game.id}))
 
     @cached_property
+    def suspensions(self) -> tuple[tuple[dt.date, dt.date], ...]:
+        """The days play stood suspended by an overstep claim and then went on (002 §4.3.6:
+        «до решения судьи игра приостанавливается»): from the day after the claim to the day
+        of the decision that resumed play, both included (docs/rules/timekeeping.md, «Play
+        suspended by a claim counts for nobody»). They are nobody's think time: the ledger
+        reads them as days off the clock in this game, like a break no limit applies to. A
+        claim still waiting for the referee has no end yet: the game is suspended and nobody
+        is to move; a confirmed claim ended the game."""
+        from adjudication import OverstepClaim, OverstepRuling, case_from_dict
+
+        session = object_session(self.game)
+        if session is None or self.game.id is None:
+            return ()
+        spans = []
+        for payload in session.scalars(
+                select(Case.payload).where(Case.game_id == self.game.id,
+                                           Case.case_type == CaseType.OVERSTEP_CLAIM)
+                .order_by(Case.id)):
+            claim = case_from_dict(payload)
+            if not isinstance(claim, OverstepClaim):
+                continue
+            resumed = next((decision.decided_on for decision in claim.decisions
+                            if decision.ruling in (OverstepRuling.REJECTED.value,
+                                                   OverstepRuling.NOT_APPROVED.value)), None)
+            first = claim.opened_on + dt.timedelta(days=1)
+            if resumed is not None and resumed >= first:
+                spans.append((first, resumed))
+        return tuple(spans)
+
+    @cached_property
     def forwardings(self) -> dict[int, Forwarding]:
         """The latest forwarding of each move letter, by the id of the letter as it now reads
         (a forwarding names the letter as it was when posted, 002 §4.2.5): a correction of a
@@ -649,6 +681,8 @@ class GameView:
         for side in (Side.WHITE, Side.BLACK):
             for item in self.participant(side).breaks:
                 spans.append(break_span(side, item, notice_postmark=item.announced_on))
+        spans.extend(BreakSpan(Side.WHITE, first, last, referee_grant=RefereeGrant.SUSPENSION)
+                     for first, last in self.suspensions)
         letter_index = {letter.id: index for index, letter in enumerate(self.letters)}
         void = self.void_penalties_of
         penalties = [
