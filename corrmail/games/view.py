@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
-from sqlalchemy import bindparam, event, select
-from sqlalchemy.orm import ORMExecuteState, Session, joinedload, object_session
+from sqlalchemy import and_, bindparam, event, select
+from sqlalchemy import inspect as sa_inspect
+from sqlalchemy.orm import ORMExecuteState, Session, joinedload, object_session, relationship
 from sqlalchemy.orm.attributes import set_committed_value
 
 from corrmail.games.ledger import effective_letters, standing_penalties
@@ -64,6 +65,14 @@ __all__ = [
     "GameView", "MoveTally", "break_span", "referee_grant", "HeldMoveRefused", "UnsupportedGameType", "side_of", "color_of", "load_mail_game",
     "steward_forwards",
 ]
+
+
+# ``game.overstep_claims``: the game's overstep claims, whose suspensions the ledger leaves off
+# the clock (:attr:`GameView.suspensions`); the intake loads them with the game (one join).
+sa_inspect(Game).add_property("overstep_claims", relationship(
+    Case, primaryjoin=lambda: and_(Case.game_id == Game.id,
+                                   Case.case_type == CaseType.OVERSTEP_CLAIM),
+    foreign_keys=lambda: [Case.game_id], viewonly=True, lazy="select", order_by=lambda: Case.id))
 
 
 class UnsupportedGameType(ValueError):
@@ -165,6 +174,7 @@ def _mail_game_options() -> tuple[Any, ...]:
         joinedload(Game.black, innerjoin=True).joinedload(Participant.player, innerjoin=True)
         .undefer(locale),
         with_stored_state(),
+        joinedload(Game.overstep_claims),  # type: ignore[attr-defined]
     )
 
 
@@ -458,15 +468,12 @@ class GameView:
         is to move; a confirmed claim ended the game."""
         from adjudication import OverstepClaim, OverstepRuling, case_from_dict
 
-        session = object_session(self.game)
-        if session is None or self.game.id is None:
+        if object_session(self.game) is None or self.game.id is None:
             return ()
         spans = []
-        for payload in session.scalars(
-                select(Case.payload).where(Case.game_id == self.game.id,
-                                           Case.case_type == CaseType.OVERSTEP_CLAIM)
-                .order_by(Case.id)):
-            claim = case_from_dict(payload)
+        # Loaded with the game for a letter (:func:`load_mail_game`): no statement of its own.
+        for row in self.game.overstep_claims:  # type: ignore[attr-defined]
+            claim = case_from_dict(row.payload)
             if not isinstance(claim, OverstepClaim):
                 continue
             resumed = next((decision.decided_on for decision in claim.decisions
