@@ -31,6 +31,7 @@ from adjudication import (
     Disposition,
     Evidence,
     Instance,
+    OverstepClaim,
     SanctionKind,
     Side,
     Withdrawal,
@@ -279,7 +280,12 @@ def _render_case(case_id: int, status: int = 200) -> Any:
             and inline_svg(evidence.board_svg) == position.svg:
         evidence = dataclasses.replace(evidence, board_svg=None)
     endgame = endgame_verdict(adjudged) if adjudged is not None else None
+    # The accused's figures on the day of the claim, read again now (002 §4.3.5, §4.3.7): what
+    # the referee decides against, and what a refusal cites.
+    figures = _desk(row.tournament).claim_figures(stored) \
+        if isinstance(case, OverstepClaim) and not case.decisions else None
     context = {
+        "figures": figures,
         "row": row,
         "case": case,
         "game": game,
@@ -391,7 +397,7 @@ def _attempt(action: Callable[[], Done]) -> Done | int:
         status = 409
     except NotEntitled as error:
         session.rollback()
-        message, status = _("Not allowed: %(reason)s", reason=str(error)), 403
+        message, status = _("Not allowed: %(reason)s", reason=refusal_reason(error, label)), 403
     except (AdjudicationError, ActionRefused) as error:
         session.rollback()
         message, status = _("Refused: %(reason)s", reason=refusal_reason(error, label)), 422
@@ -599,7 +605,8 @@ def _as_done(result: Done | list[Done]) -> Done:
     if isinstance(result, list):
         if not result:
             raise ActionRefused(
-                "open adjudications", "every unfinished game has its case", "002 §4.5.2"
+                "open adjudications", "every unfinished game has its case", "002 §4.5.2",
+                code="adjudications_open",
             )
         return result[0]
     return result
