@@ -238,6 +238,12 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         for p in case.parties
         if actor.instances or _plays_party(actor, stored, p)
     ]
+    # After a decision a player protests only while his window is open (002 §4.1.12,
+    # §4.5.6): the page lists every party's last day and offers the form to those still in it.
+    windows = case.protest_windows if case.decisions else {}
+    if case.decisions and not actor.instances:
+        protest.party.choices = [choice for choice in protest.party.choices
+                                 if choice.value in windows and on <= windows[choice.value]]
     analysis = AnalysisForm(data=revision)
     if not actor.instances:
         analysis.side.choices = [
@@ -286,6 +292,8 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         if isinstance(case, OverstepClaim) and not case.decisions else None
     context = {
         "figures": figures,
+        "protest_windows": windows,
+        "party_labels": {party: _party_label(stored, party) for party in windows},
         "row": row,
         "case": case,
         "game": game,

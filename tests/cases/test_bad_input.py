@@ -90,17 +90,17 @@ def test_protest_before_a_decision_twice_and_after_closing(cup: Cup, case_id: in
                                                           set_today) -> None:
     white, black = sorted(cup.games)[0]
     text = cup.act(f"player{black}", case_id, "protest", 422, party="black")
-    assert "protest before a decision" in text
+    assert "нельзя подать протест до решения" in text
     set_today(END + dt.timedelta(days=11))
     cup.act("referee", case_id, "decide", ruling="white_wins", reasons="a won ending")
     cup.act(f"player{black}", case_id, "protest", party="black", grounds="it is a draw")
     text = cup.act(f"player{black}", case_id, "protest", 422, party="black")
-    assert "already" in text
+    assert "уже подал протест" in text
     cup.act("organizer", case_id, "decide", ruling="white_wins", reasons="won")
     text = cup.act(f"player{black}", case_id, "protest", 422, party="black")
     assert "§4.5.7" in text  # the organizer's decision is final
     text = cup.act("referee", case_id, "close", 422)
-    assert "closed" in text
+    assert "дело закрыто" in text
 
 
 def test_closing_inside_the_protest_window(cup: Cup, case_id: int, set_today) -> None:

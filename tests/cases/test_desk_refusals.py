@@ -206,3 +206,40 @@ def test_forged_closed_and_repeated_decisions_are_refused_in_russian(
                          revision=cup.revision(case_id))
     assert status == 403
     assert "это может только судья" in text, text
+
+
+# -- the protest window after an adjudication (002 §4.5.6) -----------------------------------
+
+
+def test_the_adjudications_protest_window_is_shown_kept_and_enforced(
+        cup: Cup, set_today) -> None:
+    case_id = _adjudication(cup, set_today)  # decided 11.09.2027: black's window to 21.09
+    cup.act("referee", case_id, "decide", ruling="white_wins", reasons="лишняя шашка")
+    white, black = sorted(cup.games)[0]
+    client = cup.client(f"player{black}")
+    with client.session_transaction() as session:
+        session["locale"] = "ru"
+    page = client.get(f"/cases/{case_id}").data.decode()
+    assert 'data-party="black" data-due="2027-09-21" data-open="true"' in page
+    assert "может подать протест до 21.09.2027 включительно" in _visible(page)
+    assert f'action="/cases/{case_id}/protest"' in page
+    with cup.database.session() as session:
+        steward = [m for m in session.scalars(select(OutboxMessage).where(
+            OutboxMessage.case_id == case_id, OutboxMessage.recipient == "steward@example.org"))
+            if m.kind == "case.adjudication.result"]
+        # The steward, who forwards decisions to postal players, has each window in his copy.
+        assert "Протест (чёрные): до 21.09.2027 включительно (002 §4.5.6)" in steward[0].body_text
+        assert "Протест (белые): до 21.09.2027 включительно (002 §4.5.6)" in steward[0].body_text
+        assert "Решение (судья, 11.09.2027)" in steward[0].body_text  # no raw "referee"
+    # The day after the window: the page says so, offers no form, and a forged post is refused.
+    set_today(END + dt.timedelta(days=22))
+    page = client.get(f"/cases/{case_id}").data.decode()
+    assert "срок протеста истёк 21.09.2027" in _visible(page)
+    assert f'action="/cases/{case_id}/protest"' not in page
+    revision = cup.revision(case_id)
+    status, text = _post(cup, f"player{black}", f"/cases/{case_id}/protest", "ru",
+                         revision=revision, party="black", grounds="это ничья")
+    assert status == 422
+    assert ("протест, отправленный 22.09.2027, опоздал: срок подачи истёк 21.09.2027 "
+            "(002 §4.5.6)") in text, text
+    assert cup.revision(case_id) == revision
