@@ -243,3 +243,22 @@ def test_the_adjudications_protest_window_is_shown_kept_and_enforced(
     assert ("протест, отправленный 22.09.2027, опоздал: срок подачи истёк 21.09.2027 "
             "(002 §4.5.6)") in text, text
     assert cup.revision(case_id) == revision
+
+
+# -- the Close page agrees with itself (002 §4.1.7) ------------------------------------------
+
+
+def test_the_close_page_names_a_decided_case_decided_and_the_close_reads_the_same_list(
+        cup: Cup, set_today) -> None:
+    case_id = _adjudication(cup, set_today)
+    cup.act("referee", case_id, "decide", ruling="white_wins", reasons="лишняя шашка")
+    client = cup.client("organizer")
+    with client.session_transaction() as session:
+        session["locale"] = "ru"
+    page = _visible(client.get(f"/tournaments/{cup.code}/close").data.decode())
+    assert f"дело {case_id} (присуждение) решено, протест возможен до 21.09.2027" in page, page
+    assert f"не решено дело {case_id}" not in page
+    set_today(END + dt.timedelta(days=22))
+    page = _visible(client.get(f"/tournaments/{cup.code}/close").data.decode())
+    assert f"дело {case_id} (присуждение) решено окончательно: закройте его в делах судьи" \
+        in page, page
