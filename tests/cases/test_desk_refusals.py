@@ -262,3 +262,61 @@ def test_the_close_page_names_a_decided_case_decided_and_the_close_reads_the_sam
     page = _visible(client.get(f"/tournaments/{cup.code}/close").data.decode())
     assert f"дело {case_id} (присуждение) решено окончательно: закройте его в делах судьи" \
         in page, page
+
+
+# -- a claim from the game page, previewed before it is sent (002 §4.3.6) -------------------
+
+
+def test_a_player_previews_his_claim_from_the_game_page_then_sends_it(
+        cup: Cup, set_today) -> None:
+    cup.play(1, 6, LATE)
+    set_today(dt.date(2026, 11, 25))
+    game_id = cup.games[(1, 6)]
+    client = cup.client("player1")
+    with client.session_transaction() as session:
+        session["locale"] = "ru"
+    game_page = client.get(f"/games/{game_id}").data.decode()
+    preview_url = f"/cases/new/{cup.code}/overstep/preview?game={game_id}"
+    assert preview_url.replace("&", "&amp;") in game_page or preview_url in game_page
+    page = client.get(preview_url)
+    assert page.status_code == 200
+    text = _visible(page.data.decode())
+    assert "чёрные на 25.11.2026: затрачено 76 из 50 дней, осталось -26 (002 §4.3.5)" in text
+    assert "может опротестовать его до 05.12.2026" in text
+    assert 'name="overstep-held_move"' in page.data.decode()  # White is to move: he holds it
+    with cup.database.session() as session:
+        assert session.scalars(select(Case)).all() == []  # the preview writes nothing
+    sent = client.post(f"/cases/new/{cup.code}/overstep", data={
+        "overstep-game": game_id, "overstep-claimant": "white",
+        "overstep-held_move": "d4-c5", "overstep-letter": "Заявляю о просрочке."})
+    assert sent.status_code == 303, sent.data.decode()
+    with cup.database.session() as session:
+        row = session.scalars(select(Case)).one()
+        assert row.payload["chart_shows_overstep"] is True
+        assert row.payload["held_move"] == "d4-c5"
+    # A second preview: the claim waits; the page says so and offers no form.
+    again = client.get(preview_url)
+    assert again.status_code == 409
+    assert "уже ждёт решения судьи" in _visible(again.data.decode())
+    assert 'id="claim-send"' not in again.data.decode()
+    assert 'id="claim-overstep"' not in client.get(f"/games/{game_id}").data.decode()
+
+
+def test_the_preview_warns_of_the_six_days_and_refuses_strangers_and_forged_games(
+        cup: Cup, set_today) -> None:
+    cup.play(1, 6, IN_TIME)
+    set_today(dt.date(2026, 9, 25))
+    game_id = cup.games[(1, 6)]
+    status = cup.client("player6").get(
+        f"/cases/new/{cup.code}/overstep/preview?game={game_id}")
+    assert status.status_code == 200
+    text = _visible(status.data.decode())
+    # Black is not to move: he holds no reply; the chart shows no overstep by White.
+    assert "6 штрафных дней" in text or "6 penalty days" in text
+    assert 'name="overstep-held_move"' not in status.data.decode()
+    assert cup.client("player2").get(
+        f"/cases/new/{cup.code}/overstep/preview?game={game_id}").status_code == 403
+    assert cup.client("player1").get(
+        f"/cases/new/{cup.code}/overstep/preview?game=999999").status_code == 404
+    assert cup.client("player1").get(
+        f"/cases/new/{cup.code}/overstep/preview").status_code == 404
