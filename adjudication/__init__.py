@@ -25,6 +25,7 @@ from adjudication.errors import (
     CaseClosed,
     CaseConflict,
     CodedError,
+    DecisionAgainstChart,
     DecisionFinal,
     DuplicateSubmission,
     IllegalTransition,
@@ -43,6 +44,7 @@ from adjudication.errors import (
     ProtestOutOfTime,
     ReasonsRequired,
     UnknownRuling,
+    UnreasonedAdjudication,
     WindowOpen,
 )
 from adjudication.game_record import GameRecordCase, RecordRuling
@@ -115,6 +117,8 @@ __all__ = [
     "ProtestOutOfTime",
     "QueueEntry",
     "ReasonsRequired",
+    "DecisionAgainstChart",
+    "UnreasonedAdjudication",
     "Receipt",
     "RecordRuling",
     "Sanction",

@@ -247,6 +247,15 @@ class Case(ABC):
             return None
         return max((self.protest_due(p) for p in self._protesters()), default=None)
 
+    @property
+    def protest_windows(self) -> dict[str, date]:
+        """The last day to protest the decision in force, for each party who may protest it
+        (002 §4.1.12; an adjudication only for a player who sent his analysis, 002 §4.5.6);
+        empty before a decision and after a final one."""
+        if self.last_decision is None:
+            return {}
+        return {party: self.protest_due(party) for party in self._protesters()}
+
     def protest_due(self, party: str) -> date:
         """The last day ``party`` may protest the decision in force."""
         decision = self._require_decision("compute a protest window")

@@ -288,3 +288,34 @@ class ProtestIncomplete(CodedError):
     def params(self) -> dict[str, object]:
         wanting = (["grounds"] if self.grounds_missing else []) + sorted(self.materials_missing)
         return {"case_id": self.case_id, "missing": ", ".join(wanting)}
+
+
+class DecisionAgainstChart(ReasonsRequired, CodedError):
+    """An overstep claim decided against what the recomputed time chart shows, without reasons
+    (002 §4.3.7): confirming an overstep the chart does not show, or rejecting one it shows."""
+
+    code = "decision_against_chart"
+
+    def __init__(self, ruling: str, rule: str) -> None:
+        self.ruling = ruling
+        ReasonsRequired.__init__(
+            self, f"a {ruling} claim the recomputed time chart contradicts", rule)
+
+    @property
+    def params(self) -> dict[str, object]:
+        return {"ruling": self.ruling}
+
+
+class UnreasonedAdjudication(ReasonsRequired, CodedError):
+    """An adjudication on the merits without the referee's reasons (002 §4.5.5): the result
+    goes to the player whose assessment it contradicts, and he may protest it (002 §4.5.6)."""
+
+    code = "adjudication_without_reasons"
+
+    def __init__(self, case_id: str, rule: str) -> None:
+        self.case_id = case_id
+        ReasonsRequired.__init__(self, f"the adjudication of case {case_id}", rule)
+
+    @property
+    def params(self) -> dict[str, object]:
+        return {"case_id": self.case_id}

@@ -8,7 +8,7 @@ is what lets him take the overstep as admitted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from enum import StrEnum
 from typing import ClassVar
@@ -28,6 +28,7 @@ from adjudication.effects import (
     SuspendGame,
 )
 from adjudication.errors import (
+    DecisionAgainstChart,
     IllegalTransition,
     ImpossibleDates,
     MissingEvidence,
@@ -35,7 +36,6 @@ from adjudication.errors import (
     ProtestAlreadyFiled,
     ProtestIncomplete,
     ProtestOutOfTime,
-    ReasonsRequired,
     WindowOpen,
 )
 from adjudication.outcomes import GameOutcome, Side
@@ -119,12 +119,17 @@ class OverstepClaim(GameCase):
         notice_received_on: date | None = None,
         detected_by_server: bool = False,
         chart_shows_overstep: bool | None = None,
+        notify_offender: bool | None = None,
     ) -> Transition[OverstepClaim]:
         """Open the claim and suspend the game.
 
         ``notice_received_on`` defaults to ``claimed_on``: an e-mail notice arrives the day it is
         sent. An e-mail game's claim comes with the whole file, whoever opened it: the server
         holds every letter with its stamps, writes the record and recomputes the chart.
+        ``notify_offender``: whether the service tells the accused (§4.3.6, the notice of the
+        overstep). By default only in an e-mail game: by post the claimant sends the registered
+        notice himself; a claim the claimant files himself through the service (on the web or
+        by e-mail) is told to the accused whatever the channel.
         """
         if notice_received_on is not None and notice_received_on < claimed_on:
             raise ImpossibleDates(
@@ -150,7 +155,8 @@ class OverstepClaim(GameCase):
             chart_shows_overstep=chart_shows_overstep,
         )
         effects: list[Effect] = [SuspendGame(game, CLAIM_RULE)]
-        if channel is Channel.EMAIL:
+        notify = channel is Channel.EMAIL if notify_offender is None else notify_offender
+        if notify:
             # By post the claimant sends the registered notice himself (§4.3.6).
             effects.append(
                 claim._letter(claim.offender, LetterTemplate.OVERSTEP_CLAIM_OPENED, CLAIM_RULE)
@@ -220,13 +226,19 @@ class OverstepClaim(GameCase):
         return Transition(self._next(protests=self.protests + (protest,)), (letter,))
 
     def decide(
-        self, ruling: OverstepRuling | str, on: date, *, revision: int, reasons: str = ""
+        self, ruling: OverstepRuling | str, on: date, *, revision: int, reasons: str = "",
+        chart_shows_overstep: bool | None = None,
     ) -> Transition[OverstepClaim]:
         """The referee's decision on the claim (§4.3.7), sent to both players and the steward.
 
         Deciding against the recomputed time chart needs ``reasons``: the letters are read by
         the referee, the chart by the program, and the referee must be able to defend the day.
+        ``chart_shows_overstep`` is the chart read again at the decision (a letter corrected
+        since the claim changes it); it replaces the reading of the claim day on the case.
         """
+        if chart_shows_overstep is not None and chart_shows_overstep != self.chart_shows_overstep:
+            return replace(self, chart_shows_overstep=chart_shows_overstep).decide(
+                ruling, on, revision=revision, reasons=reasons)
         self._check_revision(revision, "decide the claim")
         self._check_undecided("decide the claim")
         ruling = OverstepRuling(self._check_ruling(ruling))
@@ -246,9 +258,7 @@ class OverstepClaim(GameCase):
             OverstepRuling.NOT_APPROVED: False,
         }[ruling]
         if against_chart and not reasons.strip():
-            raise ReasonsRequired(
-                f"a {ruling.value} claim the recomputed time chart contradicts", DECISION_RULE
-            )
+            raise DecisionAgainstChart(ruling.value, DECISION_RULE)
         template = {
             OverstepRuling.CONFIRMED: LetterTemplate.OVERSTEP_CONFIRMED,
             OverstepRuling.REJECTED: LetterTemplate.OVERSTEP_REJECTED,

@@ -25,6 +25,7 @@ from adjudication.errors import (
     ImpossibleDates,
     NoRightToProtest,
     ReasonsRequired,
+    UnreasonedAdjudication,
     WindowOpen,
 )
 from adjudication.outcomes import Assessment, GameOutcome, OutcomeKind, Side
@@ -211,11 +212,14 @@ class Adjudication(GameCase):
         revision: int,
         sharply_contradicting: bool = False,
         reasons: str = "",
+        reasons_required: bool = False,
     ) -> Transition[Adjudication]:
         """The referee's adjudication (§4.5.4–4.5.5).
 
         ``sharply_contradicting`` is the referee's finding that the players' agreed result sharply
         contradicts the position; only with it may he fix another result than theirs.
+        ``reasons_required``: a result on the merits (not the players' agreed one, §4.5.4) must
+        give the referee's reasons (§4.5.5); the service asks for them always.
         """
         self._check_revision(revision, "adjudicate")
         self._check_undecided("adjudicate")
@@ -235,6 +239,8 @@ class Adjudication(GameCase):
         if sharply_contradicting and not reasons.strip():
             raise ReasonsRequired("setting the players' agreed result aside", AGREEMENT_RULE)
         by_agreement = agreed is verdict
+        if reasons_required and not by_agreement and not reasons.strip():
+            raise UnreasonedAdjudication(self.case_id, DECISION_RULE)
         rule = AGREEMENT_RULE if by_agreement else DECISION_RULE
         letters: list[Effect] = [
             self._letter(side, LetterTemplate.ADJUDICATION_RESULT_DIFFERS, DECISION_RULE)

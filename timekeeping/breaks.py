@@ -41,6 +41,10 @@ class RefereeGrant(StrEnum):
     EXTRA = "extra"
     """An additional break beyond the norms of 002 §4.4.1: outside the one-a-year and 30-day
     limits, and not compared with the player's breaks in his other games."""
+    SUSPENSION = "suspension"
+    """No break at all but the days play stood suspended until the referee's decision on an
+    overstep claim (002 §4.3.6: «до решения судьи игра приостанавливается»): nobody's think
+    time, in this game only, outside every limit of 002 §4.4.1."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +76,7 @@ class Break:
     @property
     def is_break_of_the_year(self) -> bool:
         """Subject to one break a calendar year of at most 30 days (002 §4.4.1)."""
-        return self.referee_grant is not RefereeGrant.EXTRA
+        return self.referee_grant not in (RefereeGrant.EXTRA, RefereeGrant.SUSPENSION)
 
     def sort_key(self) -> tuple[date, date, date, str]:
         return (self.first_day, self.last_day, self.notice_postmark or date.min, self.referee_grant or "")
@@ -250,6 +254,10 @@ def days_in_game(brk: Break) -> tuple[tuple[date, date] | None, RuleNote | None]
     if brk.referee_grant is RefereeGrant.LATE_NOTICE:
         return (brk.first_day, brk.last_day), rule_note(
             "002 §4.4.5", "break_late_notice_counted", side=brk.player.value, first=brk.first_day,
+            last=brk.last_day)
+    if brk.referee_grant is RefereeGrant.SUSPENSION:
+        return (brk.first_day, brk.last_day), rule_note(
+            "002 §4.3.6", "play_suspended", side=brk.player.value, first=brk.first_day,
             last=brk.last_day)
     if brk.referee_grant is RefereeGrant.EXTRA:
         return (brk.first_day, brk.last_day), rule_note(

@@ -246,6 +246,9 @@ NOTE_TEXTS: dict[str, str] = {
                                  "by the referee from its first day: still the break of the year",
     "break_extra_granted": "extra break of {side} {first}..{last} granted by the referee beyond the "
                            "norms of 002 §4.4.1",
+    # 002 §4.3.6
+    "play_suspended": "play suspended {first}..{last} until the referee's decision on an overstep "
+                      "claim: nobody's think time",
 }
 
 

@@ -349,7 +349,7 @@ def _read_grant(reader: _Reader, data: Mapping[str, Any], path: str) -> RefereeG
     try:
         grant = RefereeGrant(value)
     except ValueError:
-        reader.problem(f"{path}.referee_grant", "expected 'late_notice', 'extra' or null", value)
+        reader.problem(f"{path}.referee_grant", "expected 'late_notice', 'extra', 'suspension' or null", value)
         return None
     if "granted_by_referee" in data and data["granted_by_referee"] is False:
         reader.problem(f"{path}.granted_by_referee", "contradicts referee_grant", False)

@@ -37,6 +37,7 @@ from corrmail.bulletins.content import (
     OverstepLine,
     PenaltyLine,
     PlayerSheet,
+    ProtestMark,
     RecordLine,
     SheetGame,
     StandingLine,
@@ -675,6 +676,15 @@ def _delays(snapshot: Snapshot, games: Iterable[Game]) -> tuple[DelayLine, ...]:
     return tuple(sorted(lines, key=lambda line: (line.due, line.game_id)))
 
 
+def _party_name(stored: Any, party: str) -> str:
+    """A side stays its code (the page words it); a player's entry becomes his name."""
+    if party.isdigit():
+        for participant in stored.row.tournament.participants:
+            if participant.id == int(party):
+                return str(participant.player.name)
+    return party
+
+
 def _decisions(snapshot: Snapshot) -> tuple[DecisionLine, ...]:
     """Every decision on record, oldest first, each matched to the audit entry that recorded it
     (the k-th decision entry of a case is its k-th decision)."""
@@ -696,6 +706,11 @@ def _decisions(snapshot: Snapshot) -> tuple[DecisionLine, ...]:
                 for p in stored.case.protests
                 if p.decision == index and p.filed_on <= snapshot.as_of
             )
+            marks = tuple(
+                ProtestMark(_party_name(stored, p.party), p.filed_on, p.to.value)
+                for p in stored.case.protests
+                if p.decision == index and p.filed_on <= snapshot.as_of
+            )
             lines.append(DecisionLine(
                 case_id=stored.row.id,
                 case_ref=stored.case.case_id,
@@ -707,6 +722,7 @@ def _decisions(snapshot: Snapshot) -> tuple[DecisionLine, ...]:
                 rules=decision.rules,
                 reasons=decision.reasons,
                 protests=protests,
+                protest_marks=marks,
                 audit_id=recorded[index] if index < len(recorded) else None,
                 sanction=(stored.case.sanction.value if isinstance(stored.case, Sanction)
                           else None),

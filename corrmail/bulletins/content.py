@@ -21,6 +21,7 @@ __all__ = [
     "Crosstable",
     "DeadlineLine",
     "DecisionLine",
+    "ProtestMark",
     "FinalReport",
     "DelayLine",
     "FinishedGame",
@@ -131,6 +132,17 @@ class OverstepLine:
 
 
 @dataclass(frozen=True)
+class ProtestMark:
+    """A protest against a decision, as data: the party (``white``/``black`` or a player's
+    entry), the day it was filed and the instance it went to — the page words each in its
+    reader's language."""
+
+    party: str
+    filed_on: dt.date
+    to: str
+
+
+@dataclass(frozen=True)
 class DecisionLine:
     case_id: int
     case_ref: str
@@ -145,6 +157,8 @@ class DecisionLine:
     """Protests against this decision: ``"white 12.03.2027 → referee"``."""
     audit_id: int | None
     """The audit-log entry that recorded the decision."""
+    protest_marks: tuple[ProtestMark, ...] = ()
+    """The same protests as data (issues archived before them have only ``protests``)."""
     sanction: str | None = None
     """A sanction case: which one (002 §4.1.9: ``warning`` — замечание, ``reprimand`` —
     выговор, ``bulletins_withheld`` — лишение текущей информации, ``forfeit``,

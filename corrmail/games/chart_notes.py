@@ -61,6 +61,8 @@ NOTE_MESSAGES: dict[str, str] = {
                                     "of the year"),
     "break_extra_granted": N_("%(side)s: extra break %(first)s–%(last)s granted by the referee "
                               "beyond the norms of 002 §4.4.1"),
+    "play_suspended": N_("play suspended %(first)s–%(last)s until the referee's decision on an "
+                         "overstep claim: nobody's think time (002 §4.3.6)"),
 }
 
 #: The msgid of every violation of ``timekeeping.VIOLATION_TEXTS``, by code: the English text

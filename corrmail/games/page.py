@@ -55,8 +55,11 @@ class GameClock(ClockReading):
         return self.chart.overstep is not None
 
 
-def game_clock(view: GameView, today: dt.date) -> GameClock:
-    """The clock of ``view``'s game on ``today``; no player is to move in a closed game."""
+def game_clock(view: GameView, today: dt.date, *, as_it_stood: bool = False) -> GameClock:
+    """The clock of ``view``'s game on ``today``; no player is to move in a closed game, nor in
+    one suspended until the referee's decision (002 §4.3.6). ``as_it_stood`` reads a suspended
+    game's clock as it stood when play stopped (the referee's desk passes the day of the claim):
+    the figures an overstep claim is judged by."""
     ledger = view.ledger()
     chart = compute_chart(ledger)
     game = view.game
@@ -64,7 +67,7 @@ def game_clock(view: GameView, today: dt.date) -> GameClock:
     left: int | None = None
     safe: dt.date | None = None
     limit: int | None = None
-    if game.state in _OPEN:
+    if game.state in _OPEN or (as_it_stood and game.state is GameState.SUSPENDED):
         mover = chart.rows[-1].sender.partner if chart.rows else Side.WHITE
         try:
             clock = reply_clock(ledger, mover, view.relayed_to_mover(), chart=chart)

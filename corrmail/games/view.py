@@ -13,14 +13,17 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
-from sqlalchemy import bindparam, event, select
-from sqlalchemy.orm import ORMExecuteState, Session, joinedload, object_session
+from sqlalchemy import and_, bindparam, event, select
+from sqlalchemy import inspect as sa_inspect
+from sqlalchemy.orm import ORMExecuteState, Session, joinedload, object_session, relationship
 from sqlalchemy.orm.attributes import set_committed_value
 
 from corrmail.games.ledger import effective_letters, standing_penalties
 from corrmail.games.move_walk import color_of
 from corrmail.models import (
     Break,
+    Case,
+    CaseType,
     Channel,
     Forwarding,
     Game,
@@ -61,6 +64,14 @@ __all__ = [
     "GameView", "MoveTally", "break_span", "referee_grant", "HeldMoveRefused", "UnsupportedGameType", "side_of", "color_of", "load_mail_game",
     "steward_forwards",
 ]
+
+
+# ``game.overstep_claims``: the game's overstep claims, whose suspensions the ledger leaves off
+# the clock (:attr:`GameView.suspensions`); the intake loads them with the game (one join).
+sa_inspect(Game).add_property("overstep_claims", relationship(
+    Case, primaryjoin=lambda: and_(Case.game_id == Game.id,
+                                   Case.case_type == CaseType.OVERSTEP_CLAIM),
+    foreign_keys=lambda: [Case.game_id], viewonly=True, lazy="select", order_by=lambda: Case.id))
 
 
 class UnsupportedGameType(ValueError):
@@ -159,6 +170,7 @@ def _mail_game_options() -> tuple[Any, ...]:
         joinedload(Game.white, innerjoin=True).joinedload(Participant.player, innerjoin=True),
         joinedload(Game.black, innerjoin=True).joinedload(Participant.player, innerjoin=True),
         with_stored_state(),
+        joinedload(Game.overstep_claims),  # type: ignore[attr-defined]
     )
 
 
@@ -442,6 +454,33 @@ class GameView:
         return list(session.scalars(_FORWARDINGS_OF_GAME, {"game_id": self.game.id}))
 
     @cached_property
+    def suspensions(self) -> tuple[tuple[dt.date, dt.date], ...]:
+        """The days play stood suspended by an overstep claim and then went on (002 §4.3.6:
+        «до решения судьи игра приостанавливается»): from the day after the claim to the day
+        of the decision that resumed play, both included (docs/rules/timekeeping.md, «Play
+        suspended by a claim counts for nobody»). They are nobody's think time: the ledger
+        reads them as days off the clock in this game, like a break no limit applies to. A
+        claim still waiting for the referee has no end yet: the game is suspended and nobody
+        is to move; a confirmed claim ended the game."""
+        from adjudication import OverstepClaim, OverstepRuling, case_from_dict
+
+        if object_session(self.game) is None or self.game.id is None:
+            return ()
+        spans = []
+        # Loaded with the game for a letter (:func:`load_mail_game`): no statement of its own.
+        for row in self.game.overstep_claims:  # type: ignore[attr-defined]
+            claim = case_from_dict(row.payload)
+            if not isinstance(claim, OverstepClaim):
+                continue
+            resumed = next((decision.decided_on for decision in claim.decisions
+                            if decision.ruling in (OverstepRuling.REJECTED.value,
+                                                   OverstepRuling.NOT_APPROVED.value)), None)
+            first = claim.opened_on + dt.timedelta(days=1)
+            if resumed is not None and resumed >= first:
+                spans.append((first, resumed))
+        return tuple(spans)
+
+    @cached_property
     def forwardings(self) -> dict[int, Forwarding]:
         """The latest forwarding of each move letter, by the id of the letter as it now reads
         (a forwarding names the letter as it was when posted, 002 §4.2.5): a correction of a
@@ -645,6 +684,8 @@ class GameView:
         for side in (Side.WHITE, Side.BLACK):
             for item in self.participant(side).breaks:
                 spans.append(break_span(side, item, notice_postmark=item.announced_on))
+        spans.extend(BreakSpan(Side.WHITE, first, last, referee_grant=RefereeGrant.SUSPENSION)
+                     for first, last in self.suspensions)
         letter_index = {letter.id: index for index, letter in enumerate(self.letters)}
         void = self.void_penalties_of
         penalties = [

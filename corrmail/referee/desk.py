@@ -26,6 +26,7 @@ from adjudication import (
     BreakKind,
     CaseState,
     Channel,
+    DecisionAgainstChart,
     Disposition,
     Dispute,
     Evidence,
@@ -75,6 +76,8 @@ from timekeeping import Side as TimeSide
 __all__ = [
     "Actor",
     "ActionRefused",
+    "DecisionAgainstFigures",
+    "OverstepFigures",
     "Desk",
     "Done",
     "NotEntitled",
@@ -119,13 +122,53 @@ class NotEntitled(PermissionError):
 
 
 class ActionRefused(ValueError):
-    """The action contradicts the state of the game or tournament, not the case's rules."""
+    """The action contradicts the state of the game or tournament, not the case's rules.
 
-    def __init__(self, action: str, reason: str, rule: str) -> None:
+    ``code`` and ``params`` say what is wrong as data, so a page words it in its reader's
+    language (:mod:`corrmail.referee.wording`); the English text is for the CLI and the logs."""
+
+    def __init__(self, action: str, reason: str, rule: str, *, code: str = "",
+                 params: Mapping[str, object] | None = None) -> None:
         super().__init__(f"{action}: {reason} ({rule})")
         self.action = action
         self.reason = reason
         self.rule = rule
+        self.code = code
+        self.params: dict[str, object] = dict(params or {})
+
+
+@dataclass(frozen=True)
+class OverstepFigures:
+    """The accused's time on the day of a claim as the time chart reads it (002 §4.3.5): the
+    days he had used of the ``limit`` of his period, the days left (negative: an overstep),
+    and whether that is an overstep. Shown on the case page and in a refusal that cites them."""
+
+    on: dt.date
+    offender: TimeSide
+    used: int
+    limit: int | None
+    left: int | None
+    shows: bool
+
+
+class DecisionAgainstFigures(ActionRefused):
+    """An overstep claim decided against the chart's figures without reasons (002 §4.3.7)."""
+
+    def __init__(self, ruling: str, figures: OverstepFigures) -> None:
+        super().__init__(
+            "decide the claim",
+            f"the time chart of {figures.on.isoformat()} "
+            f"{'shows' if figures.shows else 'shows no'} overstep by {figures.offender.value} "
+            f"({figures.used} of {figures.limit} days used, {figures.left} left): "
+            f"a {ruling} claim needs the referee's reasons",
+            "002 §4.3.7",
+            code="overstep_shown" if figures.shows else "overstep_not_shown",
+            params={"ruling": ruling, "side": figures.offender.value,
+                    "on": figures.on, "used": figures.used,
+                    "limit": "—" if figures.limit is None else figures.limit,
+                    "left": "—" if figures.left is None else figures.left},
+        )
+        self.figures = figures
 
 
 @dataclass(frozen=True)
@@ -225,14 +268,20 @@ class Desk:
         # so a first move never sent oversteps like any other (docs/rules/referee.md).
         if game.state not in (GameState.IN_PLAY, GameState.NOT_STARTED):
             raise ActionRefused(action, f"the game is {game.state.value}, not in play",
-                                "002 §4.3.6")
+                                "002 §4.3.6", code="game_not_in_play",
+                                params={"state": game.state.value})
         if self._open_case(CaseType.OVERSTEP_CLAIM, game_id=game.id) is not None:
             raise ActionRefused(action, "a claim in this game already waits for the referee",
-                                "002 §4.3.6")
+                                "002 §4.3.6", code="claim_waiting")
         view = GameView(game)
         held = self._checked_held_move(view, claimant, held_move)
         shows = overstep_shown(view, TimeSide(claimant.other.value), self.on)
         email = game.tournament.channel is TournamentChannel.EMAIL
+        # The claimant who files it himself, on the web or by e-mail, sends no registered notice
+        # through the service's back: the service tells the accused, with the letter an e-mail
+        # game's claim sends (002 §4.3.6). An official entering a postal file does not: the
+        # claimant has posted the notice, whose receipt the official gives.
+        notify = email or actor.plays(claimant_id)
         transition = OverstepClaim.open(
             f"{game.tournament.code}/overstep/{game.id}/{self.on.isoformat()}",
             game=str(game.id),
@@ -243,6 +292,7 @@ class Desk:
             evidence=evidence,
             notice_received_on=notice_received_on,
             chart_shows_overstep=shows,
+            notify_offender=notify,
         )
         return self._open(actor, transition, game.tournament, game_id=game.id,
                           participant_id=claimant_id, letter_text=letter_text,
@@ -311,7 +361,8 @@ class Desk:
             raise NotEntitled("open adjudications", "the referee", "002 §4.5.2")
         if self.on < tournament.end_date:
             raise ActionRefused("open adjudications",
-                                f"play ends on {tournament.end_date.isoformat()}", "002 §4.5.2")
+                                f"play ends on {tournament.end_date.isoformat()}", "002 §4.5.2",
+                                code="play_not_ended", params={"end": tournament.end_date})
         done = []
         for game in tournament.games:
             if game.result is not None or game.state not in OPEN_STATES:
@@ -394,7 +445,9 @@ class Desk:
         if participant.withdrawn_on is not None:
             raise ActionRefused("record a withdrawal",
                                 f"withdrawn on {participant.withdrawn_on.isoformat()}",
-                                "000 §3.14.3")
+                                "000 §3.14.3", code="withdrawn_already",
+                                params={"player": participant.player.name,
+                                        "date": participant.withdrawn_on})
         tournament = participant.tournament
         games = tuple(self._withdrawn_game(game, participant)
                       for game in tournament.games
@@ -446,7 +499,8 @@ class Desk:
             raise NotEntitled("impose a sanction", "the steward or the referee", "002 §4.1.9")
         if game is not None and participant.id not in (game.white_id, game.black_id):
             raise ActionRefused("impose a sanction", f"{participant.player.name} does not play "
-                                f"game {game.id}", "002 §4.1.10")
+                                f"game {game.id}", "002 §4.1.10", code="not_his_game",
+                                params={"player": participant.player.name, "game": game.id})
         side = side_of(game, participant.id) if game is not None else None
         tournament = participant.tournament
         earlier = self.session.scalar(
@@ -559,12 +613,16 @@ class Desk:
                                        reasons=reasons)
         self._require_instance(actor, deciding_instance(case), "decide the case")
         transition: Transition[PureCase]
-        if isinstance(case, OverstepClaim | Dispute):
+        if isinstance(case, OverstepClaim):
+            transition = self._decide_claim(stored, case, ruling, revision, reasons)
+        elif isinstance(case, Dispute):
             transition = case.decide(ruling, self.on, revision=revision, reasons=reasons)
         elif isinstance(case, Adjudication):
+            # 002 §4.5.5: the referee justifies a result on the merits; the players' agreed one
+            # (002 §4.5.4) is its own reason (docs/rules/referee.md).
             transition = case.decide(ruling, self.on, revision=revision,
                                      sharply_contradicting=sharply_contradicting,
-                                     reasons=reasons)
+                                     reasons=reasons, reasons_required=True)
         elif isinstance(case, Withdrawal):
             transition = case.decide(self.on, revision=revision, plan=plan, reasons=reasons)
         elif isinstance(case, SpecialBreakRequest):
@@ -577,6 +635,28 @@ class Desk:
         else:  # pragma: no cover - every case type is listed above
             raise TypeError(f"no decision for {type(case).__name__}")
         return self._apply(actor, stored, transition, "case.decided", "")
+
+    def claim_figures(self, stored: StoredCase) -> OverstepFigures | None:
+        """The accused's time on the day of the claim, read again now (a letter corrected since
+        changes it): the game stands suspended where the claim stopped it (002 §4.3.6)."""
+        case = stored.case
+        game = stored.row.game
+        if not isinstance(case, OverstepClaim) or game is None:
+            return None
+        return overstep_figures(GameView(game), TimeSide(case.offender.value), case.opened_on)
+
+    def _decide_claim(self, stored: StoredCase, case: OverstepClaim, ruling: str,
+                      revision: int, reasons: str) -> Transition[PureCase]:
+        """002 §4.3.7 against the chart as it reads today: deciding against its figures needs
+        the referee's reasons, and the refusal shows the figures."""
+        figures = self.claim_figures(stored) if not case.decisions else None
+        try:
+            return case.decide(ruling, self.on, revision=revision, reasons=reasons,
+                               chart_shows_overstep=figures.shows if figures else None)
+        except DecisionAgainstChart:
+            if figures is None:
+                raise
+            raise DecisionAgainstFigures(str(ruling), figures) from None
 
     def fix_agreed_result(self, actor: Actor, case_id: int, *, revision: int) -> Done:
         stored = load_case(self.session, case_id)
@@ -689,10 +769,12 @@ class Desk:
         letter = self.session.get(ProtestLetter, letter_id)
         if letter is None:
             raise ActionRefused("file a protest letter", f"{letter_id} is no protest letter",
-                                "002 §4.1.12")
+                                "002 §4.1.12", code="no_protest_letter",
+                                params={"letter": letter_id})
         self._require_instance(actor, Instance.REFEREE, "file a protest letter")
         if letter.filed_at is not None:
-            raise ActionRefused("file a protest letter", "it was filed already", "002 §4.1.12")
+            raise ActionRefused("file a protest letter", "it was filed already", "002 §4.1.12",
+                                code="protest_letter_filed")
         done = self.protest(actor, case_id, revision=revision, party=party,
                             grounds=letter.protest, filed_on=letter.received)
         games.file_protest_letter_row(letter, done.stored.row)
@@ -808,7 +890,31 @@ class Desk:
         try:
             return view.held_reply(TimeSide(claimant.value), held_move)
         except HeldMoveRefused as refused:
-            raise ActionRefused("hold a reply", refused.reason, refused.rule) from None
+            raise ActionRefused("hold a reply", refused.reason, refused.rule,
+                                code=f"held_{refused.code}",
+                                params={"move": refused.text}) from None
+
+
+def overstep_figures(view: GameView, offender: TimeSide, on: dt.date) -> OverstepFigures | None:
+    """``offender``'s figures on ``on`` as :func:`overstep_shown` reads them (a suspended game's
+    clock as it stood, 002 §4.3.6); None when the game's time cannot be charted."""
+    try:
+        clock = game_clock(view, on, as_it_stood=True)
+    except (UnsupportedGameType, ValueError):
+        return None
+    overstep = clock.chart.overstep
+    if overstep is not None and overstep.player.value == offender.value:
+        return OverstepFigures(on, offender, overstep.total, overstep.limit,
+                               overstep.limit - overstep.total, True)
+    if (clock.to_move is not None and clock.to_move.value == offender.value
+            and clock.days_left is not None):
+        return OverstepFigures(on, offender, clock.days_used_in_period or 0, clock.limit,
+                               clock.days_left, clock.days_left < 0)
+    rows = [row for row in clock.chart.rows if row.sender.value == offender.value]
+    used = clock.chart.total(offender)
+    limit = rows[-1].limit if rows else None
+    return OverstepFigures(on, offender, used, limit,
+                           None if limit is None else limit - used, False)
 
 
 def overstep_shown(view: GameView, offender: TimeSide, on: dt.date) -> bool:
@@ -817,15 +923,8 @@ def overstep_shown(view: GameView, offender: TimeSide, on: dt.date) -> bool:
     run since he received the partner's move (:func:`corrmail.games.page.game_clock`, the
     clock of the game page, the dashboard and the player's home). A claim against a partner who
     is silent is the common case; the chart of sent letters alone never shows it."""
-    try:
-        clock = game_clock(view, on)
-    except (UnsupportedGameType, ValueError):
-        return False
-    overstep = clock.chart.overstep
-    if overstep is not None and overstep.player.value == offender.value:
-        return True
-    return (clock.to_move is not None and clock.to_move.value == offender.value
-            and clock.days_left is not None and clock.days_left < 0)
+    figures = overstep_figures(view, offender, on)
+    return figures is not None and figures.shows
 
 
 def _email_game(game: Game) -> bool:
@@ -865,6 +964,9 @@ def _opening_rule(case: PureCase) -> str:
 def _expect(stored: StoredCase, kind: type[Any]) -> Any:
     if not isinstance(stored.case, kind):
         raise ActionRefused(f"act on case {stored.row.id}",
-                            f"it is a {stored.case.TYPE} case, not {kind.TYPE}", "002 §4.1.12")
+                            f"it is a {stored.case.TYPE} case, not {kind.TYPE}", "002 §4.1.12",
+                            code="wrong_case_type",
+                            params={"case": stored.row.id, "type": stored.case.TYPE,
+                                    "wanted": kind.TYPE})
     return stored.case
 

@@ -192,6 +192,7 @@ class EffectRunner:
             "endgame": endgame_verdict(self.row.game, limit=0)
             if isinstance(self.case, Adjudication) and self.row.game is not None else None,
             "on": self.on,
+            "protest_windows": self.case.protest_windows,
             "protest_due": (
                 {party: self.case.protest_due(party) for party in self.case.parties}
                 if decision is not None else {}

@@ -22,6 +22,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from adjudication import CaseState, case_from_dict
 from corrmail import audit
 from corrmail.bulletins.archive import issue
 from corrmail.bulletins.sending import send_issue
@@ -63,8 +64,9 @@ def _game_name(game: Game) -> str:
              state=game_state(game.state)))
 
 
-def blockers(session: Session, tournament: Tournament) -> list[str]:
-    """What keeps the tournament from closing: each unfinished game and each undecided case."""
+def blockers(session: Session, tournament: Tournament, today: dt.date) -> list[str]:
+    """What keeps the tournament from closing: each unfinished game and each case not closed
+    — the Close page and the close itself read this one list (002 §4.1.7)."""
     reasons: list[str] = []
     if tournament.status is TournamentStatus.DRAFT:
         reasons.append(_("the tournament has not been published"))
@@ -74,6 +76,17 @@ def blockers(session: Session, tournament: Tournament) -> list[str]:
         reasons.append(_("unfinished %(game)s", game=_game_name(game)))
     for case in session.scalars(select(Case).where(
             Case.tournament_id == tournament.id, Case.closed_at.is_(None)).order_by(Case.id)):
+        if case.state == CaseState.DECIDED.value:
+            # Decided, not yet final: called «undecided» it contradicted its own «decided».
+            due = case_from_dict(case.payload).protest_window_until()
+            if due is not None and due >= today:
+                reasons.append(_("case %(id)s (%(type)s) is decided and open to protest until "
+                                 "%(date)s (002 §4.1.12)", id=case.id,
+                                 type=case_type(case.case_type), date=f"{due:%d.%m.%Y}"))
+            else:
+                reasons.append(_("case %(id)s (%(type)s) is decided and final: close it on the "
+                                 "referee's desk", id=case.id, type=case_type(case.case_type)))
+            continue
         reasons.append(_("undecided case %(id)s (%(type)s, %(state)s)", id=case.id,
                          type=case_type(case.case_type), state=case_state(case.state)))
     return reasons
@@ -86,7 +99,7 @@ def close(session: Session, tournament: Tournament, *, by: User | None,
     if tournament.status is TournamentStatus.FINISHED:
         raise CloseRefused(tournament.code, [_("the tournament was closed on %(day)s", day=(
             tournament.finished_on or today).strftime("%d.%m.%Y"))])
-    reasons = blockers(session, tournament)
+    reasons = blockers(session, tournament, today)
     if reasons:
         raise CloseRefused(tournament.code, reasons)
     table = tournament_table(load_tournament(session, tournament.code))

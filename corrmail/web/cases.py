@@ -9,6 +9,7 @@ deciding the same case gets 409 and a message saying nothing was decided.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -31,6 +32,7 @@ from adjudication import (
     Disposition,
     Evidence,
     Instance,
+    OverstepClaim,
     SanctionKind,
     Side,
     Withdrawal,
@@ -38,6 +40,7 @@ from adjudication import (
     referee_queue,
 )
 from corrmail.games.page import inline_svg
+from corrmail.games.view import GameView, UnsupportedGameType
 from corrmail.models import (
     AuditEntry,
     Case,
@@ -63,6 +66,7 @@ from corrmail.referee import (
     load_case,
 )
 from corrmail.referee.case_letters import case_letter_writer
+from corrmail.referee.desk import overstep_figures
 from corrmail.referee.endgame import endgame_verdict, settled_cases, tables_to_build
 from corrmail.referee.evidence import analyses_side_by_side, game_evidence, position_reading
 from corrmail.referee.timing import close_waits, decided_and_final, rulings_today
@@ -88,6 +92,7 @@ from corrmail.web.case_forms import (
 )
 from corrmail.web.choice_labels import choices, label
 from corrmail.web.database import db_session, mail_settings, tournament_today
+from timekeeping import Side as TimeSide
 
 blueprint = Blueprint("cases", __name__, url_prefix="/cases")
 # The case pages name stored codes as the forms' options do.
@@ -237,6 +242,12 @@ def _render_case(case_id: int, status: int = 200) -> Any:
         for p in case.parties
         if actor.instances or _plays_party(actor, stored, p)
     ]
+    # After a decision a player protests only while his window is open (002 §4.1.12,
+    # §4.5.6): the page lists every party's last day and offers the form to those still in it.
+    windows = case.protest_windows if case.decisions else {}
+    if case.decisions and not actor.instances:
+        protest.party.choices = [choice for choice in protest.party.choices
+                                 if choice.value in windows and on <= windows[choice.value]]
     analysis = AnalysisForm(data=revision)
     if not actor.instances:
         analysis.side.choices = [
@@ -279,7 +290,14 @@ def _render_case(case_id: int, status: int = 200) -> Any:
             and inline_svg(evidence.board_svg) == position.svg:
         evidence = dataclasses.replace(evidence, board_svg=None)
     endgame = endgame_verdict(adjudged) if adjudged is not None else None
+    # The accused's figures on the day of the claim, read again now (002 §4.3.5, §4.3.7): what
+    # the referee decides against, and what a refusal cites.
+    figures = _desk(row.tournament).claim_figures(stored) \
+        if isinstance(case, OverstepClaim) and not case.decisions else None
     context = {
+        "figures": figures,
+        "protest_windows": windows,
+        "party_labels": {party: _party_label(stored, party) for party in windows},
         "row": row,
         "case": case,
         "game": game,
@@ -391,7 +409,7 @@ def _attempt(action: Callable[[], Done]) -> Done | int:
         status = 409
     except NotEntitled as error:
         session.rollback()
-        message, status = _("Not allowed: %(reason)s", reason=str(error)), 403
+        message, status = _("Not allowed: %(reason)s", reason=refusal_reason(error, label)), 403
     except (AdjudicationError, ActionRefused) as error:
         session.rollback()
         message, status = _("Refused: %(reason)s", reason=refusal_reason(error, label)), 422
@@ -599,7 +617,8 @@ def _as_done(result: Done | list[Done]) -> Done:
     if isinstance(result, list):
         if not result:
             raise ActionRefused(
-                "open adjudications", "every unfinished game has its case", "002 §4.5.2"
+                "open adjudications", "every unfinished game has its case", "002 §4.5.2",
+                code="adjudications_open",
             )
         return result[0]
     return result
@@ -619,6 +638,44 @@ def _game_of(tournament: Tournament, game_id: int) -> Game:
     if game is None or game.tournament_id != tournament.id:
         abort(404)
     return game
+
+
+@blueprint.get("/new/<code>/overstep/preview")
+@login_required
+def preview_overstep(code: str) -> Any:
+    """What a player's claim will say before he sends it (002 §4.3.5–4.3.8): whom he accuses,
+    the partner's figures today as the referee will read them, what a wrong claim costs, and
+    the form that sends it. Nothing is written here."""
+    tournament = tournament_or_404(code)
+    game = _game_of(tournament, request.args.get("game", type=int) or 0)
+    actor = _actor(tournament.id)
+    sides = [side for side in Side
+             if actor.plays(game.white_id if side is Side.WHITE else game.black_id)]
+    if not sides:
+        abort(403)
+    claimant = sides[0]
+    on = tournament_today(tournament)
+    status = 200
+    refusal = None
+    if any(row.case_type is CaseType.OVERSTEP_CLAIM and row.closed_at is None
+           for row in db_session().scalars(select(Case).where(Case.game_id == game.id))):
+        refusal, status = _("a claim in this game already waits for the referee (002 §4.3.6)"), 409
+    elif game.state not in (GameState.IN_PLAY, GameState.NOT_STARTED):
+        refusal, status = _("the game is %(state)s, not in play (002 §4.3.6)",
+                            state=label(game.state.value)), 409
+    view = GameView(game)
+    figures = overstep_figures(view, TimeSide(claimant.other.value), on)
+    try:
+        to_move = view.side_to_move.value == claimant.value
+    except (UnsupportedGameType, ValueError):
+        to_move = False
+    form = OverstepClaimForm(prefix="overstep")
+    return render_template(
+        "cases/overstep_preview.html", tournament=tournament, game=game, claimant=claimant,
+        accused=game.black if claimant is Side.WHITE else game.white, figures=figures,
+        holds_reply=to_move, objection_due=on + dt.timedelta(days=10), form=form,
+        refusal=refusal, on=on,
+    ), status
 
 
 @blueprint.post("/new/<code>/overstep")

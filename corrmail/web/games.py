@@ -35,7 +35,17 @@ from corrmail.games.page import (
 )
 from corrmail.games.state import StoredClock, StoredGameState, letter_owed_by, stored_states
 from corrmail.games.view import GameView, UnsupportedGameType
-from corrmail.models import Case, Channel, Forwarding, Game, Letter, Participant, Role
+from corrmail.models import (
+    Case,
+    CaseType,
+    Channel,
+    Forwarding,
+    Game,
+    GameState,
+    Letter,
+    Participant,
+    Role,
+)
 from corrmail.play.postcards import (
     Finding,
     PostcardCheck,
@@ -116,6 +126,12 @@ def _game_page(game: Game, forwarding_form: ForwardingForm | None = None,
         today=on,
         breaks=breaks_in_force(game, on),
         open_cases=open_cases,
+        # A player of the game may claim his partner's overstep (002 §4.3.6): the page links
+        # to the claim's preview, which shows the figures before anything is sent.
+        may_claim=game.state in (GameState.IN_PLAY, GameState.NOT_STARTED)
+        and current_user.player_id is not None
+        and current_user.player_id in (game.white.player_id, game.black.player_id)
+        and not any(case.case_type is CaseType.OVERSTEP_CLAIM for case in open_cases),
         play=play_panel(game),
         kept=letters_kept_from(current_user, game),
         written={letter.id: written_moves(letter) for letter in letters},

@@ -308,7 +308,8 @@ def _close_page(tournament: Tournament, reasons: Sequence[str]) -> str:
 @roles_required(Role.ORGANIZER)
 def close_page(code: str) -> str:
     tournament = tournament_or_404(code)
-    return _close_page(tournament, blockers(db_session(), tournament))
+    return _close_page(tournament, blockers(db_session(), tournament,
+                                            tournament_today(tournament)))
 
 
 @blueprint.post("/<code>/close")

@@ -83,3 +83,49 @@ def test_adjudication_and_protest_reach_the_papers(league: Any) -> None:
         assert [g.game_id for g in bulletin.finished] == [league.games[0]]
         assert bulletin.finished[0].how == "adjudicated"
         assert len(bulletin.in_adjudication) == 5
+
+
+def test_the_final_reports_protests_are_worded_not_coded(league: Any) -> None:
+    """The printable final report names the protesting side and the instance in the reader's
+    language, not by their stored codes (002 §4.1.7, §4.5.6)."""
+    import re
+
+    from corrmail.bulletins.content import to_json
+    from corrmail.bulletins.render import render_printable
+
+    league.send_move(0, dt.date(2026, 9, 1))
+    league.desk("referee", END, lambda desk, actor, session: desk.open_adjudications(
+        load_tournament(session, league.code), actor))
+    with league.database.session() as session:
+        case_id = session.scalar(select(Case.id).where(
+            Case.game_id == league.games[0], Case.case_type == CaseType.ADJUDICATION))
+    assert case_id is not None
+
+    def act(name: str, **values: Any) -> Any:
+        def run(desk: Desk, actor: Any, session: Any) -> None:
+            getattr(desk, name)(actor, case_id, revision=load_case(session, case_id).case.revision,
+                                **values)
+        return run
+
+    league.desk("steward", END + dt.timedelta(days=8), act(
+        "submit_analysis", side=Side.WHITE, assessment=Assessment.WIN, analysis="+",
+        sent_on=END + dt.timedelta(days=5), received_on=END + dt.timedelta(days=8)))
+    league.desk("referee", END + dt.timedelta(days=12), act(
+        "decide", ruling="draw", reasons="позиция равна"))
+    league.desk("referee", END + dt.timedelta(days=14), act(
+        "protest", party="white", grounds="не согласен", filed_on=END + dt.timedelta(days=14)))
+    with league.database.session() as session:
+        report = build_final_report(session, load_tournament(session, league.code),
+                                    END + dt.timedelta(days=20))
+    [line] = [d for d in report.decisions if d.case_type == "adjudication"]
+    assert [(m.party, m.filed_on, m.to) for m in line.protest_marks] == [
+        ("white", END + dt.timedelta(days=14), "organizer")]
+    for language, worded, raw in (("ru", "белые", "→ organizer"), ("en", "white", "→ organizer")):
+        page = render_printable(to_json(report), language=language)
+        cell = re.search(r'<tr data-audit="\d*">.*?</tr>', page, re.S)
+        assert cell is not None
+        text = re.sub(r"<[^>]+>", " ", cell.group(0))
+        assert "14.09.2027" in text or "2027-09-14" in text
+        assert worded in text
+        if language == "ru":
+            assert "организатор" in text and raw not in text and "white" not in text, text

@@ -93,9 +93,10 @@ def test_five_unfinished_games_resolved_through_the_queue(cup: Cup, set_today) -
     set_today(day(11))
     cup.act("referee", cases[conflicting], "decide", ruling="white_wins",
             reasons="white's extra piece wins")
-    cup.act("referee", cases[one_sided], "decide", ruling="white_wins")
-    cup.act("referee", cases[silent], "decide", ruling="draw")
-    cup.act("referee", cases[late_protest], "decide", ruling="draw")
+    cup.act("referee", cases[one_sided], "decide", ruling="white_wins",
+            reasons="white's analysis holds")
+    cup.act("referee", cases[silent], "decide", ruling="draw", reasons="equal material")
+    cup.act("referee", cases[late_protest], "decide", ruling="draw", reasons="equal material")
     with cup.database.session() as session:
         differs = {m.recipient for m in cup.outbox(session, "case.adjudication.result_differs")}
         # Told: black of the conflict, black of the one-sided game (sent none), both silent
@@ -114,7 +115,7 @@ def test_five_unfinished_games_resolved_through_the_queue(cup: Cup, set_today) -
     set_today(day(22))
     text = cup.act(f"player{late_protest[1]}", cases[late_protest], "protest", 422,
                    party="black")
-    assert "2027-09-21" in text  # the date it was due
+    assert "21.09.2027" in text  # the date it was due
     # The referee may not hear a protest against his own decision; the organizer decides.
     cup.act("referee", cases[conflicting], "decide", 403, ruling="draw")
     cup.act("organizer", cases[conflicting], "decide", ruling="draw",

@@ -90,25 +90,25 @@ def test_protest_before_a_decision_twice_and_after_closing(cup: Cup, case_id: in
                                                           set_today) -> None:
     white, black = sorted(cup.games)[0]
     text = cup.act(f"player{black}", case_id, "protest", 422, party="black")
-    assert "protest before a decision" in text
+    assert "нельзя подать протест до решения" in text
     set_today(END + dt.timedelta(days=11))
     cup.act("referee", case_id, "decide", ruling="white_wins", reasons="a won ending")
     cup.act(f"player{black}", case_id, "protest", party="black", grounds="it is a draw")
     text = cup.act(f"player{black}", case_id, "protest", 422, party="black")
-    assert "already" in text
+    assert "уже подал протест" in text
     cup.act("organizer", case_id, "decide", ruling="white_wins", reasons="won")
     text = cup.act(f"player{black}", case_id, "protest", 422, party="black")
     assert "§4.5.7" in text  # the organizer's decision is final
     text = cup.act("referee", case_id, "close", 422)
-    assert "closed" in text
+    assert "дело закрыто" in text
 
 
 def test_closing_inside_the_protest_window(cup: Cup, case_id: int, set_today) -> None:
     set_today(END + dt.timedelta(days=11))
-    cup.act("referee", case_id, "decide", ruling="draw")
+    cup.act("referee", case_id, "decide", ruling="draw", reasons="equal material")
     set_today(END + dt.timedelta(days=21))  # the tenth day after the decision
     text = cup.act("referee", case_id, "close", 422)
-    assert "2027-09-21" in text
+    assert "21.09.2027" in text
     set_today(END + dt.timedelta(days=22))
     cup.act("referee", case_id, "close")
 
@@ -132,7 +132,7 @@ def test_claim_on_a_finished_game_and_a_second_claim(cup: Cup, set_today) -> Non
     cup.finish(*finished, GameResult.DRAW)
     text = cup.post(f"player{finished[0]}", f"/cases/new/{cup.code}/overstep", 422, **{
         "overstep-game": cup.games[finished], "overstep-claimant": "white"})
-    assert "002 §4.3.6" in text and "finished" in text
+    assert "002 §4.3.6" in text and "закончена" in text
     claim = {"overstep-game": cup.games[playing], "overstep-claimant": "white"}
     cup.post(f"player{playing[0]}", f"/cases/new/{cup.code}/overstep", **claim)
     text = cup.post(f"player{playing[0]}", f"/cases/new/{cup.code}/overstep", 422, **claim)

@@ -43,10 +43,11 @@ def test_second_referee_gets_a_conflict_and_nothing_twice(cup: Cup, set_today) -
     # Both referees have the page open at the same revision.
     for who in ("referee", "referee2"):
         assert cup.client(who).get(f"/cases/{case_id}").status_code == 200
-    cup.post("referee", f"/cases/{case_id}/decide", revision=seen, ruling="draw")
+    cup.post("referee", f"/cases/{case_id}/decide", revision=seen, ruling="draw",
+             reasons="equal material")
     letters = count(cup, OutboxMessage, OutboxMessage.case_id == case_id)
     text = cup.post("referee2", f"/cases/{case_id}/decide", 409, revision=seen,
-                    ruling="white_wins")
+                    ruling="white_wins", reasons="an extra man")
     assert "Nothing was decided" in text or "ничего не решено" in text.lower()
     with cup.database.session() as session:
         row = cup.case_row(session, case_id)
@@ -68,11 +69,12 @@ def test_concurrent_transactions_race_on_the_revision(cup: Cup, set_today, setti
     try:
         seen = first.get(Case, case_id).revision  # type: ignore[union-attr]
         second.get(Case, case_id)
-        Desk(first, writer, on=on).decide(referee, case_id, revision=seen, ruling="draw")
+        Desk(first, writer, on=on).decide(referee, case_id, revision=seen, ruling="draw",
+                                          reasons="equal material")
         first.commit()
         with pytest.raises(CaseConflict) as conflict:
             Desk(second, writer, on=on).decide(referee, case_id, revision=seen,
-                                               ruling="black_wins")
+                                               ruling="black_wins", reasons="an extra man")
         second.rollback()
         assert (conflict.value.expected, conflict.value.actual) == (seen, seen + 1)
     finally:

@@ -42,7 +42,8 @@ def test_player_claims_and_the_referee_confirms_after_the_ten_days(cup: Cup, set
         assert row.game.state is GameState.SUSPENDED
         assert row.deadline == dt.date(2026, 12, 5)  # the accused's ten days (002 §4.3.8)
         assert {m.recipient for m in cup.outbox(session, "case.overstep.claim_opened")} == {
-            "steward@example.org", "referee@example.org", "referee2@example.org"}
+            "steward@example.org", "referee@example.org", "referee2@example.org",
+            "p1-6@example.org"}
     referee = cup.client("referee")
     with referee.session_transaction() as stored:
         # The plot's name is the reader's: English here, Russian in test_russian_refusals.py.
@@ -138,7 +139,7 @@ def test_accused_protests_the_claim_within_ten_days_only(cup: Cup, set_today) ->
     late = cup.client("player6").post(f"/cases/{case_id}/protest",
                                       data={"revision": 0, "party": "black", "grounds": "x"})
     assert late.status_code == 422
-    assert "2026-12-05" in late.data.decode()
+    assert "05.12.2026" in late.data.decode()
 
 
 def test_claims_are_refused_for_games_of_others_and_bad_held_moves(cup: Cup, set_today) -> None:

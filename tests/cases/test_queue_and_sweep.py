@@ -92,7 +92,7 @@ def test_a_protest_letter_is_filed_into_the_case_it_contests(cup: Cup, set_today
     cup.act(f"player{black}", case_id, "analysis", side="black", assessment="draw",
             analysis="a fortress")
     set_today(END + dt.timedelta(days=11))
-    cup.act("referee", case_id, "decide", ruling="white_wins")
+    cup.act("referee", case_id, "decide", ruling="white_wins", reasons="the fortress falls")
     # The mail layer keeps a protest e-mail as a letter for the referee to file.
     with cup.database.transaction() as session:
         game = cup.game(session, white, black)

@@ -51,8 +51,8 @@ def adjudication_case(cup: Cup, set_today) -> int:
 
 @pytest.mark.parametrize("who", ["steward", "organizer", "player1", "outsider"])
 def test_only_the_referee_adjudicates(cup: Cup, adjudication_case: int, who: str) -> None:
-    cup.act(who, adjudication_case, "decide", 403, ruling="draw")
-    cup.act("referee", adjudication_case, "decide", ruling="draw")
+    cup.act(who, adjudication_case, "decide", 403, ruling="draw", reasons="equal material")
+    cup.act("referee", adjudication_case, "decide", ruling="draw", reasons="equal material")
 
 
 @pytest.mark.parametrize("who", ["player2", "outsider"])
