@@ -314,6 +314,8 @@ def test_the_preview_warns_of_the_six_days_and_refuses_strangers_and_forged_game
     # Black is not to move: he holds no reply; the chart shows no overstep by White.
     assert "6 штрафных дней" in text or "6 penalty days" in text
     assert 'name="overstep-held_move"' not in status.data.decode()
+    # and so the warning does not speak of a held reply he never wrote.
+    assert "задержанный ход" not in text and "held reply" not in text
     assert cup.client("player2").get(
         f"/cases/new/{cup.code}/overstep/preview?game={game_id}").status_code == 403
     assert cup.client("player1").get(
