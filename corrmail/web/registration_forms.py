@@ -75,7 +75,7 @@ CHANNELS = _choices(
         (TournamentChannel.POST.value, _l("post")),
         (TournamentChannel.EMAIL.value, _l("e-mail")),
         (TournamentChannel.PHONE.value, _l("phone")),
-        (TournamentChannel.MIXED.value, _l("mixed: post, e-mail, phone")),
+        (TournamentChannel.MIXED.value, _l("mixed: post, e-mail, phone, web")),
     ]
 )
 # The rulebook's recommended orders, as `scoring` holds them: "003-14.1" is 003 §14.1, etc.

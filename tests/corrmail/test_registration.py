@@ -222,13 +222,14 @@ def test_postal_player_of_a_mixed_tournament_needs_the_address(
 def test_a_mixed_tournament_names_every_channel_it_takes(
     organizer_client: FlaskClient, make_tournament: Callable[..., Tournament]
 ) -> None:
-    """A mixed tournament takes players by post, e-mail and telephone (002 §4.1.1 а–в): its
-    label says so, in the form and on the tournament's page, not «post and e-mail»."""
+    """A mixed tournament takes players by post, e-mail and telephone (002 §4.1.1 а–в) and on
+    the site: its label says so, in the form and on the tournament's page, not «post and
+    e-mail»."""
     make_tournament(players=0, code="T-1", channel=TournamentChannel.MIXED)
     shown = organizer_client.get("/tournaments/T-1").get_data(as_text=True)
-    assert "смешанная: почта, эл. почта, телефон" in shown
+    assert "смешанная: почта, эл. почта, телефон, сайт" in shown
     form = organizer_client.get("/tournaments/new").get_data(as_text=True)
-    assert ">смешанная: почта, эл. почта, телефон</option>" in form
+    assert ">смешанная: почта, эл. почта, телефон, сайт</option>" in form
 
 
 def test_same_email_cannot_enter_twice(
