@@ -178,6 +178,7 @@ class Correspondence:
         context = _Context(self, session, game, sender, message, on, None,
                            LetterContent(variants=variants))
         context.channel = letter.channel
+        context.entered_by_official = True
         if not plays_by_email(context.partner):
             return ()
         if check is not None and check.own:
@@ -246,6 +247,8 @@ class _Context:
         self.channel = Channel.EMAIL
         #: The receipt day the sender wrote, for a move the server did not relay (002 §4.3.1).
         self.stated_receipt: dt.date | None = None
+        #: The letter is a card or a call an official entered (:meth:`Correspondence.relay_entered`).
+        self.entered_by_official = False
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -569,10 +572,17 @@ class _Context:
         """Both players get the end-of-play notice with the game's record, and how it ended:
         ``ending`` is ``resigned``, ``draw_agreed`` or ``board`` (the last move left no play),
         by the sender of this letter (``ended_by``, his colour), whom the letter names."""
+        ended: dict[str, Any] = {"result": str(self.game.result), "record": self.record_text(),
+                 "ending": ending, "ended_by": self.side.value}
         for participant in (self.game.white, self.game.black):
-            self.post_to_player(participant, "game_over", "game_over", result=str(self.game.result),
-                                record=self.record_text(), ending=ending,
-                                ended_by=self.side.value)
+            if plays_by_email(participant):
+                self.post_to_player(participant, "game_over", "game_over", **ended)
+            elif not (self.entered_by_official and participant.id == self.me.id):
+                # A player by post or telephone hears of the end from the steward, as of his
+                # partner's moves (002 §4.1.1) — not by e-mail he does not read; the steward
+                # who entered that player's own card needs no letter to tell him of it.
+                self.post_to_officials(Role.STEWARD, "game_over", "game_over",
+                                       recipient=participant.player, **ended)
 
     def record_text(self) -> str:
         view = GameView(self.game)

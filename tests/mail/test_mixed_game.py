@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from corrmail.games.state import stored_states
 from corrmail.models import Channel, Game, Letter, Participant, Tournament
-from corrmail.play.postcards import PostcardEntry, enter_postcard
+from corrmail.play.postcards import Declaration, PostcardEntry, enter_postcard
 from corrmail.play.web_moves import WebLetter, WebLetterRefused, submit_web_letter
 from corrmail.tournaments.dashboard import ATTENTION, DashboardFilter, dashboard_rows
 
@@ -213,3 +213,49 @@ def test_a_postal_player_moving_on_the_web_writes_the_day_the_card_reached_him(
         [state] = stored_states(session, [email_game.game_id]).values()
         # Black's days run from the day the card reached him (D + 3) to his reply (D + 6).
         assert state.black_total == 3
+
+
+def test_the_end_of_play_reaches_a_postal_player_through_the_steward(
+    email_game: EmailGame,
+) -> None:
+    """Black resigns by e-mail; White plays by post with an e-mail address on file. White hears
+    of the end as of Black's moves, from the steward, who gets the notice to post (002 §4.1.1);
+    White's own address gets nothing, Black (by e-mail) his notice."""
+    with email_game.database.transaction() as session:
+        white = session.get(Participant, email_game.white_id)
+        assert white is not None
+        white.channel = Channel.POST  # his address stays on file
+    white_email = email_game.email_of("white")
+    _enter_first_card(email_game)
+    assert email_game.send("black", "Сдаюсь.", ENTERED + dt.timedelta(days=1)).outcome == "resigned"
+
+    assert email_game.outbox(to=white_email, kind="game_over") == []
+    [to_post] = email_game.outbox(to=email_game.steward_email, kind="game_over")
+    assert "почтой для" in to_post.subject
+    assert "играет по почте: отправьте ему, пожалуйста, это извещение" in to_post.body_text
+    assert "Чёрные" in to_post.body_text and "сдали партию" in to_post.body_text
+    [told] = email_game.outbox(to=email_game.black_email, kind="game_over")
+    assert "почтой для" not in told.subject and "сдали партию" in told.body_text
+
+
+def test_the_steward_who_enters_a_resigning_card_gets_no_notice_of_it(
+    email_game: EmailGame,
+) -> None:
+    """White (by post) resigns on a card the steward enters: Black (by e-mail) is told; the
+    steward, who holds the card, is not written to about his own entry."""
+    _white_plays_by_post(email_game)
+    _enter_first_card(email_game)
+    assert email_game.send("black", "1. c3-d4 f6-g5", ENTERED + dt.timedelta(days=1)).outcome \
+        == "move_relayed"
+    answered, posted = ENTERED + dt.timedelta(days=1), ENTERED + dt.timedelta(days=3)
+    entry = PostcardEntry(sender_id=email_game.white_id, declaration=Declaration.RESIGNS,
+                          partner_sent=f"{answered:%d.%m.%y}", received=f"{posted:%d.%m.%y}",
+                          sent=f"{posted:%d.%m.%y}", postmark=f"{posted:%d.%m.%y}")
+    with email_game.database.transaction() as session:
+        game = session.get(Game, email_game.game_id)
+        assert game is not None
+        enter_postcard(session, game, entry, None, today=ENTERED + dt.timedelta(days=6),
+                       writer=email_game.writer)
+    [told] = email_game.outbox(to=email_game.black_email, kind="game_over")
+    assert "Белые" in told.body_text and "сдали партию" in told.body_text
+    assert email_game.outbox(to=email_game.steward_email, kind="game_over") == []
