@@ -129,9 +129,10 @@ class Schedule:
             for participant in (game.white, game.black):
                 context = {**self._context(game, participant), "end": tournament.end_date,
                            "due": due}
-                if self._post_once(session, participant, kind="end_of_play",
-                                   template="end_of_play", game=game, context=context,
-                                   attachments=(ics,)):
+                # A player by post gets it from the steward, as every game letter (002 §4.1.1).
+                if self._deliver_once(session, participant, kind="end_of_play",
+                                      template="end_of_play", game=game, context=context,
+                                      attachments=(ics,)):
                     report.end_of_play += 1
 
     # -- helpers ----------------------------------------------------------------------------
@@ -143,7 +144,8 @@ class Schedule:
         ))))
 
     def _deliver_once(self, session: Session, participant: Participant, *, kind: str,
-                      template: str, game: Game, context: dict[str, Any]) -> list[str]:
+                      template: str, game: Game, context: dict[str, Any],
+                      attachments: Iterable[Any] = ()) -> list[str]:
         """A game letter to ``participant`` where his letters go (once per address and
         subject): his own address if he plays by e-mail or on the web, else each steward of the
         tournament with an address, who posts it to him (002 §4.1.1). Returns the addresses
@@ -152,7 +154,7 @@ class Schedule:
 
         if plays_by_email(participant):
             sent = self._post_once(session, participant, kind=kind, template=template,
-                                   game=game, context=context)
+                                   game=game, context=context, attachments=attachments)
             return [participant.player.email] if sent and participant.player.email else []
         written = []
         for steward in self._stewards(session, game.tournament_id):

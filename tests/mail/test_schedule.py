@@ -9,7 +9,7 @@ from email.parser import BytesParser
 from icalendar import Calendar
 
 from corrmail.letters.scheduled import Schedule
-from corrmail.models import Game, Tournament
+from corrmail.models import Channel, Game, Participant, Tournament
 
 D = dt.date(2026, 3, 2)
 
@@ -81,4 +81,22 @@ def test_end_of_play_asks_for_the_adjudication_file(email_game) -> None:  # type
     letters = email_game.outbox(kind="end_of_play")
     assert {letter.recipient for letter in letters} == {email_game.white_email, email_game.black_email}
     assert "10.03.2027" in letters[0].body_text and "002 §4.5.2" in letters[0].body_text
+    assert run(email_game, end + dt.timedelta(days=1)).end_of_play == 0
+
+
+def test_end_of_play_reaches_a_postal_player_through_the_steward(email_game) -> None:  # type: ignore[no-untyped-def]
+    """White plays by post with an address on file: the notice of 002 §4.5.2 goes to the
+    steward to post (002 §4.1.1), once; Black, by e-mail, gets his own with the calendar."""
+    email_game.send("white", "1. c3-d4", D)
+    with email_game.database.transaction() as session:
+        white = session.get(Participant, email_game.white_id)
+        assert white is not None
+        white.channel = Channel.POST
+    end = dt.date(2027, 2, 28)
+    assert run(email_game, end).end_of_play == 2
+    assert email_game.outbox(to=email_game.white_email, kind="end_of_play") == []
+    [to_post] = email_game.outbox(to=email_game.steward_email, kind="end_of_play")
+    assert "почтой для" in to_post.subject and "10.03.2027" in to_post.body_text
+    [black] = email_game.outbox(to=email_game.black_email, kind="end_of_play")
+    assert "почтой для" not in black.subject
     assert run(email_game, end + dt.timedelta(days=1)).end_of_play == 0
