@@ -30,6 +30,7 @@ from email.utils import formataddr
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask import session as browser_session
+from flask_babel import force_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -45,6 +46,7 @@ from corrmail.mail.compose import new_message_id
 from corrmail.models import AuditEntry, OutboxMessage, User, utcnow
 from corrmail.ops.login_throttle import AddressRate
 from corrmail.ops.origin import client_address, external_url
+from corrmail.people.accounts import letter_language
 from corrmail.web.database import db_session, mail_settings
 
 __all__ = ["blueprint", "TOKEN_HOURS", "INVITATION_DAYS", "MIN_PASSWORD_LENGTH", "reset_token",
@@ -136,7 +138,7 @@ def forgot() -> str | Response:
         else:
             _requests_by_address().add(address)
         if user is not None and user.email and not _too_many_letters(user):
-            _send_link(user)
+            _send_link_in_letter_language(user)
             audit.record(session, user=user, action="auth.password_reset_requested",
                          entity="user", entity_id=user.id, detail={"address": address})
             session.commit()
@@ -175,6 +177,14 @@ def _send_link(user: User) -> None:
         login=user.login, hours=TOKEN_HOURS, link=link,
     ))
     enqueue(db_session(), message, kind="password_reset")
+
+
+def _send_link_in_letter_language(user: User) -> None:
+    """The reset letter in the language of the account's letters (as its invitation was), not
+    in that of the page it was asked from: «forgot password» is often the first page a new
+    player opens, before he has chosen a language on it."""
+    with force_locale(letter_language(user)):
+        _send_link(user)
 
 
 @blueprint.post("/reset/claim")

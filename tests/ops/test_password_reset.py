@@ -93,3 +93,29 @@ def test_a_link_expires_and_cannot_be_forged_or_moved_to_another_user(
         assert _open(client, link).status_code == 200
         client.post("/password/reset", data={"password": NEW, "again": NEW})
     assert client.post("/login", data={"login": "director", "password": NEW}).status_code == 401
+
+
+def test_the_reset_letter_is_in_the_accounts_letter_language_not_the_pages(
+    client: FlaskClient, make_user: Callable[..., User], database: Database
+) -> None:
+    """A referee whose letters are in English asks from the Russian page (the default a first
+    visit sees): the letter is English; and the other way round."""
+    make_user("referee", Role.REFEREE)
+    make_user("steward", Role.STEWARD)
+    with database.transaction() as session:
+        english = session.scalars(select(User).where(User.login == "referee")).one()
+        english.locale = "en"
+        russian = session.scalars(select(User).where(User.login == "steward")).one()
+        russian.locale = "ru"
+    assert client.post("/password/forgot", data={"login": "referee"}).status_code == 302
+    assert client.post("/locale", data={"locale": "en"}).status_code == 302
+    assert client.post("/password/forgot", data={"login": "steward"}).status_code == 302
+    with database.session() as session:
+        letters = {letter.recipient: message_from_bytes(letter.raw, policy=policy.default)
+                   for letter in session.scalars(select(OutboxMessage).where(
+                       OutboxMessage.kind == "password_reset"))}
+    [to_referee] = [m for to, m in letters.items() if "referee@" in to]
+    [to_steward] = [m for to, m in letters.items() if "steward@" in to]
+    assert to_referee["Subject"] == "Setting a new password"
+    assert "set a new password for the login referee" in to_referee.get_body().get_content()  # type: ignore[union-attr]
+    assert to_steward["Subject"] == "Новый пароль"
