@@ -110,7 +110,10 @@ def player_home(session: Session, player_id: int,
                                row.reply_by or dt.date.max, row.game.id))
     allowances = []
     for entry in entries:
-        year = today_in(entry.tournament).year
+        # The year of play he is in: before the start the first year's break is the one he can
+        # still take, after the end of play the last year's is the one that counted.
+        tournament = entry.tournament
+        year = min(max(today_in(tournament), tournament.start_date), tournament.end_date).year
         # As 002 §4.4.1 counts them (timekeeping's reading 15): a break is its first day's
         # year's, and an extra break the referee granted beyond the norms (§4.4.5) is not one.
         this_year = [item for item in entry.breaks if item.start_date.year == year

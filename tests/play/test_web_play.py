@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from sqlalchemy import select
 
+from corrmail.db import Database
 from corrmail.models import Break, Role, Tournament, TournamentOfficial, User
 from tests.play.conftest import START, WebGame
 
@@ -460,3 +461,22 @@ def test_penalty_days_stand_in_the_chart_against_the_side_they_count_for(web_gam
     days = re.sub(r"\s+", " ", re.findall(r"<td>(.*?)</td>", black_row, re.S)[6])
     assert days == '3<br><small class="charge">+6 — белые (002 §4.2.11)</small>'
     assert "<td>8/3</td>" in black_row
+
+
+def test_my_breaks_count_the_year_of_play_not_the_calendars_before_the_start(
+    make_tournament: Callable[..., Tournament], database: Database,
+) -> None:
+    """Published in December for a January start: the break he can take is the first year of
+    play's (002 §4.4.1), and after the end of play the last year's stands."""
+    from corrmail.people.player_home import player_home
+
+    tournament = make_tournament(players=2, start_date=dt.date(2027, 1, 10),
+                                 end_date=dt.date(2028, 3, 1))
+    with database.session() as session:
+        loaded = session.get(Tournament, tournament.id)
+        assert loaded is not None
+        player_id = loaded.participants[0].player_id
+        for today, year in ((dt.date(2026, 12, 3), 2027), (dt.date(2027, 6, 1), 2027),
+                            (dt.date(2028, 1, 5), 2028), (dt.date(2029, 2, 1), 2028)):
+            [allowance] = player_home(session, player_id, lambda _, day=today: day).breaks
+            assert allowance.year == year, today
