@@ -138,7 +138,7 @@ def forgot() -> str | Response:
         else:
             _requests_by_address().add(address)
         if user is not None and user.email and not _too_many_letters(user):
-            _send_link_in_letter_language(user)
+            _send_link(user)
             audit.record(session, user=user, action="auth.password_reset_requested",
                          entity="user", entity_id=user.id, detail={"address": address})
             session.commit()
@@ -162,29 +162,25 @@ def _too_many_letters(user: User) -> bool:
 
 
 def _send_link(user: User) -> None:
-    mail = mail_settings()
-    link = external_url("password_reset.reset", _anchor=reset_token(user))
-    message = EmailMessage()
-    message["From"] = mail.from_address
-    message["To"] = formataddr((user.display_name, user.email or ""))
-    message["Subject"] = _("Setting a new password")
-    message["Message-ID"] = new_message_id(mail.domain, tag="password-reset")
-    message["Auto-Submitted"] = "auto-generated"
-    message.set_content(_(
-        "Someone (hopefully you) asked to set a new password for the login %(login)s.\n\n"
-        "Open this link within %(hours)s hours to choose it:\n%(link)s\n\n"
-        "If it was not you, ignore this letter: your password stays as it is.\n",
-        login=user.login, hours=TOKEN_HOURS, link=link,
-    ))
-    enqueue(db_session(), message, kind="password_reset")
-
-
-def _send_link_in_letter_language(user: User) -> None:
-    """The reset letter in the language of the account's letters (as its invitation was), not
+    """The reset letter, in the language of the account's letters (as its invitation is), not
     in that of the page it was asked from: «forgot password» is often the first page a new
     player opens, before he has chosen a language on it."""
     with force_locale(letter_language(user)):
-        _send_link(user)
+        mail = mail_settings()
+        link = external_url("password_reset.reset", _anchor=reset_token(user))
+        message = EmailMessage()
+        message["From"] = mail.from_address
+        message["To"] = formataddr((user.display_name, user.email or ""))
+        message["Subject"] = _("Setting a new password")
+        message["Message-ID"] = new_message_id(mail.domain, tag="password-reset")
+        message["Auto-Submitted"] = "auto-generated"
+        message.set_content(_(
+            "Someone (hopefully you) asked to set a new password for the login %(login)s.\n\n"
+            "Open this link within %(hours)s hours to choose it:\n%(link)s\n\n"
+            "If it was not you, ignore this letter: your password stays as it is.\n",
+            login=user.login, hours=TOKEN_HOURS, link=link,
+        ))
+        enqueue(db_session(), message, kind="password_reset")
 
 
 @blueprint.post("/reset/claim")
