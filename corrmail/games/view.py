@@ -20,6 +20,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from corrmail.games.ledger import effective_letters, standing_penalties
 from corrmail.games.move_walk import color_of
+from corrmail.letters.recipients import plays_by_email
 from corrmail.models import (
     Break,
     Case,
@@ -108,8 +109,6 @@ def steward_forwards(move_channel: Channel | str | None, recipient: Participant 
     web, and the recipient plays by post or telephone. The game core's forwarding, the game
     page and the dashboard's count all ask this."""
     # Who plays how is the tournament's (its channel, the player's own); read when asked.
-    from corrmail.tournaments.publishing import plays_by_email
-
     value = move_channel.value if isinstance(move_channel, Channel) else move_channel
     return (recipient is not None and value in _SERVER_CHANNEL_VALUES
             and not plays_by_email(recipient))
@@ -487,8 +486,6 @@ class GameView:
         forwarding is a later record, and the latest counts. Read only where the game can have
         one — a letter came by e-mail or on the web, and a player gets his moves from the
         steward — so a game between two e-mail players asks nothing more."""
-        from corrmail.tournaments.publishing import plays_by_email
-
         if not any(letter.channel in SERVER_CHANNELS for letter in self.letters) or all(
                 plays_by_email(player) for player in (self.game.white, self.game.black)):
             return {}

@@ -22,7 +22,7 @@ subject carries the date it is about, so calling it again the same day sends not
   ``.ics`` of the start and end-of-play dates.
 
 A repeat or first-move query to a player who plays by post or telephone
-(:func:`corrmail.tournaments.publishing.plays_by_email` is false, even with an address on file)
+(:func:`corrmail.letters.recipients.plays_by_email` is false, even with an address on file)
 goes where the server's letters of his game go: to the tournament's stewards, who post it
 (002 §4.1.1). A game in which neither player plays by e-mail is left to the players: each
 repeats (or queries) by registered post himself.
@@ -40,7 +40,7 @@ from sqlalchemy.orm import Session
 
 from corrmail.games.ledger import to_move
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
-from corrmail.letters.recipients import Recipient
+from corrmail.letters.recipients import Recipient, game_letter_addressees, plays_by_email
 from corrmail.letters.repeats import record_repeat, repeats_on_record
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.calendar import CalendarDate, calendar_attachment
@@ -49,10 +49,8 @@ from corrmail.models import (
     GameState,
     OutboxMessage,
     Participant,
-    Role,
     Tournament,
     TournamentChannel,
-    TournamentOfficial,
     TournamentStatus,
     User,
 )
@@ -146,38 +144,30 @@ class Schedule:
     def _deliver_once(self, session: Session, participant: Participant, *, kind: str,
                       template: str, game: Game, context: dict[str, Any],
                       attachments: Iterable[Any] = ()) -> list[str]:
-        """A game letter to ``participant`` where his letters go (once per address and
-        subject): his own address if he plays by e-mail or on the web, else each steward of the
-        tournament with an address, who posts it to him (002 §4.1.1). Returns the addresses
-        written to now."""
-        from corrmail.tournaments.publishing import plays_by_email
-
-        if plays_by_email(participant):
-            sent = self._post_once(session, participant, kind=kind, template=template,
-                                   game=game, context=context, attachments=attachments)
-            return [participant.player.email] if sent and participant.player.email else []
+        """A game letter to ``participant`` where his letters go
+        (:func:`~corrmail.letters.recipients.game_letter_addressees`), once per address and
+        subject. Returns the addresses written to now."""
         written = []
-        for steward in self._stewards(session, game.tournament_id):
+        for recipient in game_letter_addressees(session, participant):
+            steward = recipient.user
+            if steward is None:
+                if self._post_once(session, participant, kind=kind, template=template,
+                                   game=game, context=context, attachments=attachments) \
+                        and recipient.email:
+                    written.append(recipient.email)
+                continue
             assert steward.email is not None
-            language = steward.locale or "ru"
             letter = {**context, "official": steward}
-            subject = self.writer.render(template, language, **letter).subject
+            subject = self.writer.render(template, recipient.language, **letter).subject
             if self._already(session, kind, game.id, steward.email, subject):
                 continue
             self.writer.post(
-                session, kind=kind, to=steward.email, template=template, language=language,
-                context=letter, tournament_id=game.tournament_id, game_id=game.id,
+                session, kind=kind, to=steward.email, template=template,
+                language=recipient.language, context=letter, tournament_id=game.tournament_id,
+                game_id=game.id,
             )
             written.append(steward.email)
         return written
-
-    def _stewards(self, session: Session, tournament_id: int) -> list[User]:
-        return [user for user in session.scalars(
-            select(User).join(TournamentOfficial, TournamentOfficial.user_id == User.id)
-            .where(TournamentOfficial.tournament_id == tournament_id,
-                   TournamentOfficial.role == Role.STEWARD)
-            .order_by(User.id)
-        ) if user.email]
 
     def _post_once(self, session: Session, participant: Participant, *, kind: str, template: str,
                    game: Game | None, context: dict[str, Any], attachments: Iterable[Any] = ()) -> bool:
@@ -204,8 +194,6 @@ class Schedule:
 
     def _repeat_or_query(self, session: Session, game: Game, today: dt.date,
                          report: ScheduleReport) -> None:
-        from corrmail.tournaments.publishing import plays_by_email
-
         if not (plays_by_email(game.white) or plays_by_email(game.black)):
             return  # both play by post: each repeats (or queries) by registered post himself
         try:

@@ -44,6 +44,7 @@ from corrmail import audit, games
 from corrmail.games import LetterInput, MoveCheck
 from corrmail.games.move_walk import RuleNotice
 from corrmail.games.view import GameView, HeldMoveRefused, UnsupportedGameType, side_of
+from corrmail.letters.recipients import game_letter_addressees, plays_by_email
 from corrmail.letters.write import DEFAULT_LANGUAGE, LetterWriter
 from corrmail.mail.calendar import CalendarDate, calendar_attachment
 from corrmail.mail.compose import Attachment
@@ -65,7 +66,6 @@ from corrmail.models import (
 from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.desk import ActionRefused, Actor, Desk, NotEntitled
 from corrmail.referee.store import load_case
-from corrmail.tournaments.publishing import plays_by_email
 from notation.full import format_full
 from notation.game_position import GamePosition
 from notation.geometry import BOARD_8X8, Geometry
@@ -298,20 +298,25 @@ class _Context:
                    TournamentOfficial.role == role)
         ).all()
         for user in officials:
-            if not user.email or (skip is not None and user.id == skip.id):
-                continue
-            row = self.writer.post(
-                self.session,
-                kind=kind,
-                to=user.email,
-                template=template,
-                language=user.locale or "ru",
-                context={**self.base_context(self.me), "official": user, **context},
-                reply_to=reply_to,
-                tournament_id=self.tournament.id,
-                game_id=self.game.id,
-            )
-            self.posted.append(row.id)
+            if skip is None or user.id != skip.id:
+                self.post_to_official(user, template, kind, reply_to, **context)
+
+    def post_to_official(self, user: User, template: str, kind: str,
+                         reply_to: str | None = None, **context: Any) -> None:
+        if not user.email:
+            return  # an official without an address reads it on his dashboard
+        row = self.writer.post(
+            self.session,
+            kind=kind,
+            to=user.email,
+            template=template,
+            language=user.locale or "ru",
+            context={**self.base_context(self.me), "official": user, **context},
+            reply_to=reply_to,
+            tournament_id=self.tournament.id,
+            game_id=self.game.id,
+        )
+        self.posted.append(row.id)
 
     def letter_input(self, sender: Participant | None = None, raw: str | None = None, *,
                      relayed: bool = False) -> LetterInput:
@@ -575,14 +580,17 @@ class _Context:
         ended: dict[str, Any] = {"result": str(self.game.result), "record": self.record_text(),
                  "ending": ending, "ended_by": self.side.value}
         for participant in (self.game.white, self.game.black):
-            if plays_by_email(participant):
-                self.post_to_player(participant, "game_over", "game_over", **ended)
-            elif not (self.entered_by_official and participant.id == self.me.id):
-                # A player by post or telephone hears of the end from the steward, as of his
-                # partner's moves (002 §4.1.1) — not by e-mail he does not read; the steward
-                # who entered that player's own card needs no letter to tell him of it.
-                self.post_to_officials(Role.STEWARD, "game_over", "game_over",
-                                       recipient=participant.player, **ended)
+            if self.entered_by_official and participant.id == self.me.id \
+                    and not plays_by_email(participant):
+                continue  # the steward who entered this player's own card needs no letter of it
+            # A player by post or telephone hears of the end from the steward, as of his
+            # partner's moves (002 §4.1.1), not by an e-mail he does not read.
+            for recipient in game_letter_addressees(self.session, participant):
+                if recipient.user is None:
+                    self.post_to_player(participant, "game_over", "game_over", **ended)
+                else:
+                    self.post_to_official(recipient.user, "game_over", "game_over",
+                                          recipient=participant.player, **ended)
 
     def record_text(self) -> str:
         view = GameView(self.game)

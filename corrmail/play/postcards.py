@@ -37,6 +37,7 @@ from corrmail.games import BreakRefused, LetterInput, MoveCheck, record_start_sh
 from corrmail.games.chart_notes import N_, date_error, note_message, violation_message
 from corrmail.games.move_walk import RuleNotice
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
+from corrmail.letters.recipients import plays_by_email
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.content import MoveMention, normalize_move_text
 from corrmail.mail.correspondence import Correspondence, numbered
@@ -51,7 +52,6 @@ from corrmail.models import (
     ResultKind,
     User,
 )
-from corrmail.tournaments.publishing import plays_by_email
 from notation.letter_form import LetterElement, LetterIncomplete, check_elements, forced_plies
 from notation.letters import LegalMove, read_move
 from timekeeping import (

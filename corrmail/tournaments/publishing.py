@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 
 from corrmail import audit
 from corrmail.games import record_start_sheet_receipt
+from corrmail.letters.recipients import channel_of
 from corrmail.letters.scheduled import Schedule
 from corrmail.letters.write import LetterWriter
 from corrmail.models import (
@@ -36,7 +37,6 @@ from corrmail.models import (
     Participant,
     Role,
     Tournament,
-    TournamentChannel,
     TournamentOfficial,
     TournamentStatus,
     User,
@@ -45,7 +45,7 @@ from corrmail.models.enums import ROUND_ROBIN_SYSTEMS
 from corrmail.tournaments.start_sheets import CYCLES, PairingRefused, pair_round_robin
 
 __all__ = [
-    "Missing", "PublishRefused", "PublishReport", "channel_of", "missing_for_publication",
+    "Missing", "PublishRefused", "PublishReport", "missing_for_publication",
     "publish", "resend", "record_sheet_posted", "sheets_for_steward",
 ]
 
@@ -74,29 +74,6 @@ class PublishReport:
     emailed: list[Participant] = field(default_factory=list)
     #: Postal and telephone players whose sheets wait for the steward.
     for_steward: list[Participant] = field(default_factory=list)
-
-
-def channel_of(participant: Participant) -> Channel:
-    """How this player plays: his own channel, else the tournament's; a mixed tournament plays
-    by e-mail with those who gave an address and by post with the others (002 §4.1.1)."""
-    if participant.channel is not None:
-        return participant.channel
-    channel = participant.tournament.channel
-    if channel is TournamentChannel.PHONE:
-        return Channel.PHONE
-    if channel is TournamentChannel.POST:
-        return Channel.POST
-    if channel is TournamentChannel.EMAIL:
-        return Channel.EMAIL
-    return Channel.EMAIL if participant.player.email else Channel.POST
-
-
-def plays_by_email(participant: Participant) -> bool:
-    """Whether the server relays the partner's letters to ``participant`` by e-mail: he plays by
-    e-mail or on the web (:func:`channel_of`) and has an address. A postal or telephone player
-    gets them from the steward, even with an address on file (he may have given one for his
-    start sheet or his login)."""
-    return channel_of(participant) in (Channel.EMAIL, Channel.WEB) and bool(participant.player.email)
 
 
 def _active(tournament: Tournament) -> list[Participant]:

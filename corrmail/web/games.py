@@ -35,6 +35,7 @@ from corrmail.games.page import (
 )
 from corrmail.games.state import StoredClock, StoredGameState, letter_owed_by, stored_states
 from corrmail.games.view import GameView, UnsupportedGameType
+from corrmail.letters.recipients import plays_by_email
 from corrmail.models import (
     Case,
     CaseType,
@@ -56,7 +57,6 @@ from corrmail.play.postcards import (
     moves_to_repeat,
     written_moves,
 )
-from corrmail.tournaments.publishing import plays_by_email
 from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
 from corrmail.web.database import db_session, letter_writer, tournament_today
 from corrmail.web.downloads import attachment

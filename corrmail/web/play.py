@@ -26,6 +26,7 @@ from corrmail.games.chart_notes import violation_message
 from corrmail.games.ledger import LedgerError
 from corrmail.games.page import board_at, inline_svg
 from corrmail.games.view import GameView, UnsupportedGameType, side_of
+from corrmail.letters.recipients import plays_by_email
 from corrmail.mail.content import read_letter
 from corrmail.models import Game, GameState, Letter, Participant, Role, User
 from corrmail.people.accounts import set_letter_language
@@ -40,7 +41,6 @@ from corrmail.play.web_moves import (
     receipt_to_state,
     square_centres,
 )
-from corrmail.tournaments.publishing import plays_by_email
 from corrmail.web.access import can_view_game
 from corrmail.web.database import (
     db_session,

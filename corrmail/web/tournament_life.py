@@ -24,6 +24,7 @@ from wtforms import DateField, SelectField, SelectMultipleField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired
 
+from corrmail.letters.recipients import channel_of
 from corrmail.letters.write import DEFAULT_LANGUAGE
 from corrmail.models import Channel, Participant, Role, Tournament, User
 from corrmail.people.accounts import AccountRefused, player_account
@@ -39,7 +40,6 @@ from corrmail.tournaments.player_import import PlayerRow
 from corrmail.tournaments.publishing import (
     Missing,
     PublishRefused,
-    channel_of,
     missing_for_publication,
     publish,
     record_sheet_posted,
