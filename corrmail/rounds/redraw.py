@@ -52,6 +52,7 @@ from corrmail.rounds.swiss import (
     round_letter_writer,
     scoring_view,
 )
+from corrmail.tournaments.lock import lock_tournament
 from scoring.pairing import Draw, Pair, PairingError, entrants_before, parse_system, redraw
 
 __all__ = ["REDRAW_RULE", "RedrawDone", "RedrawPlan", "apply_redraw", "plan_redraw"]
@@ -199,6 +200,7 @@ def apply_redraw(
 ) -> RedrawDone:
     """Carry out the plan the director saw (``fingerprint``), in the caller's transaction."""
     # Two directors at once: the second waits for the row lock, then finds another plan.
+    lock_tournament(session, tournament.id)
     session.scalar(
         select(PairedRound).where(PairedRound.tournament_id == tournament.id,
                                   PairedRound.number == number).with_for_update()

@@ -51,6 +51,7 @@ from corrmail.models import (
 from corrmail.paths import templates_dir
 from corrmail.rounds.refusals import ENGINE, ROUND_REFUSALS, EngineReason, english
 from corrmail.standings.results import scoring_tournament, unpaired_entries
+from corrmail.tournaments.lock import lock_tournament
 from scoring.errors import ScoringError
 from scoring.model import Team as ScoringTeam
 from scoring.model import Tournament as ScoringTournament
@@ -433,6 +434,9 @@ def publish_round(
     officials print the others from the start sheets page.
     """
     number = _published_count(session, tournament) + 1
+    # The round asked for is the one this director saw to publish: a second click that waited
+    # for the first is told that round is published, not that the next is unpaired.
+    lock_tournament(session, tournament.id)
     # Two directors publishing at once: the second waits for the first's row lock, then finds
     # the round published and is refused, instead of creating the games twice.
     paired = session.scalar(

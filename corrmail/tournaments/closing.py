@@ -37,6 +37,7 @@ from corrmail.models import (
 )
 from corrmail.models.bulletins import BulletinIssue, BulletinKind
 from corrmail.standings.results import load_tournament, tournament_table
+from corrmail.tournaments.lock import lock_tournament
 from corrmail.web.state_labels import case_state, case_type, game_state
 
 __all__ = ["CloseRefused", "Closed", "close", "blockers"]
@@ -95,7 +96,7 @@ def blockers(session: Session, tournament: Tournament, today: dt.date) -> list[s
 def close(session: Session, tournament: Tournament, *, by: User | None,
           writer: LetterWriter | None, today: dt.date) -> Closed:
     """Finish the tournament, freeze its table, issue and queue the final report; all or nothing."""
-    session.execute(select(Tournament.id).where(Tournament.id == tournament.id).with_for_update())
+    lock_tournament(session, tournament.id)
     if tournament.status is TournamentStatus.FINISHED:
         raise CloseRefused(tournament.code, [_("the tournament was closed on %(day)s", day=(
             tournament.finished_on or today).strftime("%d.%m.%Y"))])

@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 
 from corrmail import audit
 from corrmail.games import record_start_sheet_receipt
-from corrmail.letters.recipients import channel_of
+from corrmail.letters.recipients import channel_of, plays_by_email
 from corrmail.letters.scheduled import Schedule
 from corrmail.letters.write import LetterWriter
 from corrmail.models import (
@@ -42,6 +42,7 @@ from corrmail.models import (
     User,
 )
 from corrmail.models.enums import ROUND_ROBIN_SYSTEMS
+from corrmail.tournaments.lock import lock_tournament
 from corrmail.tournaments.start_sheets import CYCLES, PairingRefused, pair_round_robin
 
 __all__ = [
@@ -127,7 +128,7 @@ def publish(session: Session, tournament: Tournament, *, by: User | None,
 
     ``writer`` None (no mail settings) leaves e-mail sheets unsent: publishing again sends them.
     """
-    session.execute(select(Tournament.id).where(Tournament.id == tournament.id).with_for_update())
+    lock_tournament(session, tournament.id)
     missing = missing_for_publication(session, tournament)
     if missing:
         raise PublishRefused(tournament.code, missing)
@@ -159,7 +160,7 @@ def resend(session: Session, tournament: Tournament, participant: Participant, *
         raise PublishRefused(tournament.code, [Missing("not_published", _(
             "the tournament is not published yet; publish it first"))])
     report = PublishReport()
-    if channel_of(participant) is not Channel.EMAIL:
+    if not plays_by_email(participant):
         participant.start_sheet_sent_on = None
     _send(session, tournament, [participant], report, by=by, writer=writer, today=today,
           again=True)
@@ -169,8 +170,10 @@ def resend(session: Session, tournament: Tournament, participant: Participant, *
 def _send(session: Session, tournament: Tournament, participants: Sequence[Participant],
           report: PublishReport, *, by: User | None, writer: LetterWriter | None,
           today: dt.date, again: bool) -> None:
-    by_email = [p for p in participants if channel_of(p) is Channel.EMAIL]
-    report.for_steward.extend(p for p in participants if channel_of(p) is not Channel.EMAIL)
+    # A web player with an address gets his sheet by e-mail as an e-mail player does; the
+    # steward posts (or reads out) the others' (002 §4.3.2).
+    by_email = [p for p in participants if plays_by_email(p)]
+    report.for_steward.extend(p for p in participants if not plays_by_email(p))
     if writer is not None and by_email:
         sent = Schedule(writer).send_start_sheets(session, tournament, by_email, again=again)
         for participant in sent.start_sheet_recipients:
@@ -187,10 +190,11 @@ def _send(session: Session, tournament: Tournament, participants: Sequence[Parti
 
 
 def sheets_for_steward(tournament: Tournament) -> list[Participant]:
-    """Postal and telephone players, with the day each sheet was posted (None: still to post)."""
+    """The players whose sheet the steward posts or reads out (all but those it is e-mailed to),
+    with the day each was posted (None: still to post)."""
     if tournament.status is TournamentStatus.DRAFT:
         return []
-    return [p for p in _active(tournament) if channel_of(p) is not Channel.EMAIL]
+    return [p for p in _active(tournament) if not plays_by_email(p)]
 
 
 def record_sheet_posted(session: Session, participant: Participant, posted_on: dt.date,

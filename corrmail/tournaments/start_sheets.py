@@ -19,6 +19,7 @@ from corrmail.models import (
     TournamentSystem,
     User,
 )
+from corrmail.tournaments.lock import lock_tournament
 from scoring.roundrobin import round_robin_games
 
 CYCLES = {TournamentSystem.ROUND_ROBIN_SINGLE: 1, TournamentSystem.ROUND_ROBIN_DOUBLE: 2}
@@ -37,6 +38,7 @@ def pair_round_robin(session: Session, tournament: Tournament, user: User | None
     Refused when the tournament is not a round robin, already has games, or has under two
     players: pairing twice would double every game.
     """
+    lock_tournament(session, tournament.id)
     cycles = CYCLES.get(tournament.system)
     if cycles is None:
         raise PairingRefused(

@@ -24,7 +24,7 @@ from wtforms import DateField, SelectField, SelectMultipleField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired
 
-from corrmail.letters.recipients import channel_of
+from corrmail.letters.recipients import channel_of, plays_by_email
 from corrmail.letters.write import DEFAULT_LANGUAGE
 from corrmail.models import Channel, Participant, Role, Tournament, User
 from corrmail.people.accounts import AccountRefused, player_account
@@ -215,7 +215,11 @@ def publish_now(code: str) -> str | Response:
     except PublishRefused as error:
         return _publish_page(tournament, error.missing), 422  # type: ignore[return-value]
     steward = len([p for p in report.for_steward if p.start_sheet_sent_on is None])
-    if letter_writer().settings.captured:
+    if not (report.started or report.games_created or report.emailed):
+        # Publishing again, or the second of a double click: the first did the work.
+        flash(_("%(code)s was already published: no games were created and no start sheet was "
+                "sent again («Send again» sends one player's sheet again).", code=code), "info")
+    elif letter_writer().settings.captured:
         flash(_("%(code)s is published: %(games)s games created, %(emailed)s start sheets written "
                 "for e-mail but kept in the outbox (no mail server is configured), %(steward)s "
                 "for the steward to post.", code=code, games=report.games_created,
@@ -247,7 +251,8 @@ def sheets(code: str) -> str:
     tournament = official_tournament(code)
     return render_template("tournaments/sheet_mailing.html", tournament=tournament,
                            participants=[p for p in tournament.participants if not p.withdrawn],
-                           channel_of=channel_of, to_post=sheets_for_steward(tournament),
+                           channel_of=channel_of, plays_by_email=plays_by_email,
+                           to_post=sheets_for_steward(tournament),
                            posted_form=PostedForm(), action_form=ActionForm(),
                            today=tournament_today(tournament))
 
