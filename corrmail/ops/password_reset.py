@@ -30,7 +30,7 @@ from email.utils import formataddr
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask import session as browser_session
-from flask_babel import force_locale
+from flask_babel import force_locale, refresh
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -227,6 +227,12 @@ def reset() -> str | Response:
             return redirect(url_for("password_reset.forgot"))
         # Opened from the letter: the script posts the fragment's token to the claim.
         return render_template("auth/password_claim.html", form=ClaimForm())
+    if browser_session.get("locale") is None:
+        # A new user's first pages (this one, then the login) are in the language of his
+        # letters, as his invitation was: a player who reads English is not met in Russian.
+        # The page's language switch still overrides it.
+        browser_session["locale"] = letter_language(user)
+        refresh()
     form = ResetForm()
     if form.validate_on_submit():
         user.set_password(form.password.data)  # also ends every session of the user

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, selectinload
 from werkzeug.wrappers.response import Response
 
 from corrmail.games.state import letter_owed_by, stored_states
+from corrmail.letters.recipients import channel_of
 from corrmail.models import (
     Channel,
     Game,
@@ -154,7 +155,7 @@ def show(code: str) -> str:
                                                           game.black.player_id)}
     return render_template(
         "tournaments/show.html", tournament=tournament, rows=rows, pair_form=PairForm(),
-        viewable=viewable,
+        viewable=viewable, channel_of=channel_of,
     )
 
 

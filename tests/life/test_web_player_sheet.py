@@ -71,3 +71,16 @@ def test_a_web_player_without_an_address_is_on_the_stewards_list(
         assert tournament is not None
         assert sorted(p.player.name for p in sheets_for_steward(tournament)) == [
             "Орлов Олег", "Седов Сергей"]
+
+
+def test_the_tournament_page_says_how_each_player_plays(
+    draft: int, database: Database, organizer_client: FlaskClient,
+) -> None:
+    """In a mixed tournament the director sees each player's channel before the draw: his own,
+    else e-mail with an address and post without one (002 §4.1.1)."""
+    _make_web(database, "Седов Сергей", email="sedov@mail.example")
+    page = organizer_client.get(f"/tournaments/{CODE}").get_data(as_text=True)
+    players = page.split('<table class="players">')[1].split("</table>")[0]
+    rows = {row.split("<td>")[2].split("<")[0].strip(): row.split("<td>")[3].split("<")[0]
+            for row in players.split("<tr>")[2:]}
+    assert rows == {"Петров Иван": "эл. почта", "Седов Сергей": "сайт", "Орлов Олег": "почта"}

@@ -119,3 +119,33 @@ def test_the_reset_letter_is_in_the_accounts_letter_language_not_the_pages(
     assert to_referee["Subject"] == "Setting a new password"
     assert "set a new password for the login referee" in to_referee.get_body().get_content()  # type: ignore[union-attr]
     assert to_steward["Subject"] == "Новый пароль"
+
+
+def test_the_set_password_page_is_in_the_accounts_language_until_the_reader_chooses(
+    client: FlaskClient, make_user: Callable[..., User], database: Database
+) -> None:
+    """A player whose letters are in English opens his link on a browser that never chose a
+    language: the form, its refusals and the login page after it are English; a reader who
+    chose Russian on this browser keeps Russian."""
+    make_user("smith", Role.PLAYER)
+    with database.transaction() as session:
+        session.scalars(select(User).where(User.login == "smith")).one().locale = "en"
+    client.post("/password/forgot", data={"login": "smith"})
+    page = _open(client, _link(database)).get_data(as_text=True)
+    assert "smith" in page and 'lang="en"' in page
+    differ = client.post("/password/reset", data={"password": NEW, "again": NEW + "!"})
+    assert differ.status_code == 422 and "Пароли не совпадают." not in differ.get_data(as_text=True)
+    done = client.post("/password/reset", data={"password": NEW, "again": NEW}, follow_redirects=True)
+    assert 'lang="en"' in done.get_data(as_text=True)
+
+
+def test_a_language_chosen_on_the_browser_is_kept_on_the_set_password_page(
+    client: FlaskClient, make_user: Callable[..., User], database: Database
+) -> None:
+    make_user("smith", Role.PLAYER)
+    with database.transaction() as session:
+        session.scalars(select(User).where(User.login == "smith")).one().locale = "en"
+    assert client.post("/locale", data={"locale": "ru"}).status_code == 302
+    client.post("/password/forgot", data={"login": "smith"})
+    page = _open(client, _link(database)).get_data(as_text=True)
+    assert 'lang="ru"' in page
