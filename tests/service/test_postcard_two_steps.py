@@ -187,3 +187,7 @@ def test_the_steward_re_enters_his_mistyped_card_and_the_player_keeps_his_days(
         last = game.letters[-1]
         assert (last.sender_id, last.moves_text, last.entry_error) == (game.black_id, "f6-g5", True)
         assert GameView(game).chart().totals.black == 2  # the card's 2 days, no penalty
+    # The game page shows the wrong entry's 6 days struck through, saying why they do not count.
+    page = unescape(steward.get(f"/games/{game_id}").get_data(as_text=True))
+    row = page.split(f'id="letter-{wrong}"')[1].split("</tr>")[0]
+    assert "<s>6</s>" in row and "not counted: the steward's wrong entry, corrected" in row
