@@ -8,7 +8,7 @@ from email.message import EmailMessage
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from corrmail.mail.compose import message_bytes
+from corrmail.mail.compose import ComposedLetter, composed_from_message
 from corrmail.models import OutboxMessage, OutboxStatus
 
 
@@ -32,15 +32,34 @@ def enqueue(
     for header in ("Message-ID", "To", "From", "Subject"):
         if not message[header]:
             raise IncompleteMessage(header)
-    body = message.get_body(preferencelist=("plain",))
+    return enqueue_composed(session, composed_from_message(message), kind=kind,
+                            envelope_sender=envelope_sender, tournament_id=tournament_id,
+                            game_id=game_id, case_id=case_id)
+
+
+def enqueue_composed(
+    session: Session,
+    letter: ComposedLetter,
+    *,
+    kind: str,
+    envelope_sender: str | None = None,
+    tournament_id: int | None = None,
+    game_id: int | None = None,
+    case_id: int | None = None,
+) -> OutboxMessage:
+    """:func:`enqueue` of a letter already written to bytes
+    (:func:`corrmail.mail.compose.compose_letter`)."""
+    missing = letter.lacks()
+    if missing is not None:
+        raise IncompleteMessage(missing)
     row = OutboxMessage(
-        message_id=str(message["Message-ID"]),
+        message_id=letter.message_id,
         kind=kind,
-        recipient=str(message["To"]),
-        envelope_sender=envelope_sender or str(message["From"]),
-        subject=str(message["Subject"]),
-        body_text=body.get_content() if body is not None else "",
-        raw=message_bytes(message),
+        recipient=letter.recipient,
+        envelope_sender=envelope_sender or letter.sender,
+        subject=letter.subject,
+        body_text=letter.body_text,
+        raw=letter.raw,
         tournament_id=tournament_id,
         game_id=game_id,
         case_id=case_id,

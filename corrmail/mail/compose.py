@@ -9,10 +9,14 @@ player's reply address with a signed token, and the token once more in ``Referen
 from __future__ import annotations
 
 import mimetypes
+import quopri
+import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from email import quoprimime
+from email.contentmanager import _encode_base64  # type: ignore[attr-defined]
 from email.generator import NLCRE, BytesGenerator  # type: ignore[attr-defined]
 from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
@@ -21,7 +25,8 @@ from email.utils import format_datetime
 from io import BytesIO
 from typing import Any
 
-__all__ = ["Attachment", "OutgoingLetter", "build_message", "message_bytes", "new_message_id"]
+__all__ = ["Attachment", "ComposedLetter", "OutgoingLetter", "build_message", "compose_letter",
+           "composed_from_message", "message_bytes", "new_message_id"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,3 +249,146 @@ def build_message(letter: OutgoingLetter) -> EmailMessage:
             disposition="inline" if attachment.inline else "attachment",
         )
     return message
+
+
+@dataclass(frozen=True, slots=True)
+class ComposedLetter:
+    """A letter as the outbox stores it: the bytes to send and the headers it files them by."""
+
+    raw: bytes
+    message_id: str
+    recipient: str
+    sender: str
+    subject: str
+    #: The plain-text body as a reader's client decodes it (the outbox viewer shows it).
+    body_text: str
+
+    def lacks(self) -> str | None:
+        """The first of the headers every outgoing message needs that is empty, or None."""
+        for name, value in (("Message-ID", self.message_id), ("To", self.recipient),
+                            ("From", self.sender), ("Subject", self.subject)):
+            if not value:
+                return name
+        return None
+
+
+def composed_from_message(message: EmailMessage) -> ComposedLetter:
+    """What the outbox stores of an :class:`EmailMessage` built elsewhere."""
+    body = message.get_body(preferencelist=("plain",))
+    return ComposedLetter(
+        raw=message_bytes(message),
+        message_id=str(message["Message-ID"] or ""),
+        recipient=str(message["To"] or ""),
+        sender=str(message["From"] or ""),
+        subject=str(message["Subject"] or ""),
+        body_text=body.get_content() if body is not None else "",
+    )
+
+
+#: Attachment names and MIME types the direct writer handles: the stdlib writes such a
+#: filename as ``filename="…"`` with nothing to escape or encode (RFC 2231), and such a type
+#: as one leaf part. Anything else goes through :func:`build_message`.
+_PLAIN_FILENAME = re.compile(r"[A-Za-z0-9._-]+\Z")
+_PLAIN_TYPE_WORD = re.compile(r"[a-z0-9][a-z0-9.+-]*\Z")
+_CRLF = "\r\n"
+
+
+def compose_letter(letter: OutgoingLetter) -> ComposedLetter:
+    """The outbox's copy of ``letter``: the bytes of ``message_bytes(build_message(letter))``
+    and the headers :func:`composed_from_message` reads from it, written directly.
+
+    Building the :class:`EmailMessage` (content managers, moving the text part into a
+    ``multipart/mixed`` on the first attachment, parameter rewriting) and walking it with the
+    generator was most of composing a letter. Here each header still goes through the
+    composing policy (the same header objects and folding, so the same header bytes), the
+    bodies through the stdlib's own encoders, and the boundary is drawn by the generator's
+    own method over the same text; only the order of the pieces is written out, in the order
+    ``build_message`` produces (its ``set_content`` drops ``Content-Language`` with every
+    other ``Content-*`` header set before it, so the letter carries none).
+    ``tests/mail/test_compose_policy.py`` compares both ways byte for byte. A letter with an
+    HTML alternative or an attachment outside :data:`_PLAIN_FILENAME` and
+    :data:`_PLAIN_TYPE_WORD` is built by :func:`build_message`.
+    """
+    if not letter.to:
+        raise ValueError(f"letter {letter.message_id} has no recipient")
+    kinds = [attachment.mime_type for attachment in letter.attachments]
+    if letter.html is not None or not all(
+            _PLAIN_FILENAME.match(attachment.filename)
+            and _PLAIN_TYPE_WORD.match(maintype) and _PLAIN_TYPE_WORD.match(subtype)
+            and maintype not in ("multipart", "message")
+            for attachment, (maintype, subtype) in zip(letter.attachments, kinds, strict=True)):
+        return composed_from_message(build_message(letter))
+    policy = SMTP_POLICY
+    store = policy.header_store_parse
+    line_length = policy.max_line_length
+    assert line_length is not None  # email.policy.SMTP's 78
+
+    def header(name: str, value: str) -> tuple[str, Any]:
+        return store(name, value)
+
+    top = [
+        header("Message-ID", letter.message_id),
+        header("Date", format_datetime(letter.date)),
+        header("From", letter.from_address),
+        header("To", ", ".join(letter.to)),
+        header("Subject", letter.subject),
+    ]
+    if letter.reply_to:
+        top.append(header("Reply-To", letter.reply_to))
+    if letter.in_reply_to:
+        top.append(header("In-Reply-To", letter.in_reply_to))
+    if letter.references:
+        top.append(header("References", " ".join(letter.references)))
+    top.append(header("Auto-Submitted", "auto-generated"))
+    # set_text_content: its Content-Type, the charset parameter set on it, then its encoding.
+    lines = letter.text.encode("utf-8").splitlines()
+    payload = quoprimime.body_encode((b"\n".join(lines) + b"\n").decode("latin-1"),
+                                     line_length)
+    text_headers = [header("Content-Type", 'text/plain; charset="utf-8"'),
+                    header("Content-Transfer-Encoding", "quoted-printable")]
+    mime_version = header("MIME-Version", "1.0")
+    text_part = _part_bytes(text_headers, payload)
+    if letter.attachments:
+        parts = [text_part]
+        for attachment, (maintype, subtype) in zip(letter.attachments, kinds, strict=True):
+            disposition = "inline" if attachment.inline else "attachment"
+            parts.append(_part_bytes([
+                header("Content-Type", f"{maintype}/{subtype}"),
+                header("Content-Transfer-Encoding", "base64"),
+                header("Content-Disposition", f'{disposition}; filename="{attachment.filename}"'),
+                mime_version,
+            ], _encode_base64(attachment.content, max_line_length=line_length)))
+        boundary: str = _BlockGenerator._make_boundary(b"\r\n".join(parts))
+        top += [mime_version,
+                header("Content-Type", f'multipart/mixed; boundary="{boundary}"')]
+        delimiter = f"--{boundary}".encode("ascii")
+        body = b"".join((delimiter, b"\r\n", (b"\r\n" + delimiter + b"\r\n").join(parts),
+                         b"\r\n", delimiter, b"--\r\n"))
+        raw = _headers_bytes(top) + body
+    else:
+        top += [*text_headers, mime_version]
+        raw = _headers_bytes(top) + _body_bytes(payload)
+    fields = {name: str(value) for name, value in top[:5]}
+    return ComposedLetter(
+        raw=raw, message_id=fields["Message-ID"], recipient=fields["To"],
+        sender=fields["From"], subject=fields["Subject"],
+        # get_content() of the text part: its quoted-printable payload decoded, as utf-8.
+        body_text=quopri.decodestring(payload.encode("ascii")).decode("utf-8", "replace"),
+    )
+
+
+def _headers_bytes(headers: Sequence[tuple[str, Any]]) -> bytes:
+    """The generator's header block: each header folded by the policy, then a blank line."""
+    fold = SMTP_POLICY.fold_binary
+    return b"".join([*(fold(name, value) for name, value in headers), b"\r\n"])
+
+
+def _body_bytes(payload: str) -> bytes:
+    """A leaf part's body as :class:`_BlockGenerator` writes it: its lines with CRLF ends."""
+    parts: list[str] = NLCRE.split(payload)
+    text = _CRLF.join(parts[:-1]) + _CRLF + parts[-1] if len(parts) > 1 else parts[-1]
+    return text.encode("ascii", "surrogateescape")
+
+
+def _part_bytes(headers: Sequence[tuple[str, Any]], payload: str) -> bytes:
+    return _headers_bytes(headers) + _body_bytes(payload)

@@ -30,6 +30,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from email import policy
+from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses
 from typing import Any
@@ -49,9 +50,13 @@ from corrmail.letters.write import DEFAULT_LANGUAGE, LetterWriter
 from corrmail.mail.automated import Automation
 from corrmail.mail.compose import READING_POLICY
 from corrmail.mail.correspondence import Correspondence, Outcome
-from corrmail.mail.envelope import judge_envelope, topmost_authentication_results
+from corrmail.mail.envelope import (
+    authentication_results_of,
+    judge_envelope,
+    topmost_authentication_results,
+)
 from corrmail.mail.errors import MailError, MalformedMessage, OversizeMessage
-from corrmail.mail.inbound import InboundMessage, parse_inbound, raw_digest
+from corrmail.mail.inbound import InboundMessage, parse_inbound, parse_received, raw_digest
 from corrmail.mail.notice_limit import hold_back, notices_exhausted
 from corrmail.models import (
     Game,
@@ -214,11 +219,13 @@ class Inbox:
             connection = self.database.engine.connect()
         except (OperationalError, DBAPIError) as error:
             raise TemporaryFailure(f"cannot store the message: {error}") from error
+        # Parsed once, for the Message-ID stored with it and for processing it below.
+        parsed = _parsed(raw) if len(raw) <= self.max_bytes else None
         with connection:
             try:
                 stored = self._store(
                     connection, raw, source=source, received_at=received_at,
-                    envelope_sender=envelope_sender,
+                    envelope_sender=envelope_sender, parsed=parsed,
                 )
             except (OperationalError, DBAPIError, PendingRollbackError) as error:
                 raise TemporaryFailure(f"cannot store the message: {error}") from error
@@ -233,6 +240,7 @@ class Inbox:
                     receipt = self._process(
                         session, inbound_id, envelope_sender=envelope_sender,
                         envelope_recipients=envelope_recipients,
+                        received=(raw, parsed) if parsed is not None else None,
                     )
             except Exception as error:
                 if database_unavailable(error):
@@ -253,13 +261,14 @@ class Inbox:
 
     def _store(
         self, connection: Connection, raw: bytes, *, source: str, received_at: dt.datetime,
-        envelope_sender: str | None,
+        envelope_sender: str | None, parsed: Message | None = None,
     ) -> Receipt:
-        """The stored row, committed: new, or the one already stored with its outcome so far."""
+        """The stored row, committed: new, or the one already stored with its outcome so far.
+        ``parsed``: ``raw`` parsed whole (:func:`corrmail.mail.inbound.parse_received`)."""
         digest = raw_digest(raw)
         oversize = len(raw) > self.max_bytes
         kept = raw[:OVERSIZE_EVIDENCE_BYTES] if oversize else raw
-        message_id = _message_id_of(kept)
+        message_id = _message_id_of(kept) if parsed is None or oversize else _message_id_in(parsed)
         status = InboundStatus.REFUSED if oversize else InboundStatus.STORED
         values: dict[str, object] = {
             "message_id": message_id,
@@ -335,20 +344,25 @@ class Inbox:
         *,
         envelope_sender: str | None,
         envelope_recipients: tuple[str, ...],
+        received: tuple[bytes, Message] | None = None,
     ) -> Receipt:
+        """``received``: the bytes this delivery brought and their parse, used when they are
+        the stored message's (a message stored earlier under the same Message-ID may not be)."""
         row = self._claim(session, inbound_id)
         if row is None:  # another delivery of the same letter processed it first
             row = session.get(InboundRow, inbound_id)
             assert row is not None
             return Receipt(row.id, True, row.status, row.outcome or "", row.outcome_detail or "")
+        parsed = received[1] if received is not None and received[0] == row.raw else None
         try:
             message = parse_inbound(
                 row.raw, max_bytes=self.max_bytes, envelope_sender=envelope_sender,
-                envelope_recipients=envelope_recipients,
+                envelope_recipients=envelope_recipients, parsed=parsed,
             )
         except MalformedMessage as error:
             return self._finish(row, InboundStatus.IGNORED, "malformed", error.reason)
-        auth_results = topmost_authentication_results(row.raw)
+        auth_results = (topmost_authentication_results(row.raw) if parsed is None
+                        else authentication_results_of(parsed))
         receipt = self._apply(session, row, message, auth_results,
                               envelope_sender=envelope_sender)
         # Written with the outcome by the last flush. Set before the game was read, it left the
@@ -493,10 +507,29 @@ class Inbox:
 def _message_id_of(raw: bytes) -> str | None:
     try:
         headers = BytesParser(policy=READING_POLICY).parsebytes(raw, headersonly=True)
+    except (ValueError, TypeError, IndexError):
+        return None
+    return _message_id_in(headers)
+
+
+def _message_id_in(headers: Message) -> str | None:
+    """The stored Message-ID of a parsed message (its headers are read the same whether the
+    body was parsed too or not)."""
+    try:
         value = str(headers.get("Message-ID", "")).strip()
     except (ValueError, TypeError, IndexError):
         return None
     return value[:998] or None
+
+
+def _parsed(raw: bytes) -> Message | None:
+    """``raw`` parsed for :meth:`Inbox.receive`; None when the parser fails on it: then the
+    Message-ID and the processing read the bytes themselves, each handling the failure as
+    before (the raw store must not be stopped by it)."""
+    try:
+        return parse_received(raw)
+    except Exception:
+        return None
 
 
 def envelope_addresses(values: list[str]) -> tuple[str, ...]:
