@@ -176,7 +176,7 @@ def replay_values(game: Game) -> dict[str, Any]:
     """
     from corrmail.games.view import GameView
     from notation.game_position import position_fen
-    from timekeeping import NotToMoveError, compute_chart, repeat_due_of, reply_clock
+    from timekeeping import NotToMoveError, repeat_due_of, reply_clock
 
     view = GameView(game)
     values: dict[str, Any] = {name: None for name in FIELDS}
@@ -214,7 +214,7 @@ def replay_values(game: Game) -> dict[str, Any]:
         values["forced_plies"] = "".join("1" if forced else "0" for forced in flags)
     try:
         ledger = view.ledger()
-        chart = compute_chart(ledger)
+        chart = view.chart_of(ledger)
     except ValueError as error:
         values["clock_problem"] = str(error)
         return values
@@ -567,7 +567,10 @@ def _recompute(session: Session, game_ids: Sequence[int],
             select(StoredGameState).where(
                 StoredGameState.game_id.in_(others[start:start + _BATCH]))))
     seen = set()
-    games = _load_games(session, [game_id for game_id in game_ids if game_id not in trusted])
+    untrusted = [game_id for game_id in game_ids if game_id not in trusted]
+    # Only the games not trusted are read again (a letter's own game is trusted: no loader
+    # options to build for an empty list).
+    games = _load_games(session, untrusted) if untrusted else iter(())
     for game in chain(trusted.values(), games):
         seen.add(game.id)
         values = replay_values(game)
