@@ -292,3 +292,62 @@ def test_one_parse_of_a_received_message_reads_as_the_three_did() -> None:
         assert inbox._message_id_in(parsed) == inbox._message_id_of(raw), raw[:300]
         assert (envelope.authentication_results_of(parsed)
                 == envelope.topmost_authentication_results(raw)), raw[:300]
+
+
+def _by_policy(name: str, value: str) -> tuple[bytes, str]:
+    _, header = SMTP.header_store_parse(name, value)
+    return SMTP.fold_binary(name, header), str(header)
+
+
+def _dot_atoms(rng: random.Random, count: int, separators: str) -> str:
+    atoms = ["".join(rng.choice("aqZ09") for _ in range(rng.randint(1, 8))) for _ in range(count)]
+    text = atoms[0]
+    for atom in atoms[1:]:
+        text += rng.choice(separators) + atom
+    return text
+
+
+def test_headers_written_without_the_registry_are_the_policys() -> None:
+    """The headers the direct writer writes as ``name: value`` without parsing them (a plain
+    Message-ID, the Date of an aware time, a plain attachment's disposition) are, for every
+    such value that fits on a line, the bytes and the text ``email.policy.SMTP`` gives, up to
+    the longest line; longer ones, and values outside those forms, are parsed as usual."""
+    rng = random.Random(3)
+    checked = {"Message-ID": 0, "Date": 0, "Content-Disposition": 0}
+    for _ in range(20000):
+        value = f"<{_dot_atoms(rng, rng.randint(1, 9), '._-')}@{_dot_atoms(rng, rng.randint(1, 5), '.-')}>"
+        assert compose._PLAIN_MESSAGE_ID.match(value)
+        written = compose._plain_header("Message-ID", value, True)
+        if written is None:
+            assert len(value) > 78 - len("Message-ID: ")
+            continue
+        assert (written[1].folded, str(written[1])) == _by_policy("Message-ID", value), value
+        checked["Message-ID"] += 1
+    for length in range(1, 70):
+        name = "".join(rng.choice("aZ09._-") for _ in range(length))
+        assert compose._PLAIN_FILENAME.match(name)
+        for disposition in ("attachment", "inline"):
+            value = f'{disposition}; filename="{name}"'
+            written = compose._plain_header("Content-Disposition", value, True)
+            if written is None:
+                assert len(value) > 78 - len("Content-Disposition: ")
+                continue
+            assert (written[1].folded, str(written[1])) == _by_policy("Content-Disposition", value)
+            checked["Content-Disposition"] += 1
+    for _ in range(20000):
+        offset = timedelta(minutes=rng.randint(-(23 * 60 + 59), 23 * 60 + 59))
+        when = datetime(1900, 1, 1, tzinfo=timezone(offset)) + timedelta(
+            seconds=rng.randrange(8000 * 365 * 86400), microseconds=rng.randrange(10 ** 6))
+        assert compose._plain_date(when)
+        value = compose.format_datetime(when)
+        written = compose._plain_header("Date", value, True)
+        assert written is not None
+        assert (written[1].folded, str(written[1])) == _by_policy("Date", value), value
+        checked["Date"] += 1
+    assert min(checked.values()) > 50, checked
+    # Times that do not read back as written are parsed: naive, a seconds offset, a short year.
+    assert not compose._plain_date(datetime(2026, 1, 1))
+    assert not compose._plain_date(datetime(2026, 1, 1, tzinfo=timezone(timedelta(seconds=30))))
+    assert not compose._plain_date(datetime(50, 1, 1, tzinfo=UTC))
+    assert not compose._PLAIN_MESSAGE_ID.match("<.a@b>")
+    assert not compose._PLAIN_MESSAGE_ID.match("<a b@c>")
