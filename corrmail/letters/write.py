@@ -152,16 +152,15 @@ class LetterWriter:
             attachments=attachments,
             language=language,
         )
-        row = enqueue_composed(
+        return enqueue_composed(
             session,
             compose_letter(letter),
             kind=kind,
+            bounce_address=self.signer.bounce_address,
             tournament_id=tournament_id,
             game_id=game_id,
             case_id=case_id,
         )
-        row.envelope_sender = self.signer.bounce_address(row.id)
-        return row
 
     def post_many(
         self, session: Session, recipients: Iterable[str], **kwargs: Any
