@@ -33,9 +33,9 @@ from email import policy
 from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Connection, bindparam, func, select, update
+from sqlalchemy import Connection, Table, bindparam, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import dml as postgresql_dml
 from sqlalchemy.dialects.sqlite import dml as sqlite_dml
@@ -82,15 +82,39 @@ EX_TEMPFAIL = 75
 OVERSIZE_EVIDENCE_BYTES = 64 * 1024
 
 
-#: The claim of :meth:`Inbox._claim`, one statement object for every message (SQLAlchemy
-#: computes its cache key once).
+_INBOUND = cast(Table, InboundRow.__table__)
+#: The claim of :meth:`Inbox._claim` and the outcome :meth:`Inbox._process` records, one
+#: statement object each for every message (SQLAlchemy computes their cache keys once). Plain
+#: statements on the table: the ORM had nothing to do for the claimed row but load it, keep
+#: its history and write it back with the last flush.
 _CLAIM = (
-    update(InboundRow)
-    .where(InboundRow.id == bindparam("inbound_id"), InboundRow.status == InboundStatus.STORED)
+    update(_INBOUND)
+    .where(_INBOUND.c.id == bindparam("inbound_id"), _INBOUND.c.status == InboundStatus.STORED)
     .values(processed_at=bindparam("now"))
-    .returning(InboundRow)
-    .execution_options(synchronize_session=False)
+    .returning(_INBOUND.c.id, _INBOUND.c.raw, _INBOUND.c.received_at)
 )
+_OUTCOME_VALUES: dict[str, Any] = {"status": bindparam("new_status"), "outcome": bindparam("new_outcome"),
+                   "outcome_detail": bindparam("new_detail"),
+                   "processed_at": bindparam("new_processed_at")}
+_RECORD_OUTCOME = (update(_INBOUND).where(_INBOUND.c.id == bindparam("inbound_id"))
+                   .values(**_OUTCOME_VALUES))
+_RECORD_OUTCOME_AND_RESULTS = (
+    update(_INBOUND).where(_INBOUND.c.id == bindparam("inbound_id"))
+    .values(**_OUTCOME_VALUES, auth_results=bindparam("new_auth_results"))
+)
+
+
+@dataclass(slots=True)
+class _Claimed:
+    """The stored message this transaction claimed, and the outcome it records for it."""
+
+    id: int
+    raw: bytes
+    received_at: dt.datetime
+    status: InboundStatus | None = None
+    outcome: str = ""
+    outcome_detail: str = ""
+    processed_at: dt.datetime | None = None
 
 
 class _SQLiteInsert(sqlite.Insert):
@@ -350,9 +374,10 @@ class Inbox:
         the stored message's (a message stored earlier under the same Message-ID may not be)."""
         row = self._claim(session, inbound_id)
         if row is None:  # another delivery of the same letter processed it first
-            row = session.get(InboundRow, inbound_id)
-            assert row is not None
-            return Receipt(row.id, True, row.status, row.outcome or "", row.outcome_detail or "")
+            stored = session.get(InboundRow, inbound_id)
+            assert stored is not None
+            return Receipt(stored.id, True, stored.status, stored.outcome or "",
+                           stored.outcome_detail or "")
         parsed = received[1] if received is not None and received[0] == row.raw else None
         try:
             message = parse_inbound(
@@ -360,18 +385,31 @@ class Inbox:
                 envelope_recipients=envelope_recipients, parsed=parsed,
             )
         except MalformedMessage as error:
-            return self._finish(row, InboundStatus.IGNORED, "malformed", error.reason)
+            receipt = self._finish(row, InboundStatus.IGNORED, "malformed", error.reason)
+            self._record_outcome(session, row)
+            return receipt
         auth_results = (topmost_authentication_results(row.raw) if parsed is None
                         else authentication_results_of(parsed))
         receipt = self._apply(session, row, message, auth_results,
                               envelope_sender=envelope_sender)
-        # Written with the outcome by the last flush. Set before the game was read, it left the
-        # claimed row dirty, so reading the game flushed the session first: a flush with nothing
-        # to write, or an UPDATE of its own when the MTA reported results.
-        row.auth_results = auth_results
+        # Written with the outcome, once the letter has been applied (one UPDATE).
+        self._record_outcome(session, row, auth_results=auth_results)
         return receipt
 
-    def _apply(self, session: Session, row: InboundRow, message: InboundMessage,
+    def _record_outcome(self, session: Session, row: _Claimed, **results: str | None) -> None:
+        """The claimed row's outcome (:meth:`_finish`), and with ``auth_results`` the MTA's
+        report, written by one UPDATE in the processing transaction."""
+        assert row.status is not None, "every way through _apply ends in _finish"
+        values: dict[str, object] = {
+            "inbound_id": row.id, "new_status": row.status, "new_outcome": row.outcome,
+            "new_detail": row.outcome_detail, "new_processed_at": row.processed_at}
+        if "auth_results" in results:
+            values["new_auth_results"] = results["auth_results"]
+            session.execute(_RECORD_OUTCOME_AND_RESULTS, values)
+        else:
+            session.execute(_RECORD_OUTCOME, values)
+
+    def _apply(self, session: Session, row: _Claimed, message: InboundMessage,
                auth_results: str | None, *, envelope_sender: str | None) -> Receipt:
         """What the parsed message does: recorded if machine-made, refused if it is not
         authenticated, else applied to its game."""
@@ -429,7 +467,7 @@ class Inbox:
             detail = f"{detail} (notice held back: loop limit)".strip()
         return self._finish(row, status, outcome.code, detail)
 
-    def _refuse_envelope(self, session: Session, row: InboundRow, message: InboundMessage,
+    def _refuse_envelope(self, session: Session, row: _Claimed, message: InboundMessage,
                          game: Game, participant: Participant, envelope_sender: str | None,
                          auth_results: str | None) -> Receipt:
         """The player's From and token, another mailbox's envelope, no DKIM/SPF pass for the
@@ -446,7 +484,7 @@ class Inbox:
         return self._finish(row, InboundStatus.REFUSED, "envelope_mismatch",
                             f"envelope sender {envelope_sender}")
 
-    def _claim(self, session: Session, inbound_id: int) -> InboundRow | None:
+    def _claim(self, session: Session, inbound_id: int) -> _Claimed | None:
         """Take the stored row for this transaction and return it; None if it is not (or no
         longer) stored.
 
@@ -459,10 +497,11 @@ class Inbox:
         ``processed_at`` is set only to make the write; :meth:`_finish` sets the real value.
         ``RETURNING`` hands back the claimed row with the claim, saving a round trip.
         """
-        return session.scalars(_CLAIM, {"inbound_id": inbound_id, "now": self.clock()}
-                               ).one_or_none()
+        claimed = session.execute(_CLAIM, {"inbound_id": inbound_id, "now": self.clock()}
+                                  ).one_or_none()
+        return None if claimed is None else _Claimed(*claimed)
 
-    def _record_automated(self, session: Session, row: InboundRow, message: InboundMessage) -> Receipt:
+    def _record_automated(self, session: Session, row: _Claimed, message: InboundMessage) -> Receipt:
         assert message.automation is not None
         kind = message.automation.kind
         detail = message.automation.reason
@@ -496,7 +535,7 @@ class Inbox:
             in_reply_to=message.message_id,
         )
 
-    def _finish(self, row: InboundRow, status: InboundStatus, outcome: str, detail: str) -> Receipt:
+    def _finish(self, row: _Claimed, status: InboundStatus, outcome: str, detail: str) -> Receipt:
         row.status = status
         row.outcome = outcome[:60]
         row.outcome_detail = detail
