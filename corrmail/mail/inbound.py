@@ -14,8 +14,9 @@ from datetime import datetime
 from email.errors import HeaderParseError
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
-from email.utils import getaddresses, parsedate_to_datetime
+from email.utils import parsedate_to_datetime
 
+from corrmail.mail.addresses import addresses_in
 from corrmail.mail.automated import AutomationVerdict, detect_automation
 from corrmail.mail.body import new_text
 from corrmail.mail.compose import READING_POLICY
@@ -120,7 +121,7 @@ def _read(raw: bytes, message: EmailMessage, envelope_sender: str | None,
 
 def _first_address(message: EmailMessage, header: str) -> tuple[str, str]:
     try:
-        pairs = getaddresses([str(message.get(header, ""))])
+        pairs = addresses_in([str(message.get(header, ""))])
     except (ValueError, IndexError):
         return "", ""
     for name, address in pairs:
@@ -134,7 +135,7 @@ def _addresses(message: EmailMessage, headers: tuple[str, ...]) -> tuple[str, ..
     for header in headers:
         values.extend(str(value) for value in message.get_all(header, []))
     try:
-        return tuple(address for _, address in getaddresses(values) if "@" in address)
+        return tuple(address for _, address in addresses_in(values) if "@" in address)
     except (ValueError, IndexError):
         return ()
 

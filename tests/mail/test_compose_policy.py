@@ -351,3 +351,31 @@ def test_headers_written_without_the_registry_are_the_policys() -> None:
     assert not compose._plain_date(datetime(50, 1, 1, tzinfo=UTC))
     assert not compose._PLAIN_MESSAGE_ID.match("<.a@b>")
     assert not compose._PLAIN_MESSAGE_ID.match("<a b@c>")
+
+
+def test_kept_address_parses_are_getaddresses() -> None:
+    """Addresses read from received headers (each header text parsed once) are the pairs
+    ``getaddresses`` gives, read twice so the kept parses are reused; a value it fails on
+    fails the same way every time."""
+    from email.utils import getaddresses
+
+    from corrmail.mail.addresses import addresses_in
+
+    values = [
+        [""], ["ivan@mail.example"], ['"Petrov, Ivan" <ivan@mail.example>'],
+        ["Иван <ivan@mail.example>, b@c.example"], ["=?utf-8?b?0JjQstCw0L0=?= <i@m.example>"],
+        ["a@b.example (comment)", "c@d.example"], ["undisclosed-recipients:;"], ["<>"],
+        ["a@b@c"], ["\"unterminated <a@b.example>"], ["x" * 2000 + "@long.example"],
+        ["turnir+g12.p34.abcdef@turnir.example"], ["a@b.example,,c@d.example"],
+    ]
+    for _ in range(2):
+        for value in values:
+            try:
+                expected: object = getaddresses(value)
+            except (ValueError, IndexError) as error:
+                expected = type(error)
+            try:
+                kept: object = addresses_in(value)
+            except (ValueError, IndexError) as error:
+                kept = type(error)
+            assert kept == expected, value
