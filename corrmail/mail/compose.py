@@ -8,6 +8,7 @@ player's reply address with a signed token, and the token once more in ``Referen
 
 from __future__ import annotations
 
+import binascii
 import mimetypes
 import quopri
 import re
@@ -16,7 +17,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from email import quoprimime
-from email.contentmanager import _encode_base64  # type: ignore[attr-defined]
 from email.generator import NLCRE, BytesGenerator  # type: ignore[attr-defined]
 from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
@@ -362,7 +362,7 @@ def compose_letter(letter: OutgoingLetter) -> ComposedLetter:
                 _plain_header("Content-Disposition", disposed, True)
                 or header("Content-Disposition", disposed),
                 mime_version,
-            ], _encode_base64(attachment.content, max_line_length=line_length)))
+            ], _base64_lines(attachment.content, line_length)))
         boundary: str = _BlockGenerator._make_boundary(b"\r\n".join(parts))
         top += [mime_version,
                 header("Content-Type", f'multipart/mixed; boundary="{boundary}"')]
@@ -419,6 +419,17 @@ def _plain_date(when: datetime) -> bool:
     offset = when.utcoffset()
     return (offset is not None and not offset.seconds % 60 and not offset.microseconds
             and 1900 <= when.year <= 9999)
+
+
+def _base64_lines(data: bytes, max_line_length: int) -> str:
+    """``email.contentmanager._encode_base64``: ``data`` in base64 lines of
+    ``max_line_length // 4 * 4`` characters, each ended by a newline, encoded at once rather
+    than a line at a time. Its lines encode ``max_line_length // 4 * 3`` bytes each, a multiple
+    of three, so no padding falls inside the text: the same characters, cut at the same places."""
+    width = max_line_length // 4 * 4
+    encoded = binascii.b2a_base64(data, newline=False).decode("ascii")
+    return "".join([encoded[start:start + width] + "\n"
+                    for start in range(0, len(encoded), width)])
 
 
 def _headers_bytes(headers: Sequence[tuple[str, Any]]) -> bytes:

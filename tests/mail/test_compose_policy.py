@@ -379,3 +379,16 @@ def test_kept_address_parses_are_getaddresses() -> None:
             except (ValueError, IndexError) as error:
                 kept = type(error)
             assert kept == expected, value
+
+
+def test_base64_lines_are_the_content_managers() -> None:
+    """Attachments are encoded at once and cut into lines: the text the stdlib's content
+    manager writes a line at a time, for every length around the line's 57 bytes and beyond."""
+    from email.contentmanager import _encode_base64  # type: ignore[attr-defined]
+
+    rng = random.Random(57)
+    for length in [*range(0, 400), 4000, 4001, 4002, 65536]:
+        data = rng.randbytes(length)
+        for line_length in (78, 76, 77, 4, 5, 998):
+            assert compose._base64_lines(data, line_length) == _encode_base64(
+                data, max_line_length=line_length), (length, line_length)
