@@ -198,6 +198,26 @@ def test_svg_shades_exactly_the_last_moves_squares_diagram_after_diagram(game_ty
             assert shaded == ({last.start, last.end} if last else set())
 
 
+@pytest.mark.parametrize("game_type", DRAUGHTS)
+def test_pieces_are_each_squares_piece(game_type: GameType) -> None:
+    """A position's pieces, read off its bitboards in one pass, are what :meth:`piece_at`
+    finds square by square: men and kings of both colours, in square order."""
+    rng = random.Random(29)
+    kings = 0
+    for _ in range(40):
+        moves = random_game(game_type, rng, max_plies=rng.randint(0, 120))
+        position = Position.initial(game_type)
+        for move in moves:
+            position = position.play(move)
+            found = position.pieces()
+            expected = {square: piece for square in position.geometry.squares
+                        if (piece := position.piece_at(square)) is not None}
+            assert found == expected
+            assert list(found) == sorted(found)
+            kings += sum(piece.king for piece in found.values())
+    assert kings  # the playouts crowned some
+
+
 def test_annotations_and_nags_after_moves_are_skipped() -> None:
     (game,) = read_pdn('[GameType "25"]\n1. c3-d4! f6-g5?! $2 2. g3-h4 ; a line comment\n*')
     assert game.errors == [] and len(game.moves) == 3
