@@ -225,6 +225,10 @@ def append_letter(
         # row whose every column is given here. The statement goes through the session, so
         # its listeners note the game's changed ledger as they note a flushed letter
         # (corrmail.games.state), and the row joins the session as a letter read from it.
+        # What the session holds unwritten is flushed first, as the flush of the letter did:
+        # a caller may read the ids of rows it added before the append (nothing, for a letter
+        # received by e-mail: then this costs nothing).
+        session.flush()
         new_id = session.execute(_INSERT_LETTER, values).scalar_one()
         row = Letter(id=new_id, **values)
         make_transient_to_detached(row)

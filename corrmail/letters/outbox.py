@@ -73,6 +73,9 @@ def enqueue_composed(
         "game_id": game_id,
         "case_id": case_id,
     }
+    # The session's unwritten rows are flushed, as the flush of the outbox row did (a caller
+    # may read the ids of rows it added before posting a letter).
+    session.flush()
     fields = dict(session.execute(_INSERT_OUTBOX, values).one()._mapping)
     if bounce_address is not None:
         fields["envelope_sender"] = bounce_address(fields["id"])
