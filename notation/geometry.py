@@ -219,6 +219,11 @@ class Geometry:
         """Bit position of ``square`` in the engine's padded layout."""
         return self._bits[square]
 
+    @property
+    def bits(self) -> tuple[int, ...]:
+        """The bit position of every square, in square order (:meth:`bit` of each)."""
+        return self._bits
+
     @cached_property
     def _bits(self) -> tuple[int, ...]:
         return tuple(row * self.padded_width + col for row, col in self._coords)

@@ -24,6 +24,10 @@ class Piece:
         return letter.upper() if self.king else letter
 
 
+_WHITE_MAN, _WHITE_KING = Piece(Color.WHITE), Piece(Color.WHITE, True)
+_BLACK_MAN, _BLACK_KING = Piece(Color.BLACK), Piece(Color.BLACK, True)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended: the side to move has no legal move (002 rules of play)."""
@@ -140,7 +144,18 @@ class Position:
         return None
 
     def pieces(self) -> dict[Square, Piece]:
-        return {sq: piece for sq in self.geometry.squares if (piece := self.piece_at(sq))}
+        """Every occupied square and its piece, in square order. Read off the bitboards in one
+        pass (every FEN and diagram asks for it, and asking :meth:`piece_at` square by square
+        was most of writing a FEN); the four kinds of piece are immutable and shared."""
+        white, black, kings = self.white, self.black, self.kings
+        found: dict[Square, Piece] = {}
+        for square, bit in enumerate(self.geometry.bits):
+            mask = 1 << bit
+            if white & mask:
+                found[square] = _WHITE_KING if kings & mask else _WHITE_MAN
+            elif black & mask:
+                found[square] = _BLACK_KING if kings & mask else _BLACK_MAN
+        return found
 
     # -- moves --------------------------------------------------------------------------------
 

@@ -7,18 +7,65 @@ The last move can be marked: its start and end squares shaded, its route drawn a
 
 from __future__ import annotations
 
+from functools import cache
 from html import escape
 
 from notation.columns.position import ColumnPosition
 from notation.columns.svg import columns_svg
 from notation.game_position import GamePosition
-from notation.geometry import Square, SquareStyle
+from notation.geometry import Geometry, Square, SquareStyle
 from notation.move import Move
 from notation.rules import Color
 
 _LIGHT = "#f0d9b5"
 _DARK = "#b58863"
 _MARK = "#e8c547"
+
+
+@cache
+def _background(geometry: Geometry, square_size: int, style: SquareStyle
+                ) -> tuple[tuple[tuple[Square | None, str, str], ...], tuple[str, ...]]:
+    """What every diagram of a board draws before its pieces, made once per board: each square
+    (row by row from White's side) as ``(square, its rect, its rect marked as the last move's)``,
+    and the coordinate labels."""
+    size = geometry.size
+    margin = square_size // 2
+    side = size * square_size + 2 * margin
+    squares = []
+    for row in range(size):
+        for col in range(size):
+            x = margin + col * square_size
+            y = margin + (size - 1 - row) * square_size
+            square = geometry.square_at(row, col)
+            rect = '<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}"/>'.format
+            squares.append((
+                square,
+                rect(x=x, y=y, size=square_size, fill=_LIGHT if square is None else _DARK),
+                rect(x=x, y=y, size=square_size, fill=_LIGHT if square is None else _MARK),
+            ))
+    labels = []
+    label_size = max(8, square_size // 4)
+    if style is SquareStyle.ALGEBRAIC:
+        for index in range(size):
+            x = margin + index * square_size + square_size // 2
+            y = margin + (size - index) * square_size - square_size // 2
+            labels.append(
+                f'<text x="{x}" y="{side - margin // 3}" font-size="{label_size}" '
+                f'text-anchor="middle">{geometry.files[index]}</text>'
+            )
+            labels.append(
+                f'<text x="{margin // 2}" y="{y + label_size // 3}" font-size="{label_size}" '
+                f'text-anchor="middle">{index + 1}</text>'
+            )
+    else:
+        for square in geometry.squares:
+            x = margin + geometry.column(square) * square_size
+            y = margin + (size - 1 - geometry.row(square)) * square_size
+            labels.append(
+                f'<text x="{x + 2}" y="{y + label_size}" font-size="{label_size}" '
+                f'fill="#fff">{geometry.number(square)}</text>'
+            )
+    return tuple(squares), tuple(labels)
 
 
 def board_svg(
@@ -48,35 +95,10 @@ def board_svg(
         y = margin + (size - 1 - geometry.row(square)) * square_size
         return x, y
 
-    for row in range(size):
-        for col in range(size):
-            x = margin + col * square_size
-            y = margin + (size - 1 - row) * square_size
-            square = geometry.square_at(row, col)
-            fill = _LIGHT if square is None else (_MARK if square in marked else _DARK)
-            parts.append(
-                f'<rect x="{x}" y="{y}" width="{square_size}" height="{square_size}" fill="{fill}"/>'
-            )
-    label_size = max(8, square_size // 4)
-    if style is SquareStyle.ALGEBRAIC:
-        for index in range(size):
-            x = margin + index * square_size + square_size // 2
-            y = margin + (size - index) * square_size - square_size // 2
-            parts.append(
-                f'<text x="{x}" y="{side - margin // 3}" font-size="{label_size}" '
-                f'text-anchor="middle">{geometry.files[index]}</text>'
-            )
-            parts.append(
-                f'<text x="{margin // 2}" y="{y + label_size // 3}" font-size="{label_size}" '
-                f'text-anchor="middle">{index + 1}</text>'
-            )
-    else:
-        for square in geometry.squares:
-            x, y = corner(square)
-            parts.append(
-                f'<text x="{x + 2}" y="{y + label_size}" font-size="{label_size}" '
-                f'fill="#fff">{geometry.number(square)}</text>'
-            )
+    squares, labels = _background(geometry, square_size, style)
+    parts.extend([marked_rect if square in marked else rect
+                  for square, rect, marked_rect in squares])
+    parts.extend(labels)
     radius = square_size * 0.38
     # Column draughts: stacks are drawn by notation.columns.svg.
     if isinstance(position, ColumnPosition):

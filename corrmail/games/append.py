@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Select, bindparam, func, select
+from sqlalchemy import Select, Table, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, noload
+from sqlalchemy.orm import Session, make_transient_to_detached, noload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from corrmail.models import Channel, Game, Letter, User
+from corrmail.models import Channel, Game, Letter, User, utcnow
 
 
 class LedgerError(ValueError):
@@ -177,6 +177,12 @@ _LETTERS_OF_GAME = (
 )
 
 
+#: A letter's row, every column given (:func:`append_letter`); one statement object, so its
+#: cache key is computed once.
+_LETTERS = cast(Table, Letter.__table__)
+_INSERT_LETTER = _LETTERS.insert().returning(_LETTERS.c.id)
+
+
 def holds_lock(session: Session, game: Game) -> bool:
     """Whether `game` was loaded by :func:`load_locked_game` in the transaction now open."""
     held = session.info.get(_LOCKED_GAMES)
@@ -206,20 +212,30 @@ def append_letter(
         if target.sender_id != letter.sender_id:
             raise CorrectionSenderError(target.id, letter.sender_id, target.sender_id)
     if locked:
-        row = Letter(
-            game_id=game.id,
-            sequence=max((known.sequence for known in game.letters), default=0) + 1,
-            entered_by_id=entered_by.id if entered_by is not None else None,
+        values = {
+            "game_id": game.id,
+            "sequence": max((known.sequence for known in game.letters), default=0) + 1,
+            "entered_by_id": entered_by.id if entered_by is not None else None,
             **letter.__dict__,
-        )
+            "entered_at": utcnow(),
+        }
         # Under the lock no other writer can take this sequence: no savepoint to fall back to.
-        # The letter joins the loaded ledger as read state, not as a change of the game: the
-        # row carries its game_id, and a game changed through its collection would take part
-        # in the flush (dependency processing, history of its columns) for nothing to write.
+        # One INSERT through the session, not a flush: the unit of work (dependency sorting,
+        # the flush listeners over every object of the session) was most of an append, for a
+        # row whose every column is given here. The statement goes through the session, so
+        # its listeners note the game's changed ledger as they note a flushed letter
+        # (corrmail.games.state), and the row joins the session as a letter read from it.
+        # What the session holds unwritten is flushed first, as the flush of the letter did:
+        # a caller may read the ids of rows it added before the append (nothing, for a letter
+        # received by e-mail: then this costs nothing).
+        session.flush()
+        new_id = session.execute(_INSERT_LETTER, values).scalar_one()
+        row = Letter(id=new_id, **values)
+        make_transient_to_detached(row)
         session.add(row)
+        # The letter joins the loaded ledger as read state, not as a change of the game.
         set_committed_value(game, "letters", [*game.letters, row])
         set_committed_value(row, "game", game)
-        session.flush()
         return row
     last = session.scalar(select(func.max(Letter.sequence)).where(Letter.game_id == game.id))
     row = Letter(

@@ -38,9 +38,9 @@ import datetime as dt
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import ForeignKey, Row, String, Table, Text, event, select
+from sqlalchemy import ForeignKey, Row, String, Table, Text, bindparam, event, select, update
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import (
     Mapped,
@@ -51,7 +51,7 @@ from sqlalchemy.orm import (
     relationship,
     selectinload,
 )
-from sqlalchemy.orm.attributes import get_history
+from sqlalchemy.orm.attributes import get_history, set_committed_value
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 from sqlalchemy.orm.util import identity_key
 
@@ -176,7 +176,7 @@ def replay_values(game: Game) -> dict[str, Any]:
     """
     from corrmail.games.view import GameView
     from notation.game_position import position_fen
-    from timekeeping import NotToMoveError, compute_chart, repeat_due_of, reply_clock
+    from timekeeping import NotToMoveError, repeat_due_of, reply_clock
 
     view = GameView(game)
     values: dict[str, Any] = {name: None for name in FIELDS}
@@ -214,7 +214,7 @@ def replay_values(game: Game) -> dict[str, Any]:
         values["forced_plies"] = "".join("1" if forced else "0" for forced in flags)
     try:
         ledger = view.ledger()
-        chart = compute_chart(ledger)
+        chart = view.chart_of(ledger)
     except ValueError as error:
         values["clock_problem"] = str(error)
         return values
@@ -567,14 +567,21 @@ def _recompute(session: Session, game_ids: Sequence[int],
             select(StoredGameState).where(
                 StoredGameState.game_id.in_(others[start:start + _BATCH]))))
     seen = set()
-    games = _load_games(session, [game_id for game_id in game_ids if game_id not in trusted])
+    untrusted = [game_id for game_id in game_ids if game_id not in trusted]
+    # Only the games not trusted are read again (a letter's own game is trusted: no loader
+    # options to build for an empty list).
+    games = _load_games(session, untrusted) if untrusted else iter(())
     for game in chain(trusted.values(), games):
         seen.add(game.id)
         values = replay_values(game)
         row = stored.get(game.id)
         if row is None:
             session.add(StoredGameState(game_id=game.id, **values))
-        else:
+        elif game.id in trusted:
+            # The game of a letter just entered: written at once (see _write_state).
+            if any(getattr(row, name) != value for name, value in values.items()):
+                _write_state(session, row, values)
+        else:  # games read again in batches (a rebuild): the flush writes their rows together
             for name, value in values.items():
                 if getattr(row, name) != value:
                     setattr(row, name, value)
@@ -583,6 +590,28 @@ def _recompute(session: Session, game_ids: Sequence[int],
         row = session.identity_map.get(identity_key(StoredGameState, game_id))
         if row is not None:
             session.expunge(row)
+
+
+_STATE_TABLE = cast(Table, StoredGameState.__table__)
+#: A stored state's every field written by one UPDATE: one statement object whatever changed
+#: (SQLAlchemy computes its cache key once), the bound names prefixed apart from the columns'.
+_WRITE_STATE = (
+    update(_STATE_TABLE).where(_STATE_TABLE.c.game_id == bindparam("state_game_id"))
+    .values({name: bindparam(f"new_{name}") for name in FIELDS})
+)
+
+
+def _write_state(session: Session, row: StoredGameState, values: Mapping[str, Any]) -> None:
+    """Write a game's recomputed state over its stored row, and keep the row object as read.
+
+    An UPDATE through the session rather than the row's changed attributes left to the flush
+    at commit: the unit of work's history of some thirty columns for one row whose every value
+    is here was most of that flush. Unchanged fields are written with their stored values."""
+    session.execute(_WRITE_STATE, {"state_game_id": row.game_id,
+                                   **{f"new_{name}": value for name, value in values.items()}})
+    for name, value in values.items():
+        if getattr(row, name) != value:
+            set_committed_value(row, name, value)
 
 
 # --- verify and rebuild -----------------------------------------------------------------------

@@ -11,6 +11,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
+from itertools import chain
 from typing import Any
 
 from sqlalchemy import and_, bindparam, event, select
@@ -22,6 +23,7 @@ from corrmail.games.ledger import effective_letters, standing_penalties
 from corrmail.games.move_walk import color_of
 from corrmail.letters.recipients import plays_by_email
 from corrmail.models import (
+    AuditEntry,
     Break,
     Case,
     CaseType,
@@ -30,10 +32,12 @@ from corrmail.models import (
     Game,
     GameState,
     Letter,
+    OutboxMessage,
     PairedRound,
     Participant,
     Tournament,
 )
+from corrmail.models import InboundMessage as InboundRow
 from corrmail.models import Penalty as PenaltyRow
 from corrmail.models.enums import ROUND_BY_ROUND_SYSTEMS
 from notation.full import format_full
@@ -256,6 +260,42 @@ def _count_penalty_statements(execute_state: ORMExecuteState) -> None:
 @event.listens_for(Session, "after_soft_rollback")
 def _forget_penalty_reads(session: Session, previous_transaction: object) -> None:
     session.info[_PENALTY_WRITES] = session.info.get(_PENALTY_WRITES, 0) + 1
+    session.info[_GAME_WRITES] = session.info.get(_GAME_WRITES, 0) + 1
+
+
+#: Where :meth:`GameView.ledger` keeps a game object's last time ledger and its chart, and the
+#: count of writes in a session that make such a copy stale.
+_LEDGER_MEMO = "_corrmail_ledger_memo"
+_GAME_WRITES = "corrmail.game_view.game_writes"
+#: Rows no game's ledger reads: the letters the server writes, the audit log, the received
+#: messages. Writing them (the intake does, between the relayed letter's chart and the stored
+#: state's) leaves a kept ledger current; a write of anything else makes it stale.
+_NOT_READ_BY_LEDGERS = (OutboxMessage, AuditEntry, InboundRow)
+
+
+def _writes_ledger_input(items: Any) -> bool:
+    return any(not isinstance(item, _NOT_READ_BY_LEDGERS) for item in items)
+
+
+@event.listens_for(Session, "after_flush")
+def _count_game_writes(session: Session, flush_context: object) -> None:
+    if _writes_ledger_input(chain(session.new, session.dirty, session.deleted)):
+        session.info[_GAME_WRITES] = session.info.get(_GAME_WRITES, 0) + 1
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _count_game_statements(execute_state: ORMExecuteState) -> None:
+    """A statement that may write (any but a SELECT; raw SQL too) makes kept ledgers stale,
+    unless it writes one of the tables no ledger reads."""
+    if execute_state.is_select:
+        return
+    table = getattr(execute_state.statement, "table", None)
+    if getattr(table, "name", None) not in _UNREAD_TABLES:
+        session = execute_state.session
+        session.info[_GAME_WRITES] = session.info.get(_GAME_WRITES, 0) + 1
+
+
+_UNREAD_TABLES = frozenset(kind.__tablename__ for kind in _NOT_READ_BY_LEDGERS)
 
 
 class MoveTally:
@@ -626,7 +666,47 @@ class GameView:
         that reached the board through his own accepted variant (the partner's letter carried
         them, or the letter of the variant's reply did) and were not forced; ``forced_moves``
         the forced ones among his moves since his previous letter (002 §4.2.4, §4.3.5).
+
+        The ledger is kept on the game object (:meth:`_ledger_stamp` says while it holds): the
+        intake's relayed letter and the stored state's replay at commit read the same one.
         """
+        stamp = self._ledger_stamp()
+        memo = self.game.__dict__.get(_LEDGER_MEMO)
+        if stamp is not None and memo is not None and memo[0] == stamp:
+            kept: Ledger = memo[1]
+            return kept
+        ledger = self._read_ledger()
+        if stamp is not None:
+            self.game.__dict__[_LEDGER_MEMO] = (stamp, ledger, None)
+        return ledger
+
+    def chart_of(self, ledger: Ledger) -> TimeChart:
+        """``compute_chart(ledger)``, computed once for the ledger :meth:`ledger` keeps."""
+        memo = self.game.__dict__.get(_LEDGER_MEMO)
+        if memo is not None and memo[1] is ledger:
+            if memo[2] is None:
+                memo = self.game.__dict__[_LEDGER_MEMO] = (memo[0], ledger, compute_chart(ledger))
+            chart: TimeChart = memo[2]
+            return chart
+        return compute_chart(ledger)
+
+    def _ledger_stamp(self) -> tuple[object, ...] | None:
+        """What a kept ledger of this game is valid for: this transaction, while nothing it
+        reads has been written in it (:data:`_NOT_READ_BY_LEDGERS` aside) or is waiting to be
+        flushed, the same letters loaded and the same penalties voided. None: keep nothing — a
+        view that reads the game its own way (a subclass), a game outside a session, or one
+        whose session holds unflushed changes (they could be undone or changed again unseen).
+        """
+        if type(self) is not GameView:
+            return None
+        session = object_session(self.game)
+        if session is None or _writes_ledger_input(
+                chain(session.new, session.dirty, session.deleted)):
+            return None
+        return (session.get_transaction(), session.info.get(_GAME_WRITES, 0),
+                self.void_penalties_of, tuple(self.game.letters))
+
+    def _read_ledger(self) -> Ledger:
         tournament = self.game.tournament
         entries: list[LetterEntry] = []
         last_sent: dict[Side, dt.date] = {}
@@ -745,7 +825,7 @@ class GameView:
         return list(self.game.letters)
 
     def chart(self) -> TimeChart:
-        return compute_chart(self.ledger())
+        return self.chart_of(self.ledger())
 
 
 def game_start_date(session: Session, game: Game) -> dt.date:

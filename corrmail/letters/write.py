@@ -17,8 +17,8 @@ from typing import Any
 import jinja2
 from sqlalchemy.orm import Session
 
-from corrmail.letters.outbox import enqueue
-from corrmail.mail.compose import Attachment, OutgoingLetter, build_message, new_message_id
+from corrmail.letters.outbox import enqueue_composed
+from corrmail.mail.compose import Attachment, OutgoingLetter, compose_letter, new_message_id
 from corrmail.mail.settings import MailSettings
 from corrmail.mail.tokens import TokenSigner
 from corrmail.models import OutboxMessage, utcnow
@@ -152,16 +152,15 @@ class LetterWriter:
             attachments=attachments,
             language=language,
         )
-        row = enqueue(
+        return enqueue_composed(
             session,
-            build_message(letter),
+            compose_letter(letter),
             kind=kind,
+            bounce_address=self.signer.bounce_address,
             tournament_id=tournament_id,
             game_id=game_id,
             case_id=case_id,
         )
-        row.envelope_sender = self.signer.bounce_address(row.id)
-        return row
 
     def post_many(
         self, session: Session, recipients: Iterable[str], **kwargs: Any

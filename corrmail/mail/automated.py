@@ -21,7 +21,8 @@ import enum
 import re
 from dataclasses import dataclass
 from email.message import EmailMessage
-from email.utils import getaddresses
+
+from corrmail.mail.addresses import addresses_in
 
 __all__ = ["Automation", "AutomationVerdict", "detect_automation"]
 
@@ -72,7 +73,7 @@ def detect_automation(
     if return_path is not None and str(return_path).strip() in ("", "<>"):
         return AutomationVerdict(Automation.BOUNCE, "empty return path")
 
-    senders = [address for _, address in getaddresses([str(message.get("From", ""))])]
+    senders = [address for _, address in addresses_in([str(message.get("From", ""))])]
     if any(_BOUNCE_SENDERS.match(address) for address in senders):
         return AutomationVerdict(Automation.BOUNCE, f"From: {senders[0]}")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from icalendar import Calendar, Event
 
@@ -73,6 +74,13 @@ def _folded(line: str, limit: int = 75) -> str:
     backslash (or caret) and the character it escapes."""
     if len(line) < limit and line.isascii():
         return line
+    return _folded_long(line, limit)
+
+
+@lru_cache(maxsize=1024)
+def _folded_long(line: str, limit: int) -> str:
+    """:func:`_folded` of a line that needs folding, kept: a reply deadline's summary is the
+    same for every letter of a tournament, and folding it went character by character."""
     parts: list[str] = []
     chars: list[str] = []
     octets = 0

@@ -82,7 +82,6 @@ from timekeeping import (
     NotToMoveError,
     RuleViolation,
     TimekeepingError,
-    compute_chart,
     last_safe_reply_date,
     parse_break_announcement,
 )
@@ -454,7 +453,7 @@ class _Context:
         first_index = check.first_index
         view_after = GameView(self.game)
         ledger = view_after.ledger()
-        chart = compute_chart(ledger)
+        chart = view_after.chart_of(ledger)
         moves_written = numbered(own_plies, first_index)
         context: dict[str, Any] = {
             "repeated": numbered(repeated, first_index - len(repeated)) if repeated else "",

@@ -20,9 +20,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from email import policy
+from email.message import Message
 from email.parser import BytesParser
 
-__all__ = ["EnvelopeVerdict", "topmost_authentication_results", "judge_envelope",
+__all__ = ["EnvelopeVerdict", "authentication_results_of", "topmost_authentication_results",
+           "judge_envelope",
            "passes_for_domain"]
 
 
@@ -43,6 +45,25 @@ def topmost_authentication_results(raw: bytes) -> str | None:
     if value is None:
         return None
     return " ".join(str(value).split())[:4000]
+
+
+def authentication_results_of(message: Message) -> str | None:
+    """:func:`topmost_authentication_results` of the bytes ``message`` was parsed from, read
+    off that parse (the intake parses a received letter once) rather than parsing them again.
+
+    The header is fetched as the ``compat32`` parse fetches it (non-ASCII bytes read as
+    U+FFFD). Its raw text may differ from that parse's only in the whitespace and line breaks
+    leading it (``compat32`` keeps the line break after an empty first line, the other policies
+    strip it), which the unfolding below removes either way.
+    """
+    try:
+        for name, value in message.raw_items():
+            if name.lower() == "authentication-results":
+                fetched = policy.compat32.header_fetch_parse(name, value)
+                return " ".join(str(fetched).split())[:4000]
+    except (ValueError, TypeError, IndexError):
+        return None
+    return None
 
 
 _COMMENT = re.compile(r"\([^()]*\)")

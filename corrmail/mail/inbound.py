@@ -12,16 +12,17 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.errors import HeaderParseError
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from email.parser import BytesParser
-from email.utils import getaddresses, parsedate_to_datetime
+from email.utils import parsedate_to_datetime
 
+from corrmail.mail.addresses import addresses_in
 from corrmail.mail.automated import AutomationVerdict, detect_automation
 from corrmail.mail.body import new_text
 from corrmail.mail.compose import READING_POLICY
 from corrmail.mail.errors import MalformedMessage, OversizeMessage
 
-__all__ = ["InboundMessage", "parse_inbound", "raw_digest", "DEFAULT_MAX_BYTES"]
+__all__ = ["InboundMessage", "parse_inbound", "parse_received", "raw_digest", "DEFAULT_MAX_BYTES"]
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 
@@ -66,13 +67,17 @@ def parse_inbound(
     max_bytes: int = DEFAULT_MAX_BYTES,
     envelope_sender: str | None = None,
     envelope_recipients: tuple[str, ...] = (),
+    parsed: Message | None = None,
 ) -> InboundMessage:
-    """Parse ``raw``; raise :class:`OversizeMessage` or :class:`MalformedMessage`."""
+    """Parse ``raw``; raise :class:`OversizeMessage` or :class:`MalformedMessage`.
+
+    ``parsed``: ``raw`` already parsed by :func:`parse_received` (the intake reads its
+    Message-ID before storing it), not parsed again."""
     if len(raw) > max_bytes:
         raise OversizeMessage(len(raw), max_bytes)
     if not raw.strip():
         raise MalformedMessage("empty message", raw[:200])
-    message = BytesParser(policy=READING_POLICY).parsebytes(raw)
+    message = parsed if parsed is not None else parse_received(raw)
     if not isinstance(message, EmailMessage):  # pragma: no cover - the policy guarantees it
         raise MalformedMessage("not an e-mail message", raw[:200])
     try:
@@ -81,6 +86,11 @@ def parse_inbound(
         # CPython's header parser fails on some broken headers ("Message-ID: <"); found by the
         # fuzz test in tests/ops/test_inbound_security.py.
         raise MalformedMessage(f"unreadable header ({type(error).__name__})", raw[:200]) from None
+
+
+def parse_received(raw: bytes) -> Message:
+    """``raw`` parsed as every reading of a received message parses it."""
+    return BytesParser(policy=READING_POLICY).parsebytes(raw)
 
 
 def _read(raw: bytes, message: EmailMessage, envelope_sender: str | None,
@@ -111,7 +121,7 @@ def _read(raw: bytes, message: EmailMessage, envelope_sender: str | None,
 
 def _first_address(message: EmailMessage, header: str) -> tuple[str, str]:
     try:
-        pairs = getaddresses([str(message.get(header, ""))])
+        pairs = addresses_in([str(message.get(header, ""))])
     except (ValueError, IndexError):
         return "", ""
     for name, address in pairs:
@@ -125,7 +135,7 @@ def _addresses(message: EmailMessage, headers: tuple[str, ...]) -> tuple[str, ..
     for header in headers:
         values.extend(str(value) for value in message.get_all(header, []))
     try:
-        return tuple(address for _, address in getaddresses(values) if "@" in address)
+        return tuple(address for _, address in addresses_in(values) if "@" in address)
     except (ValueError, IndexError):
         return ()
 

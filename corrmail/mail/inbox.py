@@ -30,11 +30,12 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from email import policy
+from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Connection, bindparam, func, select, update
+from sqlalchemy import Connection, Table, bindparam, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import dml as postgresql_dml
 from sqlalchemy.dialects.sqlite import dml as sqlite_dml
@@ -49,9 +50,13 @@ from corrmail.letters.write import DEFAULT_LANGUAGE, LetterWriter
 from corrmail.mail.automated import Automation
 from corrmail.mail.compose import READING_POLICY
 from corrmail.mail.correspondence import Correspondence, Outcome
-from corrmail.mail.envelope import judge_envelope, topmost_authentication_results
+from corrmail.mail.envelope import (
+    authentication_results_of,
+    judge_envelope,
+    topmost_authentication_results,
+)
 from corrmail.mail.errors import MailError, MalformedMessage, OversizeMessage
-from corrmail.mail.inbound import InboundMessage, parse_inbound, raw_digest
+from corrmail.mail.inbound import InboundMessage, parse_inbound, parse_received, raw_digest
 from corrmail.mail.notice_limit import hold_back, notices_exhausted
 from corrmail.models import (
     Game,
@@ -77,15 +82,39 @@ EX_TEMPFAIL = 75
 OVERSIZE_EVIDENCE_BYTES = 64 * 1024
 
 
-#: The claim of :meth:`Inbox._claim`, one statement object for every message (SQLAlchemy
-#: computes its cache key once).
+_INBOUND = cast(Table, InboundRow.__table__)
+#: The claim of :meth:`Inbox._claim` and the outcome :meth:`Inbox._process` records, one
+#: statement object each for every message (SQLAlchemy computes their cache keys once). Plain
+#: statements on the table: the ORM had nothing to do for the claimed row but load it, keep
+#: its history and write it back with the last flush.
 _CLAIM = (
-    update(InboundRow)
-    .where(InboundRow.id == bindparam("inbound_id"), InboundRow.status == InboundStatus.STORED)
+    update(_INBOUND)
+    .where(_INBOUND.c.id == bindparam("inbound_id"), _INBOUND.c.status == InboundStatus.STORED)
     .values(processed_at=bindparam("now"))
-    .returning(InboundRow)
-    .execution_options(synchronize_session=False)
+    .returning(_INBOUND.c.id, _INBOUND.c.raw, _INBOUND.c.received_at)
 )
+_OUTCOME_VALUES: dict[str, Any] = {"status": bindparam("new_status"), "outcome": bindparam("new_outcome"),
+                   "outcome_detail": bindparam("new_detail"),
+                   "processed_at": bindparam("new_processed_at")}
+_RECORD_OUTCOME = (update(_INBOUND).where(_INBOUND.c.id == bindparam("inbound_id"))
+                   .values(**_OUTCOME_VALUES))
+_RECORD_OUTCOME_AND_RESULTS = (
+    update(_INBOUND).where(_INBOUND.c.id == bindparam("inbound_id"))
+    .values(**_OUTCOME_VALUES, auth_results=bindparam("new_auth_results"))
+)
+
+
+@dataclass(slots=True)
+class _Claimed:
+    """The stored message this transaction claimed, and the outcome it records for it."""
+
+    id: int
+    raw: bytes
+    received_at: dt.datetime
+    status: InboundStatus | None = None
+    outcome: str = ""
+    outcome_detail: str = ""
+    processed_at: dt.datetime | None = None
 
 
 class _SQLiteInsert(sqlite.Insert):
@@ -214,11 +243,13 @@ class Inbox:
             connection = self.database.engine.connect()
         except (OperationalError, DBAPIError) as error:
             raise TemporaryFailure(f"cannot store the message: {error}") from error
+        # Parsed once, for the Message-ID stored with it and for processing it below.
+        parsed = _parsed(raw) if len(raw) <= self.max_bytes else None
         with connection:
             try:
                 stored = self._store(
                     connection, raw, source=source, received_at=received_at,
-                    envelope_sender=envelope_sender,
+                    envelope_sender=envelope_sender, parsed=parsed,
                 )
             except (OperationalError, DBAPIError, PendingRollbackError) as error:
                 raise TemporaryFailure(f"cannot store the message: {error}") from error
@@ -233,6 +264,7 @@ class Inbox:
                     receipt = self._process(
                         session, inbound_id, envelope_sender=envelope_sender,
                         envelope_recipients=envelope_recipients,
+                        received=(raw, parsed) if parsed is not None else None,
                     )
             except Exception as error:
                 if database_unavailable(error):
@@ -253,13 +285,14 @@ class Inbox:
 
     def _store(
         self, connection: Connection, raw: bytes, *, source: str, received_at: dt.datetime,
-        envelope_sender: str | None,
+        envelope_sender: str | None, parsed: Message | None = None,
     ) -> Receipt:
-        """The stored row, committed: new, or the one already stored with its outcome so far."""
+        """The stored row, committed: new, or the one already stored with its outcome so far.
+        ``parsed``: ``raw`` parsed whole (:func:`corrmail.mail.inbound.parse_received`)."""
         digest = raw_digest(raw)
         oversize = len(raw) > self.max_bytes
         kept = raw[:OVERSIZE_EVIDENCE_BYTES] if oversize else raw
-        message_id = _message_id_of(kept)
+        message_id = _message_id_of(kept) if parsed is None or oversize else _message_id_in(parsed)
         status = InboundStatus.REFUSED if oversize else InboundStatus.STORED
         values: dict[str, object] = {
             "message_id": message_id,
@@ -335,29 +368,48 @@ class Inbox:
         *,
         envelope_sender: str | None,
         envelope_recipients: tuple[str, ...],
+        received: tuple[bytes, Message] | None = None,
     ) -> Receipt:
+        """``received``: the bytes this delivery brought and their parse, used when they are
+        the stored message's (a message stored earlier under the same Message-ID may not be)."""
         row = self._claim(session, inbound_id)
         if row is None:  # another delivery of the same letter processed it first
-            row = session.get(InboundRow, inbound_id)
-            assert row is not None
-            return Receipt(row.id, True, row.status, row.outcome or "", row.outcome_detail or "")
+            stored = session.get(InboundRow, inbound_id)
+            assert stored is not None
+            return Receipt(stored.id, True, stored.status, stored.outcome or "",
+                           stored.outcome_detail or "")
+        parsed = received[1] if received is not None and received[0] == row.raw else None
         try:
             message = parse_inbound(
                 row.raw, max_bytes=self.max_bytes, envelope_sender=envelope_sender,
-                envelope_recipients=envelope_recipients,
+                envelope_recipients=envelope_recipients, parsed=parsed,
             )
         except MalformedMessage as error:
-            return self._finish(row, InboundStatus.IGNORED, "malformed", error.reason)
-        auth_results = topmost_authentication_results(row.raw)
+            receipt = self._finish(row, InboundStatus.IGNORED, "malformed", error.reason)
+            self._record_outcome(session, row)
+            return receipt
+        auth_results = (topmost_authentication_results(row.raw) if parsed is None
+                        else authentication_results_of(parsed))
         receipt = self._apply(session, row, message, auth_results,
                               envelope_sender=envelope_sender)
-        # Written with the outcome by the last flush. Set before the game was read, it left the
-        # claimed row dirty, so reading the game flushed the session first: a flush with nothing
-        # to write, or an UPDATE of its own when the MTA reported results.
-        row.auth_results = auth_results
+        # Written with the outcome, once the letter has been applied (one UPDATE).
+        self._record_outcome(session, row, auth_results=auth_results)
         return receipt
 
-    def _apply(self, session: Session, row: InboundRow, message: InboundMessage,
+    def _record_outcome(self, session: Session, row: _Claimed, **results: str | None) -> None:
+        """The claimed row's outcome (:meth:`_finish`), and with ``auth_results`` the MTA's
+        report, written by one UPDATE in the processing transaction."""
+        assert row.status is not None, "every way through _apply ends in _finish"
+        values: dict[str, object] = {
+            "inbound_id": row.id, "new_status": row.status, "new_outcome": row.outcome,
+            "new_detail": row.outcome_detail, "new_processed_at": row.processed_at}
+        if "auth_results" in results:
+            values["new_auth_results"] = results["auth_results"]
+            session.execute(_RECORD_OUTCOME_AND_RESULTS, values)
+        else:
+            session.execute(_RECORD_OUTCOME, values)
+
+    def _apply(self, session: Session, row: _Claimed, message: InboundMessage,
                auth_results: str | None, *, envelope_sender: str | None) -> Receipt:
         """What the parsed message does: recorded if machine-made, refused if it is not
         authenticated, else applied to its game."""
@@ -415,7 +467,7 @@ class Inbox:
             detail = f"{detail} (notice held back: loop limit)".strip()
         return self._finish(row, status, outcome.code, detail)
 
-    def _refuse_envelope(self, session: Session, row: InboundRow, message: InboundMessage,
+    def _refuse_envelope(self, session: Session, row: _Claimed, message: InboundMessage,
                          game: Game, participant: Participant, envelope_sender: str | None,
                          auth_results: str | None) -> Receipt:
         """The player's From and token, another mailbox's envelope, no DKIM/SPF pass for the
@@ -432,7 +484,7 @@ class Inbox:
         return self._finish(row, InboundStatus.REFUSED, "envelope_mismatch",
                             f"envelope sender {envelope_sender}")
 
-    def _claim(self, session: Session, inbound_id: int) -> InboundRow | None:
+    def _claim(self, session: Session, inbound_id: int) -> _Claimed | None:
         """Take the stored row for this transaction and return it; None if it is not (or no
         longer) stored.
 
@@ -445,10 +497,11 @@ class Inbox:
         ``processed_at`` is set only to make the write; :meth:`_finish` sets the real value.
         ``RETURNING`` hands back the claimed row with the claim, saving a round trip.
         """
-        return session.scalars(_CLAIM, {"inbound_id": inbound_id, "now": self.clock()}
-                               ).one_or_none()
+        claimed = session.execute(_CLAIM, {"inbound_id": inbound_id, "now": self.clock()}
+                                  ).one_or_none()
+        return None if claimed is None else _Claimed(*claimed)
 
-    def _record_automated(self, session: Session, row: InboundRow, message: InboundMessage) -> Receipt:
+    def _record_automated(self, session: Session, row: _Claimed, message: InboundMessage) -> Receipt:
         assert message.automation is not None
         kind = message.automation.kind
         detail = message.automation.reason
@@ -482,7 +535,7 @@ class Inbox:
             in_reply_to=message.message_id,
         )
 
-    def _finish(self, row: InboundRow, status: InboundStatus, outcome: str, detail: str) -> Receipt:
+    def _finish(self, row: _Claimed, status: InboundStatus, outcome: str, detail: str) -> Receipt:
         row.status = status
         row.outcome = outcome[:60]
         row.outcome_detail = detail
@@ -493,10 +546,29 @@ class Inbox:
 def _message_id_of(raw: bytes) -> str | None:
     try:
         headers = BytesParser(policy=READING_POLICY).parsebytes(raw, headersonly=True)
+    except (ValueError, TypeError, IndexError):
+        return None
+    return _message_id_in(headers)
+
+
+def _message_id_in(headers: Message) -> str | None:
+    """The stored Message-ID of a parsed message (its headers are read the same whether the
+    body was parsed too or not)."""
+    try:
         value = str(headers.get("Message-ID", "")).strip()
     except (ValueError, TypeError, IndexError):
         return None
     return value[:998] or None
+
+
+def _parsed(raw: bytes) -> Message | None:
+    """``raw`` parsed for :meth:`Inbox.receive`; None when the parser fails on it: then the
+    Message-ID and the processing read the bytes themselves, each handling the failure as
+    before (the raw store must not be stopped by it)."""
+    try:
+        return parse_received(raw)
+    except Exception:
+        return None
 
 
 def envelope_addresses(values: list[str]) -> tuple[str, ...]:

@@ -168,6 +168,56 @@ def test_svg_numbers_the_international_board_and_marks_kings() -> None:
     assert any("king" in (c.get("class") or "") for c in root.findall(f"{ns}circle"))
 
 
+@pytest.mark.parametrize("game_type", DRAUGHTS)
+def test_svg_shades_exactly_the_last_moves_squares_diagram_after_diagram(game_type: GameType) -> None:
+    """The board drawn under the pieces is made once per board and size; each diagram still
+    shades its own last move's start and end and nothing else, whatever the diagram before."""
+    rng = random.Random(11)
+    ns = "{http://www.w3.org/2000/svg}"
+    for _ in range(6):
+        moves = random_game(game_type, rng, max_plies=rng.randint(1, 30))
+        position = Position.initial(game_type)
+        for move in moves:
+            position = position.play(move)
+        last = moves[-1] if moves else None
+        for size in (40, 24):
+            root = ET.fromstring(board_svg(position, last_move=last, square_size=size))
+            rects = root.findall(f"{ns}rect")
+            geometry = position.geometry
+            assert len(rects) == geometry.size ** 2
+            margin = size // 2
+            shaded = set()
+            for rect in rects:
+                col = (int(rect.get("x") or 0) - margin) // size
+                row = geometry.size - 1 - (int(rect.get("y") or 0) - margin) // size
+                square = geometry.square_at(row, col)
+                if rect.get("fill") == "#e8c547":
+                    shaded.add(square)
+                else:
+                    assert rect.get("fill") == ("#f0d9b5" if square is None else "#b58863")
+            assert shaded == ({last.start, last.end} if last else set())
+
+
+@pytest.mark.parametrize("game_type", DRAUGHTS)
+def test_pieces_are_each_squares_piece(game_type: GameType) -> None:
+    """A position's pieces, read off its bitboards in one pass, are what :meth:`piece_at`
+    finds square by square: men and kings of both colours, in square order."""
+    rng = random.Random(29)
+    kings = 0
+    for _ in range(40):
+        moves = random_game(game_type, rng, max_plies=rng.randint(0, 120))
+        position = Position.initial(game_type)
+        for move in moves:
+            position = position.play(move)
+            found = position.pieces()
+            expected = {square: piece for square in position.geometry.squares
+                        if (piece := position.piece_at(square)) is not None}
+            assert found == expected
+            assert list(found) == sorted(found)
+            kings += sum(piece.king for piece in found.values())
+    assert kings  # the playouts crowned some
+
+
 def test_annotations_and_nags_after_moves_are_skipped() -> None:
     (game,) = read_pdn('[GameType "25"]\n1. c3-d4! f6-g5?! $2 2. g3-h4 ; a line comment\n*')
     assert game.errors == [] and len(game.moves) == 3

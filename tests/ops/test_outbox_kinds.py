@@ -23,8 +23,9 @@ from corrmail.paths import CHECKOUT_DIR
 from corrmail.web.outbox_labels import CASE_LETTER_PREFIX, outbox_kind
 
 #: The calls that put a letter into the outbox, and where their ``kind`` is when not a keyword.
-QUEUEING_CALLS = {"post": None, "enqueue": None, "_post_once": None, "_deliver_once": None,
-                  "post_to_player": 2, "post_to_official": 2, "post_to_officials": 2}
+QUEUEING_CALLS = {"post": None, "enqueue": None, "enqueue_composed": None, "_post_once": None,
+                  "_deliver_once": None, "post_to_player": 2, "post_to_official": 2,
+                  "post_to_officials": 2}
 #: Kinds written from values the call does not spell out, and what those values are.
 COMPUTED_KINDS = {
     "issue.kind.value": {kind.value for kind in BulletinKind},
