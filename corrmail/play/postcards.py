@@ -371,8 +371,8 @@ def _check_date_order(check: PostcardCheck, view: GameView, side: Side) -> None:
 
 def _check_postmark(check: PostcardCheck, view: GameView) -> None:
     """The card's postmark against its own dates (002 §4.3.1: the dispatch is dated by the
-    postmark). Posted before its writer received the move it answers, or before play began, the
-    card cannot be: one of the dates is mistyped, and the steward is told which. Posted on
+    postmark). Posted before its writer received the move it answers, or before his start sheet was
+    sent, the card cannot be: one of the dates is mistyped, and the steward is told which. Posted on
     another day than the one written, it is kept as written — the partner may correct the
     dispatch to the postmark in his reply (docs/rules/timekeeping.md 5) — and the steward sees
     it. A call has no postmark (its date stands for it)."""
@@ -386,15 +386,18 @@ def _check_postmark(check: PostcardCheck, view: GameView) -> None:
             "dates", postmark=f"{postmark:%d.%m.%Y}", received=f"{check.received:%d.%m.%Y}"),
             code="postmark_before_receipt"))
         return
-    try:
-        start = view.clock_start()
-    except RuntimeError:  # a view without a session (nothing stored to read the start from)
-        start = None
-    if start is not None and postmark < start:
+    # A card posted before the start date is not a slip: «если игрок начал игру в день начала
+    # игры … или ранее, то время на первый ход не начисляется» (002 §4.3.2), as an e-mail sent
+    # before the start is received. What it cannot precede is its writer's start sheet, which
+    # told him the pairing (docs/rules/timekeeping.md).
+    writer = view.game.white if check.entry.sender_id == view.game.white_id else view.game.black
+    sheet = writer.start_sheet_sent_on if writer is not None else None
+    if sheet is not None and postmark < sheet:
         check.errors.append(Finding("002 §4.3.2", _(
-            "the postmark %(postmark)s comes before the start of play %(start)s; check the "
-            "date", postmark=f"{postmark:%d.%m.%Y}", start=f"{start:%d.%m.%Y}"),
-            code="postmark_before_start"))
+            "the postmark %(postmark)s comes before %(name)s's start sheet was sent on "
+            "%(sheet)s, which made the game known; check the date",
+            postmark=f"{postmark:%d.%m.%Y}", name=writer.player.name, sheet=f"{sheet:%d.%m.%Y}"),
+            code="postmark_before_start_sheet"))
         return
     if check.sent is not None and postmark != check.sent:
         check.findings.append(Finding("002 §4.3.1", _(

@@ -390,3 +390,42 @@ def test_a_postmark_other_than_the_written_date_is_kept_and_pointed_out(
     [finding] = [f for f in check.findings if f.code == "postmark_differs"]
     assert finding.problem == "the card is dated 08.09.2026 but its postmark is 10.09.2026"
     assert _letters(database, game_id)[-1].sent == D(2026, 9, 8)
+
+
+def test_a_card_posted_before_the_start_date_is_taken_and_costs_no_time(
+        card: Card, game_id: int, database: Database) -> None:
+    """«Если игрок начал игру в день начала игры … или ранее, то время на первый ход не
+    начисляется» (002 §4.3.2): White posts his first move on receiving his start sheet, before
+    the start date; the card is stored as an e-mail sent then would be, and his time is 0."""
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        start = game.tournament.start_date
+        game.white.start_sheet_sent_on = start - dt.timedelta(days=12)
+    early = start - dt.timedelta(days=7)
+    check = card(game_id, "white", start - dt.timedelta(days=5), moves_text="1. c3-d4",
+                 sent=f"{early:%d.%m.%Y}", postmark=f"{early:%d.%m.%Y}")
+    assert check.errors == []
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        assert [letter.moves_text for letter in game.letters] == ["c3-d4"]
+        assert GameView(game).chart().totals.white == 0
+
+
+def test_a_card_posted_before_its_writers_start_sheet_is_refused_and_nothing_is_stored(
+        card: Card, game_id: int, database: Database) -> None:
+    with database.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        start = game.tournament.start_date
+        sheet = start - dt.timedelta(days=3)
+        game.white.start_sheet_sent_on = sheet
+    early = start - dt.timedelta(days=10)
+    with pytest.raises(PostcardRejected) as refused:
+        card(game_id, "white", start, moves_text="1. c3-d4", sent=f"{early:%d.%m.%Y}",
+             postmark=f"{early:%d.%m.%Y}")
+    [error] = refused.value.errors
+    assert error.rule == "002 §4.3.2" and error.code == "postmark_before_start_sheet"
+    assert f"{sheet:%d.%m.%Y}" in error.problem
+    assert _letters(database, game_id) == []
