@@ -7,6 +7,7 @@ caller commits once, so a failure leaves nothing half-done.
 from __future__ import annotations
 
 import datetime as dt
+import enum
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
@@ -26,6 +27,7 @@ from corrmail.models import (
     Player,
     Tournament,
     TournamentChannel,
+    TournamentStatus,
     TournamentSystem,
     User,
 )
@@ -227,6 +229,8 @@ def update_tournament(
 ) -> dict[str, tuple[str, str]]:
     """Apply `spec`; returns (old, new) of each changed field, as the audit log keeps it."""
     errors = check_spec(session, spec, editing=tournament)
+    if tournament.status is not TournamentStatus.DRAFT:
+        errors.extend(_published_changes(tournament, spec))
     if not errors and _changes_rule_options(tournament, spec):
         begun = play_has_begun(session, tournament)
         if begun:
@@ -250,6 +254,39 @@ def update_tournament(
             summary=", ".join(sorted(changes)), detail={k: list(v) for k, v in changes.items()},
         )  # fmt: skip
     return changes
+
+
+#: The regulations the start sheets announce (002 §4.3.2) and every time chart, pairing and table
+#: is computed under: fixed once the tournament is published. Only the title stays editable.
+PUBLISHED_FIXED = (
+    "code", "game_type", "system", "channel", "start_date", "end_date", "pairing_system",
+    "time_control_days", "time_control_moves", "point_system", "tiebreak_order",
+    "breaks_per_year", "break_max_days", "time_zone",
+)
+
+
+def _published_changes(tournament: Tournament, spec: TournamentSpec) -> list[FieldError]:
+    """A published tournament's regulations were sent to its players with their start sheets:
+    a director changing the time control afterwards moved every reply-by date without a word
+    to anyone (docs/rules/entries.md)."""
+    before = spec_of(tournament)
+    errors = []
+    for name in PUBLISHED_FIXED:
+        old, new = getattr(before, name), getattr(spec, name)
+        if (old or None) == (new or None):
+            continue
+        if isinstance(old, enum.Enum) or name == "point_system":
+            # The field's own choices name it; its stored code would read as jargon here.
+            errors.append(FieldError(name, _(
+                "fixed since the tournament was published: its players were sent it with their "
+                "start sheets (002 §4.3.2)")))
+            continue
+        shown = (f"{old:%d.%m.%Y}" if isinstance(old, dt.date)
+                 else ", ".join(old) if isinstance(old, tuple) else old)
+        errors.append(FieldError(name, _(
+            "fixed since the tournament was published: its players were sent «%(value)s» with "
+            "their start sheets (002 §4.3.2)", value=shown if shown not in (None, "") else "—")))
+    return errors
 
 
 def _changes_rule_options(tournament: Tournament, spec: TournamentSpec) -> bool:

@@ -19,6 +19,7 @@ from corrmail.models import (
     GameState,
     GameType,
     Tournament,
+    TournamentChannel,
 )
 from notation.columns import ColumnRules
 from notation.rules import GameType as BoardType
@@ -117,8 +118,11 @@ def test_options_are_fixed_once_play_has_begun(
     organizer_client: FlaskClient, database: Database,
     make_tournament: Callable[..., Tournament],
 ) -> None:
+    # The form posts the tournament's own regulations (a published tournament's are fixed,
+    # docs/rules/entries.md); only the rule options and the title change below.
     tournament = make_tournament(players=2, code="ЛАСКА-1",
                                  game_type=GameType.COLUMN_INTERNATIONAL,
+                                 channel=TournamentChannel.EMAIL,
                                  rule_options={"rejump": "allowed"})
     form = {**FORM, "code": "ЛАСКА-1", "start_date": "2026-09-01", "end_date": "2027-08-31",
             "rule_moves": "", "rule_numbering": "", "rule_quiet_limit": "",
