@@ -13,6 +13,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -23,7 +24,7 @@ from corrmail.models import Tournament, User
 from corrmail.models.bulletins import BulletinIssue, BulletinKind
 
 __all__ = [
-    "IssueNotFound", "issue", "latest_issues", "next_bulletin", "preview", "rebuild", "reissue",
+    "BulletinDateRefused", "IssueNotFound", "issue", "latest_issues", "next_bulletin", "preview", "rebuild", "reissue",
 ]
 
 RULES = {BulletinKind.BULLETIN: "002 §4.1.8", BulletinKind.FINAL_REPORT: "002 §4.1.7",
@@ -52,6 +53,19 @@ class IssueNotFound(LookupError):
         self.issue_id = issue_id
 
 
+class BulletinDateRefused(ValueError):
+    """A bulletin reports what has happened (002 §4.1.8): one dated after today would announce
+    results and standings of days still to come, and be sent to everyone."""
+
+    def __init__(self, as_of: dt.date, today: dt.date) -> None:
+        super().__init__(_(
+            "the bulletin's date %(as_of)s is after today, %(today)s: a bulletin reports what has "
+            "happened (002 §4.1.8); give today's date or an earlier one",
+            as_of=f"{as_of:%d.%m.%Y}", today=f"{today:%d.%m.%Y}"))
+        self.as_of = as_of
+        self.today = today
+
+
 def issue(
     session: Session,
     tournament: Tournament,
@@ -59,14 +73,18 @@ def issue(
     *,
     kind: BulletinKind = BulletinKind.BULLETIN,
     user: User | None = None,
+    today: dt.date | None = None,
 ) -> BulletinIssue:
-    """Build the next numbered bulletin (or the final report) as of ``as_of`` and archive it.
+    """Build the next numbered bulletin (or the final report) as of ``as_of`` and archive it;
+    refused (:class:`BulletinDateRefused`) for a date after ``today`` when it is given.
 
     A bulletin's news are what happened after the previous bulletin's date; the final report is
     number 1, and issuing it again makes a new version of it. The steward's reports to the
     referee (002 §4.1.8) are numbered in turn, each on the whole course of play to its date,
     signed by ``user``.
     """
+    if today is not None and as_of > today:
+        raise BulletinDateRefused(as_of, today)
     if kind is BulletinKind.FINAL_REPORT:
         number, since = 1, None
     elif kind is BulletinKind.STEWARD_REPORT:

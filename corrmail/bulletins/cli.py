@@ -56,7 +56,8 @@ def _write_paper(code: str, as_of: dt.datetime | None, send: bool, output: Path 
         signer = user_by_option(session, by)
         if send:
             writer = letter_writer(settings)
-            row = issue(session, tournament, day, kind=kind, user=signer)
+            row = issue(session, tournament, day, kind=kind, user=signer,
+                        today=day_by_option(settings, tournament, None))
             deliveries = send_issue(session, writer, row)
             content = row.content
             for delivery in deliveries:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 
 from dateutil.relativedelta import relativedelta
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -33,7 +34,7 @@ class ScheduleError(ValueError):
     """A schedule the steward cannot set; ``field`` names the offending input."""
 
     def __init__(self, field: str, value: object, message: str) -> None:
-        super().__init__(f"{field} {value!r}: {message} ({RULE})")
+        super().__init__(f"{message} ({RULE})")
         self.field = field
         self.value = value
 
@@ -62,12 +63,16 @@ def set_schedule(
     try:
         unit = ScheduleUnit(unit)
     except ValueError:
-        raise ScheduleError("unit", unit, "use day, week or month") from None
+        raise ScheduleError("unit", unit, _("the interval is counted in days, weeks or months")
+                            ) from None
     if not 1 <= every <= MAX_EVERY[unit]:
-        raise ScheduleError("every", every, f"between 1 and {MAX_EVERY[unit]} {unit.value}s")
+        raise ScheduleError("every", every, _(
+            "every %(every)s: give a number from 1 to %(most)s", every=every,
+            most=MAX_EVERY[unit]))
     if next_on > tournament.end_date + relativedelta(months=3):
-        raise ScheduleError("next_on", next_on.isoformat(),
-                            "after the end of play and the adjudications")
+        raise ScheduleError("next_on", next_on, _(
+            "the next bulletin on %(day)s comes after the end of play and the adjudications",
+            day=f"{next_on:%d.%m.%Y}"))
     schedule = session.get(BulletinSchedule, tournament.id)
     if schedule is None:
         schedule = BulletinSchedule(tournament_id=tournament.id, next_on=next_on)

@@ -174,6 +174,11 @@ def schedule(code: str) -> Response:
         return redirect(url_for(".tournament_page", code=code))
     db_session().commit()
     flash(_("Bulletins scheduled."), "success")
+    if form.next_on.data is not None and form.next_on.data < tournament_today(tournament):
+        # A first date gone by is kept: the daily run issues each date missed, as of that date.
+        flash(_("The first date %(day)s is already past: the next daily run issues and sends "
+                "the bulletin of each date missed, each as of its own date.",
+                day=f"{form.next_on.data:%d.%m.%Y}"), "warning")
     return redirect(url_for(".tournament_page", code=code))
 
 
@@ -207,7 +212,8 @@ def issue_paper(code: str) -> Response:
         return redirect(url_for(".tournament_page", code=code))
     try:
         row = issue(db_session(), tournament, form.as_of.data,
-                    kind=BulletinKind(form.kind.data), user=current_user)
+                    kind=BulletinKind(form.kind.data), user=current_user,
+                    today=tournament_today(tournament))
     except ValueError as error:  # e.g. players without start numbers: no standings yet
         db_session().rollback()
         flash(_("Nothing was issued: %(errors)s", errors=str(error)), "error")

@@ -109,3 +109,43 @@ def test_no_standings_without_start_numbers(league: Any) -> None:
     issued = steward.post(f"/bulletins/{league.code}/issue", data={"as_of": "2026-11-01"},
                           follow_redirects=True)
     assert "start numbers" in issued.get_data(as_text=True)
+
+
+def test_a_bulletin_dated_after_today_is_refused_and_nothing_is_issued_or_sent(
+        league: Any) -> None:
+    """A bulletin reports what has happened (002 §4.1.8): one dated after today is refused,
+    nothing archived, nothing sent."""
+    from corrmail.models import OutboxMessage
+    from corrmail.models.bulletins import BulletinIssue
+
+    _play(league)
+    steward = league.client("steward")
+    today = dt.date.today()
+    later = today + dt.timedelta(days=20)
+    refused = steward.post(f"/bulletins/{league.code}/issue",
+                           data={"as_of": later.isoformat(), "kind": "bulletin"},
+                           follow_redirects=True)
+    page = refused.get_data(as_text=True)
+    assert f"дата бюллетеня {later:%d.%m.%Y} позже сегодняшней" in page and "002 §4.1.8" in page
+    with league.database.session() as session:
+        assert session.query(BulletinIssue).count() == 0
+        assert session.query(BulletinDelivery).count() == 0
+        outbox_before = session.query(OutboxMessage).count()
+
+    past = today - dt.timedelta(days=3)
+    kept = steward.post(f"/bulletins/{league.code}/schedule",
+                        data={"every": 2, "unit": "week", "next_on": past.isoformat(),
+                              "active": "y"}, follow_redirects=True)
+    # A first date gone by is kept, and the steward is told what the daily run will do.
+    assert (f"Первая дата {past:%d.%m.%Y} уже прошла" in kept.get_data(as_text=True))
+    with league.database.session() as session:
+        assert session.query(OutboxMessage).count() == outbox_before
+
+    # A schedule set right reads in words, in the plural Russian needs.
+    steward.post(f"/bulletins/{league.code}/schedule",
+                 data={"every": 2, "unit": "week", "next_on": today.isoformat(), "active": "y"})
+    shown = steward.get(f"/bulletins/{league.code}").get_data(as_text=True)
+    assert f"Каждые 2 недели, следующий {today:%d.%m.%Y}" in shown and "(week)" not in shown
+    steward.post("/locale", data={"locale": "en"})
+    shown = steward.get(f"/bulletins/{league.code}").get_data(as_text=True)
+    assert f"Every 2 weeks, next on {today:%d.%m.%Y}" in shown
