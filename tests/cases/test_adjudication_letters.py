@@ -105,3 +105,24 @@ def test_every_letter_of_a_mixed_channel_adjudication_tells_the_same_protest_rig
     page = cup.client("referee").get(f"/cases/{cases[web_game]}").data.decode()
     assert 'data-party="black" data-due="2027-09-21"' in page
     assert 'data-party="white"' not in page.split('id="protest-windows"')[1].split("</ul>")[0]
+
+
+def test_the_game_page_names_a_decided_case_by_its_state(cup: Cup, set_today) -> None:
+    """A decided case, still open for protests, is not called "open" (Открытое дело: … решено)."""
+    pair = (1, 2)
+    for other in set(cup.games) - {pair}:
+        cup.finish(*other, GameResult.DRAW)
+    set_today(END)
+    cup.post("referee", f"/cases/new/{cup.code}/adjudications")
+    with cup.database.session() as session:
+        case_id = session.scalars(select(Case.id)).one()
+    client = cup.client("referee")
+    with client.session_transaction() as session:
+        session["locale"] = "ru"
+    page = client.get(f"/games/{cup.games[pair]}").data.decode()
+    assert "Дело в производстве" in page and "Открытое дело" not in page
+    set_today(END + dt.timedelta(days=11))
+    cup.act("referee", case_id, "decide", ruling="draw", reasons="equal material")
+    page = client.get(f"/games/{cup.games[pair]}").data.decode()
+    assert "Решённое дело" in page
+    assert "Открытое дело" not in page and "Дело в производстве" not in page
