@@ -550,11 +550,26 @@ class Desk:
         return self._open(actor, transition, tournament, participant_id=participant.id,
                           letter_text=reason, action="special_break.requested")
 
-    def open_dispute(self, actor: Actor, game: Game, *, complainant: Side, subject: str) -> Done:
-        """A player disagrees with something in his game (002 §4.1.12); the steward decides."""
+    def open_dispute(
+        self, actor: Actor, game: Game, *, complainant: Side | None = None, subject: str
+    ) -> Done:
+        """A player disagrees with something in his game (002 §4.1.12); the steward decides.
+
+        A player is the complainant himself, on his own side (``complainant`` may be left out);
+        an official files for the side he names."""
+        if not _official(actor):
+            own = [side for side, pid in ((Side.WHITE, game.white_id), (Side.BLACK, game.black_id))
+                   if actor.plays(pid)]
+            if not own:
+                raise NotEntitled("open a dispute", "a player of the game", "002 §4.1.12")
+            if complainant is not None and complainant is not own[0]:
+                raise NotEntitled("open a dispute", "the complainant himself, on his own side",
+                                  "002 §4.1.12")
+            complainant = own[0]
+        elif complainant is None:
+            raise ActionRefused("open a dispute", "an official names the complainant's side",
+                                "002 §4.1.12", code="dispute_side_missing")
         complainant_id = game.white_id if complainant is Side.WHITE else game.black_id
-        if not (actor.plays(complainant_id) or _official(actor)):
-            raise NotEntitled("open a dispute", "a player of the game", "002 §4.1.12")
         transition = Dispute.open(
             f"{game.tournament.code}/dispute/{game.id}/{self.on.isoformat()}",
             game=str(game.id),
