@@ -48,6 +48,7 @@ from adjudication import Case as PureCase
 from corrmail import audit, games
 from corrmail.games.page import game_clock
 from corrmail.games.view import GameView, HeldMoveRefused, UnsupportedGameType, side_of
+from corrmail.letters.recipients import plays_by_email
 from corrmail.letters.write import LetterWriter
 from corrmail.models import (
     Case,
@@ -67,6 +68,7 @@ from corrmail.models import (
 from corrmail.models import Channel as StoredChannel
 from corrmail.models import TournamentSystem as StoredSystem
 from corrmail.referee.effects import Carried, EffectRunner
+from corrmail.referee.evidence import server_held_evidence
 from corrmail.referee.results import outcome_of
 from corrmail.referee.store import StoredCase, insert_case, load_case, store_transition
 from notation.game_position import position_fen
@@ -282,14 +284,20 @@ class Desk:
         # game's claim sends (002 §4.3.6). An official entering a postal file does not: the
         # claimant has posted the notice, whose receipt the official gives.
         notify = email or actor.plays(claimant_id)
+        # The server's letters and the time chart are the materials it holds (002 §4.3.6): they
+        # count as present; only paper it never received is ticked by the referee. An offender
+        # whose letters reach the claimant through the server sends no registered mail, so his
+        # claim is read as an e-mail game's (docs/rules/referee.md).
+        offender = game.partner_of(claimant_id)
+        by_server = email or plays_by_email(offender)
         transition = OverstepClaim.open(
             f"{game.tournament.code}/overstep/{game.id}/{self.on.isoformat()}",
             game=str(game.id),
             claimant=claimant,
             claimed_on=self.on,
-            channel=Channel.EMAIL if email else Channel.POST,
+            channel=Channel.EMAIL if by_server else Channel.POST,
             held_move=held,
-            evidence=evidence,
+            evidence=evidence | server_held_evidence(game, claimant, notice_sent=notify),
             notice_received_on=notice_received_on,
             chart_shows_overstep=shows,
             notify_offender=notify,
