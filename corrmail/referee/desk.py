@@ -377,6 +377,12 @@ class Desk:
                 continue
             if self._open_case(CaseType.ADJUDICATION, game_id=game.id) is not None:
                 continue
+            if not _a_move_was_made(game):
+                # No position to adjudicate: §4.5.2 asks for the diagram "after his last move",
+                # and White's clock ran from the start (002 §4.3.2), so the game is an overstep
+                # (or unplayed, 000 §3.15.2) for the referee to decide, not a board to judge
+                # (docs/rules/referee.md). It stays in the report's unfinished games and oversteps.
+                continue
             done.append(self._open_adjudication(actor, game, tournament.end_date))
         if tournament.status is TournamentStatus.RUNNING:
             tournament.status = TournamentStatus.ADJUDICATION
@@ -956,6 +962,12 @@ def _email_game(game: Game) -> bool:
         return True
     return bool(game.letters) and all(letter.channel is StoredChannel.EMAIL
                                       for letter in game.letters)
+
+
+def _a_move_was_made(game: Game) -> bool:
+    """Whether the game has begun: the game core keeps a game ``not_started`` until its first
+    move is sent (``games.changes``), and returns it there when play resumes without one."""
+    return game.state is not GameState.NOT_STARTED
 
 
 def _official(actor: Actor) -> bool:
