@@ -3,8 +3,8 @@
 Both players send, within ten days after the end date, the final-position diagram, their
 assessment (win, draw or loss from their own side) and an analysis (§4.5.2). Matching assessments
 fix the result unless the referee marks it as sharply contradicting the position (§4.5.4);
-otherwise the referee decides within one month of receiving the analyses (§4.5.5) and tells the
-players whose assessment differs. A player who sent his analysis in time may protest within ten
+otherwise the referee decides within one month of receiving the analyses (§4.5.5) and tells
+both players and the steward, the player whose assessment differs in a letter saying so. A player who sent his analysis in time may protest within ten
 days to the organizer, whose decision is final (§4.5.6–4.5.7).
 """
 
@@ -242,10 +242,17 @@ class Adjudication(GameCase):
         if reasons_required and not by_agreement and not reasons.strip():
             raise UnreasonedAdjudication(self.case_id, DECISION_RULE)
         rule = AGREEMENT_RULE if by_agreement else DECISION_RULE
+        # Both players learn the result of their game (002 §4.5.5 names the one whose
+        # assessment differs; the other has his right to protest too, §4.5.6): the letter
+        # saying "differs from your assessment" goes only to a player who sent one.
         letters: list[Effect] = [
-            self._letter(side, LetterTemplate.ADJUDICATION_RESULT_DIFFERS, DECISION_RULE)
+            self._letter(
+                side,
+                LetterTemplate.ADJUDICATION_RESULT_DIFFERS
+                if self._differs(side, verdict) else LetterTemplate.ADJUDICATION_RESULT,
+                DECISION_RULE if self._differs(side, verdict) else rule,
+            )
             for side in Side
-            if self._differs(side, verdict)
         ]
         letters.append(self._letter(Addressee.STEWARD, LetterTemplate.ADJUDICATION_RESULT, rule))
         return self._decide(
@@ -261,10 +268,11 @@ class Adjudication(GameCase):
     # -- rules hooks ------------------------------------------------------------------------
 
     def _differs(self, side: Side, verdict: Verdict) -> bool:
-        """Whether ``side`` must be told the result: his assessment differs or he sent none."""
+        """Whether ``side`` sent an assessment and the result differs from it (002 §4.5.5); a
+        player who sent none has no assessment the result could differ from."""
         submission = self.submission(side)
         if submission is None:
-            return True
+            return False
         return Verdict.from_assessment(side, submission.assessment) is not verdict
 
     def _check_undecided(self, action: str) -> None:

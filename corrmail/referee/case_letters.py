@@ -8,16 +8,17 @@ same outbox, with the same headers and reply tokens, as every other letter of th
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudication import Addressee, Withdrawal
+from adjudication import Addressee, Adjudication, Side, Withdrawal
 from adjudication import Case as PureCase
 from adjudication.effects import SendLetter
-from corrmail.letters.recipients import Recipient
+from corrmail.letters.recipients import Recipient, game_letter_addressees
 from corrmail.letters.write import LetterWriter, letters_env
 from corrmail.mail.compose import Attachment
 from corrmail.mail.settings import MailSettings
@@ -82,6 +83,8 @@ class CaseLetters:
                     template=effect.template.value,
                     language=self.language(recipient.language, effect.template.value),
                     context={**context, "recipient": recipient, "game": game,
+                             "player": recipient.participant or recipient.posts_to,
+                             "assessment_sent": self.assessment_sent(case, game, recipient),
                              "addressee": effect.to.value, "rule": effect.rule},
                     reply_for=reply_for,
                     attachments=attachments,
@@ -91,6 +94,18 @@ class CaseLetters:
                 )
             )
         return sent, by_post
+
+    @staticmethod
+    def assessment_sent(case: PureCase, game: Game | None, recipient: Recipient) -> bool:
+        """Whether the player this letter is for sent his assessment of the adjudicated
+        position (002 §4.5.2), so that his letter does not speak of one he never sent."""
+        player = recipient.participant or recipient.posts_to
+        if not isinstance(case, Adjudication) or game is None or player is None:
+            return False
+        if player.id not in (game.white_id, game.black_id):
+            return False
+        side = Side.WHITE if player.id == game.white_id else Side.BLACK
+        return case.submission(side) is not None
 
     @staticmethod
     def language(wanted: str, template: str) -> str:
@@ -107,7 +122,10 @@ class CaseLetters:
         if to in (Addressee.WHITE, Addressee.BLACK):
             if game is None:
                 raise ValueError(f"case {row.id}: a letter to {to.value} needs the game")
-            return [Recipient.player(self.session, game.white if to is Addressee.WHITE else game.black)]
+            player = game.white if to is Addressee.WHITE else game.black
+            if isinstance(case, Adjudication):
+                return self.to_player(player)
+            return [Recipient.player(self.session, player)]
         if to is Addressee.PLAYER:
             participant = self._participant(row.participant_id)
             return [Recipient.player(self.session, participant)] if participant is not None else []
@@ -125,6 +143,18 @@ class CaseLetters:
             .order_by(User.id)
         ).all()
         return [Recipient.official(user) for user in officials]
+
+    def to_player(self, participant: Participant) -> list[Recipient]:
+        """A case letter for a player goes where his game letters go: to him by e-mail or on
+        the web, else to the stewards, who post it to him (002 §4.1.1); with no steward who can
+        be written to, it is listed as to be posted (``email`` ``None``)."""
+        player = Recipient.player(self.session, participant)
+        addressees = game_letter_addressees(self.session, participant)
+        if not addressees:
+            return [dataclasses.replace(player, email=None)]
+        # The steward posts the letter on to the player: it is written in the player's language.
+        return [dataclasses.replace(r, language=player.language) if r.posts_to else r
+                for r in addressees]
 
     def partners(self, row: Case, case: PureCase) -> list[Participant]:
         """A withdrawal's partners are those of its games; otherwise every partner with an

@@ -48,6 +48,7 @@ from adjudication import Case as PureCase
 from corrmail import audit, games
 from corrmail.games.page import game_clock
 from corrmail.games.view import GameView, HeldMoveRefused, UnsupportedGameType, side_of
+from corrmail.letters.recipients import plays_by_email
 from corrmail.letters.write import LetterWriter
 from corrmail.models import (
     Case,
@@ -67,6 +68,7 @@ from corrmail.models import (
 from corrmail.models import Channel as StoredChannel
 from corrmail.models import TournamentSystem as StoredSystem
 from corrmail.referee.effects import Carried, EffectRunner
+from corrmail.referee.evidence import server_held_evidence
 from corrmail.referee.results import outcome_of
 from corrmail.referee.store import StoredCase, insert_case, load_case, store_transition
 from notation.game_position import position_fen
@@ -282,14 +284,20 @@ class Desk:
         # game's claim sends (002 §4.3.6). An official entering a postal file does not: the
         # claimant has posted the notice, whose receipt the official gives.
         notify = email or actor.plays(claimant_id)
+        # The server's letters and the time chart are the materials it holds (002 §4.3.6): they
+        # count as present; only paper it never received is ticked by the referee. An offender
+        # whose letters reach the claimant through the server sends no registered mail, so his
+        # claim is read as an e-mail game's (docs/rules/referee.md).
+        offender = game.partner_of(claimant_id)
+        by_server = email or plays_by_email(offender)
         transition = OverstepClaim.open(
             f"{game.tournament.code}/overstep/{game.id}/{self.on.isoformat()}",
             game=str(game.id),
             claimant=claimant,
             claimed_on=self.on,
-            channel=Channel.EMAIL if email else Channel.POST,
+            channel=Channel.EMAIL if by_server else Channel.POST,
             held_move=held,
-            evidence=evidence,
+            evidence=evidence | server_held_evidence(game, claimant, notice_sent=notify),
             notice_received_on=notice_received_on,
             chart_shows_overstep=shows,
             notify_offender=notify,
@@ -368,6 +376,12 @@ class Desk:
             if game.result is not None or game.state not in OPEN_STATES:
                 continue
             if self._open_case(CaseType.ADJUDICATION, game_id=game.id) is not None:
+                continue
+            if not _a_move_was_made(game):
+                # No position to adjudicate: §4.5.2 asks for the diagram "after his last move",
+                # and White's clock ran from the start (002 §4.3.2), so the game is an overstep
+                # (or unplayed, 000 §3.15.2) for the referee to decide, not a board to judge
+                # (docs/rules/referee.md). It stays in the report's unfinished games and oversteps.
                 continue
             done.append(self._open_adjudication(actor, game, tournament.end_date))
         if tournament.status is TournamentStatus.RUNNING:
@@ -550,11 +564,26 @@ class Desk:
         return self._open(actor, transition, tournament, participant_id=participant.id,
                           letter_text=reason, action="special_break.requested")
 
-    def open_dispute(self, actor: Actor, game: Game, *, complainant: Side, subject: str) -> Done:
-        """A player disagrees with something in his game (002 §4.1.12); the steward decides."""
+    def open_dispute(
+        self, actor: Actor, game: Game, *, complainant: Side | None = None, subject: str
+    ) -> Done:
+        """A player disagrees with something in his game (002 §4.1.12); the steward decides.
+
+        A player is the complainant himself, on his own side (``complainant`` may be left out);
+        an official files for the side he names."""
+        if not _official(actor):
+            own = [side for side, pid in ((Side.WHITE, game.white_id), (Side.BLACK, game.black_id))
+                   if actor.plays(pid)]
+            if not own:
+                raise NotEntitled("open a dispute", "a player of the game", "002 §4.1.12")
+            if complainant is not None and complainant is not own[0]:
+                raise NotEntitled("open a dispute", "the complainant himself, on his own side",
+                                  "002 §4.1.12")
+            complainant = own[0]
+        elif complainant is None:
+            raise ActionRefused("open a dispute", "an official names the complainant's side",
+                                "002 §4.1.12", code="dispute_side_missing")
         complainant_id = game.white_id if complainant is Side.WHITE else game.black_id
-        if not (actor.plays(complainant_id) or _official(actor)):
-            raise NotEntitled("open a dispute", "a player of the game", "002 §4.1.12")
         transition = Dispute.open(
             f"{game.tournament.code}/dispute/{game.id}/{self.on.isoformat()}",
             game=str(game.id),
@@ -933,6 +962,12 @@ def _email_game(game: Game) -> bool:
         return True
     return bool(game.letters) and all(letter.channel is StoredChannel.EMAIL
                                       for letter in game.letters)
+
+
+def _a_move_was_made(game: Game) -> bool:
+    """Whether the game has begun: the game core keeps a game ``not_started`` until its first
+    move is sent (``games.changes``), and returns it there when play resumes without one."""
+    return game.state is not GameState.NOT_STARTED
 
 
 def _official(actor: Actor) -> bool:

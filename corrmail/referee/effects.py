@@ -192,11 +192,9 @@ class EffectRunner:
             "endgame": endgame_verdict(self.row.game, limit=0)
             if isinstance(self.case, Adjudication) and self.row.game is not None else None,
             "on": self.on,
+            # Who may protest is decided once, by the case (002 §4.1.12, §4.5.6); every letter
+            # of the decision, to a player or an official, reads it from here.
             "protest_windows": self.case.protest_windows,
-            "protest_due": (
-                {party: self.case.protest_due(party) for party in self.case.parties}
-                if decision is not None else {}
-            ),
         }
 
     def _forward_held_move(self, effect: ForwardHeldMove) -> None:

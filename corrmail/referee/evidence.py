@@ -13,9 +13,10 @@ from xml.sax.saxutils import escape
 
 from flask_babel import gettext as _
 
-from adjudication import Adjudication, Side, Submission
+from adjudication import Adjudication, Evidence, Side, Submission
 from corrmail.games.page import inline_svg
 from corrmail.games.view import GameView, UnsupportedGameType
+from corrmail.letters.recipients import plays_by_email
 from corrmail.models import Game
 from corrmail.referee.results import outcome_of
 from notation.game_position import GamePosition, position_from_fen
@@ -217,3 +218,23 @@ def analyses_side_by_side(case: Adjudication) -> AnalysisPair:
         case.sent_in_time(Side.WHITE),
         case.sent_in_time(Side.BLACK),
     )
+
+
+def server_held_evidence(game: Game, claimant: Side, *, notice_sent: bool) -> frozenset[Evidence]:
+    """The materials of an overstep claim (002 §4.3.6) the server itself holds for ``game``.
+
+    The ledger is the record of the game: the server writes the game record with the held reply
+    and recomputes the time chart from the letters' dates, so these two are always present. The
+    offender's letters are present when they reached the claimant through the server (he plays
+    by e-mail or on the web) or every one of them is in the ledger with its dispatch date (postcards
+    entered with their dates). The notice of the overstep is present when the server sent it.
+    Registered-mail receipts of a postal game are paper the server never holds (002 §4.3.4): the
+    referee records those himself (docs/rules/referee.md)."""
+    held = {Evidence.GAME_RECORD, Evidence.TIME_CHART}
+    offender = game.black if claimant is Side.WHITE else game.white
+    letters = [letter for letter in game.letters if letter.sender_id == offender.id]
+    if plays_by_email(offender) or all(letter.sent is not None for letter in letters):
+        held.add(Evidence.OFFENDER_LETTERS)
+    if notice_sent:
+        held.add(Evidence.OVERSTEP_NOTICE)
+    return frozenset(held)

@@ -121,7 +121,9 @@ class SpecialBreakForm(FlaskForm):
 
 class DisputeForm(FlaskForm):
     game = SelectField(_l("Game"), choices=[], coerce=int)
-    complainant = SelectField(_l("Complainant"), choices=choices(Side))
+    # Only an official chooses the side; a player's form has no such field: he is the
+    # complainant (002 §4.1.12), and the desk refuses any other side he posts.
+    complainant = SelectField(_l("Complainant"), choices=choices(Side), validate_choice=False)
     subject = TextAreaField(_l("Subject"), validators=[DataRequired(), Length(max=10_000)])
 
 

@@ -734,8 +734,18 @@ def new_break(code: str) -> Any:
 def new_dispute(code: str) -> Any:
     form = _posted(DisputeForm(prefix="dispute"), game=tournament_or_404(code).games)
     return _open(code, lambda desk, actor, t: desk.open_dispute(
-        actor, _game_of(t, form.game.data), complainant=Side(form.complainant.data),
+        actor, _game_of(t, form.game.data), complainant=_side_or_none(form.complainant.data),
         subject=form.subject.data))
+
+
+def _side_or_none(posted: str | None) -> Side | None:
+    """The side a form posted; ``None`` when it posted none (a player's dispute form) — a side
+    that is neither is a forged form."""
+    if not posted:
+        return None
+    if posted not in {side.value for side in Side}:
+        abort(400)
+    return Side(posted)
 
 
 @blueprint.post("/new/<code>/adjudications")

@@ -90,8 +90,13 @@ def test_matching_assessments_fix_the_result() -> None:
     assert transition.effects[0] == RecordResult(
         "g1", GameOutcome.win_for(Side.WHITE, adjudicated=True), "002 §4.5.4"
     )
-    # Nobody's assessment differs: only the steward is told.
-    assert letters(transition.effects) == [(Addressee.STEWARD, LetterTemplate.ADJUDICATION_RESULT)]
+    # Nobody's assessment differs: both players and the steward are told the result, nobody
+    # that it differs from his assessment (002 §4.5.5).
+    assert letters(transition.effects) == [
+        (Addressee.WHITE, LetterTemplate.ADJUDICATION_RESULT),
+        (Addressee.BLACK, LetterTemplate.ADJUDICATION_RESULT),
+        (Addressee.STEWARD, LetterTemplate.ADJUDICATION_RESULT),
+    ]
     assert transition.case.last_decision is not None
     assert transition.case.last_decision.rules == ("002 §4.5.4",)
 
@@ -138,6 +143,7 @@ def test_conflicting_assessments_are_decided_and_the_differing_player_told() -> 
         Verdict.WHITE_WINS, date(2025, 2, 10), revision=2, reasons="won ending"
     )
     assert letters(transition.effects) == [
+        (Addressee.WHITE, LetterTemplate.ADJUDICATION_RESULT),
         (Addressee.BLACK, LetterTemplate.ADJUDICATION_RESULT_DIFFERS),
         (Addressee.STEWARD, LetterTemplate.ADJUDICATION_RESULT),
     ]
@@ -150,8 +156,10 @@ def test_referee_waits_for_the_analysis_window_unless_both_arrived() -> None:
         one_sided.decide(Verdict.WHITE_WINS, DUE, revision=1)
     assert raised.value.due == DUE
     decided = one_sided.decide(Verdict.WHITE_WINS, date(2025, 2, 1), revision=1)
-    # The silent player is told the result too.
-    assert (Addressee.BLACK, LetterTemplate.ADJUDICATION_RESULT_DIFFERS) in letters(decided.effects)
+    # The silent player is told the result too, not that it "differs from his assessment".
+    assert (Addressee.BLACK, LetterTemplate.ADJUDICATION_RESULT) in letters(decided.effects)
+    assert (Addressee.BLACK, LetterTemplate.ADJUDICATION_RESULT_DIFFERS) not in letters(
+        decided.effects)
     both = with_submissions(Assessment.DRAW, Assessment.WIN)
     assert both.decide(Verdict.DRAW, date(2025, 1, 26), revision=2).case.ruling == "draw"
 

@@ -29,10 +29,16 @@ def test_adjudication_and_protest_reach_the_papers(league: Any) -> None:
     with league.database.session() as session:
         tournament = load_tournament(session, league.code)
         bulletin = build_bulletin(session, tournament, END + dt.timedelta(days=1))
-        assert len(bulletin.in_adjudication) == 6  # nothing was finished: all six games
+        # Only the begun game: the five in which no move was made are not adjudicated from the
+        # starting position (002 §4.5.2, §4.3.2; docs/rules/referee.md).
+        assert [a.game_id for a in bulletin.in_adjudication] == [league.games[0]]
         first = next(a for a in bulletin.in_adjudication if a.game_id == league.games[0])
         assert first.analyses_due == END + dt.timedelta(days=10)  # 002 §4.5.2
-        assert bulletin.clocks == ()  # play has stopped
+        # Play has stopped in the adjudicated game; the games never begun still show White's
+        # clock, over its limit: the overstep for the referee to decide.
+        assert {c.game_id for c in bulletin.clocks} == set(league.games[1:])
+        assert all(c.moves == 0 and c.days_left is not None and c.days_left < 0
+                   for c in bulletin.clocks)
         case_id = session.scalar(select(Case.id).where(
             Case.game_id == league.games[0], Case.case_type == CaseType.ADJUDICATION))
         assert case_id is not None
@@ -82,7 +88,8 @@ def test_adjudication_and_protest_reach_the_papers(league: Any) -> None:
                                   since=END + dt.timedelta(days=1))
         assert [g.game_id for g in bulletin.finished] == [league.games[0]]
         assert bulletin.finished[0].how == "adjudicated"
-        assert len(bulletin.in_adjudication) == 5
+        # The games never begun were not adjudicated (002 §4.5.2): none is left in adjudication.
+        assert bulletin.in_adjudication == ()
 
 
 def test_the_final_reports_protests_are_worded_not_coded(league: Any) -> None:

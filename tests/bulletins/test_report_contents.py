@@ -162,7 +162,10 @@ def test_the_final_report_lists_an_unclaimed_overstep_of_every_game_not_only_tho
         states = {g.game_id: g.state for g in report.unfinished}
     assert states[league.games[1]] == "adjudication"
     listed = {o.game_id: o for o in report.oversteps}
-    assert set(listed) == {league.games[0], league.games[1], league.games[2]}
+    # The games in which no move was made are White's oversteps from the start (002 §4.3.2),
+    # not adjudicated and so listed too (docs/rules/referee.md).
+    never = {league.games[i] for i in range(4, len(league.games))}
+    assert set(listed) == {league.games[0], league.games[1], league.games[2]} | never
     finished = listed[league.games[0]]
     assert (finished.player, finished.move, finished.total, finished.limit, finished.rule) == (
         "Попова Мария", 1, 77, 50, "002 §4.3.5")
@@ -212,3 +215,34 @@ def test_an_overstep_already_ruled_on_is_not_listed_as_unclaimed(league: Any) ->
                                     START + dt.timedelta(days=100))
     listed = {o.game_id for o in report.oversteps}
     assert league.games[1] in listed and league.games[0] not in listed
+
+
+def test_a_game_in_which_no_move_was_made_is_not_adjudicated_and_is_reported(
+    league: Any,
+) -> None:
+    """002 §4.5.2 adjudicates the position "after his last move"; a game in which no move was
+    made has none: White's clock ran from the start (002 §4.3.2), so at the end of play the
+    game is no board for the referee to judge but an overstep (or unplayed game, 000 §3.15.2)
+    to decide. No adjudication is opened; the final report keeps it among the unfinished games,
+    does not count it as played, and lists White's overstep as not yet claimed."""
+    _overstep_by_black(league, 0)  # a game begun
+    end = dt.date(2027, 8, 31)
+
+    def open_all(desk: Desk, actor: Any, session: Any) -> None:
+        desk.open_adjudications(load_tournament(session, league.code), actor)
+
+    league.desk("referee", end, open_all)
+    with league.database.session() as session:
+        games = {game_id: session.get(Game, game_id) for game_id in league.games}
+        never = [g for g in games.values() if g is not None and g.state.value == "not_started"]
+        assert never, "the league has games in which no move was made"
+        adjudicated = set(session.scalars(select(Case.game_id).where(
+            Case.case_type == CaseType.ADJUDICATION)))
+        assert adjudicated == {league.games[0]}
+        tournament = load_tournament(session, league.code)
+        report = build_final_report(session, tournament, end + dt.timedelta(days=1))
+    states = {g.game_id: g.state for g in report.unfinished}
+    assert all(states[g.id] == "not_started" for g in never)
+    assert report.statistics.played == 0 and report.statistics.adjudicated == 0
+    unclaimed = {o.game_id: o for o in report.oversteps}
+    assert {g.id for g in never} <= set(unclaimed)

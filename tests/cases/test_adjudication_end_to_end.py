@@ -4,6 +4,7 @@ them (002 §4.5.2–4.5.7) and `scoring`'s crosstable shows the adjudicated resu
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select
@@ -98,13 +99,25 @@ def test_five_unfinished_games_resolved_through_the_queue(cup: Cup, set_today) -
     cup.act("referee", cases[silent], "decide", ruling="draw", reasons="equal material")
     cup.act("referee", cases[late_protest], "decide", ruling="draw", reasons="equal material")
     with cup.database.session() as session:
-        differs = {m.recipient for m in cup.outbox(session, "case.adjudication.result_differs")}
-        # Told: black of the conflict, black of the one-sided game (sent none), both silent
-        # players, black of the last game (assessed a win).
-        expected = {f"p1-{conflicting[1]}@example.org", f"p1-{one_sided[1]}@example.org",
-                    f"p1-{silent[0]}@example.org", f"p1-{silent[1]}@example.org",
-                    f"p1-{late_protest[1]}@example.org"}
-        assert differs == expected
+        # The players of this tournament play by post: their letters go to the steward, who
+        # posts them (002 §4.1.1), each naming the player it is for.
+        def told(kind: str) -> set[str]:
+            letters = cup.outbox(session, f"case.adjudication.{kind}")
+            assert {m.recipient for m in letters} == {"steward@example.org"}
+            return {found.group(1) for m in letters
+                    if (found := re.search(r"(?:Письмо для игрока|A letter for) (Player [0-9.]+)",
+                                           m.body_text))}
+
+        def name(number: int) -> str:
+            return f"Player 1.{number}"
+
+        # "Differs from your assessment": only to a player who sent one, and it differs
+        # (002 §4.5.5) — black of the conflict, black of the last game (assessed a win).
+        assert told("result_differs") == {name(conflicting[1]), name(late_protest[1])}
+        # Every other player is told the result too: the one-sided game's black and the
+        # silent players (sent none), and those whose assessment matched.
+        assert told("result") == {name(n) for pair in unfinished for n in pair} - {
+            name(conflicting[1]), name(late_protest[1])}
 
     # Protests to the organizer within ten days (002 §4.5.6).
     set_today(day(15))

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select
 
 from adjudication import LetterTemplate
-from corrmail.models import GameResult, User
+from corrmail.models import Channel, GameResult, Participant, User
 from corrmail.paths import templates_dir
 
 if TYPE_CHECKING:
@@ -44,6 +44,10 @@ def test_each_player_gets_the_letter_in_his_language(cup: Cup, set_today) -> Non
         user = session.scalar(select(User).where(User.login == f"player{white}"))
         assert user is not None and user.player is not None
         user.player.language = "en"
+        # Both read their own mail (002 §4.1.1): the letters go to them, not to the steward.
+        for participant in session.scalars(select(Participant).where(
+                Participant.id.in_(cup.participants))):
+            participant.channel = Channel.EMAIL
     set_today(END)
     cup.post("referee", f"/cases/new/{cup.code}/adjudications")
     with cup.database.session() as session:

@@ -161,3 +161,32 @@ def test_the_referees_grant_reaches_the_time_chart_as_late_notice_or_extra(cup: 
         grants = sorted((b.first_day, b.referee_grant) for b in GameView(game).ledger().breaks)
         assert grants == [(dt.date(2026, 11, 10), RefereeGrant.LATE_NOTICE),
                           (dt.date(2026, 12, 1), RefereeGrant.EXTRA)]
+
+
+def test_a_player_files_a_dispute_for_himself_without_choosing_a_colour(cup: Cup) -> None:
+    """002 §4.1.12: a player's dispute form has no colour choice (he is the complainant, on his
+    own side); a forged post naming his partner's colour is refused with that reason, and nothing
+    is stored. Officials choose the side."""
+    white, black = sorted(cup.games)[0]
+    game = cup.games[(white, black)]
+    form = cup.client(f"player{black}").get(f"/cases/new/{cup.code}").data.decode()
+    assert 'name="dispute-complainant"' not in form
+    assert 'name="dispute-complainant"' in cup.client("steward").get(
+        f"/cases/new/{cup.code}").data.decode()
+    forged = cup.post(f"player{black}", f"/cases/new/{cup.code}/dispute", 403,
+                      **{"dispute-game": game, "dispute-complainant": "white",
+                         "dispute-subject": "x"})
+    assert "игрок подаёт жалобу только от своего имени" in forged and "002 §4.1.12" in forged
+    assert "игрок этой партии" not in forged
+    with cup.database.session() as session:
+        assert session.scalars(select(Case)).all() == []
+    filed = cup.post(f"player{black}", f"/cases/new/{cup.code}/dispute",
+                     **{"dispute-game": game, "dispute-subject": "my move was misread"})
+    with cup.database.session() as session:
+        row = cup.case_row(session, int(filed.rsplit("/", 1)[1]))
+        assert row.payload["complainant"] == "black"
+        assert row.participant_id == cup.game(session, white, black).black_id
+    # An official names the side; without one he is asked for it.
+    text = cup.post("steward", f"/cases/new/{cup.code}/dispute", 422,
+                    **{"dispute-game": game, "dispute-subject": "x"})
+    assert "002 §4.1.12" in text
