@@ -47,8 +47,9 @@ class ClockReading(ABC):
     """
 
     to_move: Side | None
-    white_used: int
-    black_used: int
+    #: Each side's total in the letters so far (the time chart's last row, 002 §4.3.6).
+    white_in_letters: int
+    black_in_letters: int
     days_left: int | None
     last_safe_date: dt.date | None
     repeat_due: dt.date | None
@@ -64,6 +65,29 @@ class ClockReading(ABC):
         if self.limit is None or self.days_left is None:
             return None
         return self.limit - self.days_left
+
+    def days_used(self, side: Side) -> int:
+        """The days ``side`` has used by today (002 §4.3.6): his total in his letters and, when he
+        owes the letter, the days his clock has run since he received the partner's move. The
+        one figure of "days used" every page shows: the game page, the player's home, the
+        dashboard, the claim page and the API (the claim is judged by it, 002 §4.3.5)."""
+        running = self.days_used_in_period
+        if side is self.to_move and running is not None:
+            return running
+        return self.white_in_letters if side is Side.WHITE else self.black_in_letters
+
+    @property
+    def white_used(self) -> int:
+        return self.days_used(Side.WHITE)
+
+    @property
+    def black_used(self) -> int:
+        return self.days_used(Side.BLACK)
+
+    @property
+    def days_over_limit(self) -> int | None:
+        """How many days the player to move is past his limit by today (002 §4.3.5), or None."""
+        return days_over(self.days_left)
 
     @property
     @abstractmethod

@@ -7,13 +7,17 @@ Every number comes from :mod:`timekeeping` (the chart, the reply clock, the repe
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import Row
 from sqlalchemy.orm import object_session
 
 from corrmail.clock import NEAR_OVERSTEP_DAYS, ClockReading
 from corrmail.games.chart_notes import chart_side
+from corrmail.games.state import StoredClock, StoredGameState, stored_break_calendar
 from corrmail.games.view import GameView
 from corrmail.models import Break, Game, GameState
 from notation.full import format_full
@@ -36,10 +40,14 @@ __all__ = [
     "breaks_in_force",
     "chart_plot",
     "game_clock",
+    "read_clock",
     "game_pdn",
     "inline_svg",
     "move_rows",
 ]
+
+if TYPE_CHECKING:
+    from corrmail.letters.repeats import RepeatsOnRecord
 
 _OPEN = (GameState.NOT_STARTED, GameState.IN_PLAY)
 
@@ -91,6 +99,40 @@ def game_clock(view: GameView, today: dt.date, *, as_it_stood: bool = False) -> 
             due = repeats.next_due(game.id, due, chart.break_calendar)
     return GameClock(to_move, chart.totals.white, chart.totals.black, left, safe, due, today,
                      limit, repeated_on, chart=chart)
+
+
+def read_clock(game: Game, state: StoredGameState | Row[Any] | None, today: dt.date, *,
+               repeats: RepeatsOnRecord | None = None) -> ClockReading:
+    """The clock every page shows for ``game`` on ``today``: the game page's header, the
+    player's home, the directors' dashboard and the API all read it here, so one game reads the
+    same figures on each (days used with the running days of the side that owes the letter,
+    days left, the overstep, the repeat date after the repeats on record, 002 §4.3.4–4.3.6).
+
+    Read off the stored state when there is one (``state``), else the ledger replayed. Raises
+    ValueError when the ledger's dates cannot be charted. ``repeats``: the tournament's repeats
+    on record, read once for a page of many games; read for this game when not given.
+    """
+    if state is None:
+        return game_clock(GameView(game), today)
+    stored = StoredClock.of(state, today)
+    if stored is None:
+        raise ValueError(state.clock_problem)
+    if stored.repeat_due is None:
+        return stored
+    if repeats is None:
+        from corrmail.letters.repeats import repeats_on_record
+
+        session = object_session(game)
+        if session is None:
+            return stored
+        repeats = repeats_on_record(session, tournament_id=game.tournament_id, game_id=game.id)
+    # Once the server repeated the move, the next repeat is due 30 days later (002 §4.3.4).
+    repeated_on = repeats.last_sent(game.id, stored.repeat_due)
+    if repeated_on is None:
+        return stored
+    return dataclasses.replace(
+        stored, repeated_on=repeated_on,
+        repeat_due=repeats.next_due(game.id, stored.repeat_due, stored_break_calendar(state)))
 
 
 def breaks_in_force(game: Game, today: dt.date) -> list[Break]:

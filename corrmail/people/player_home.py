@@ -17,8 +17,8 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, selectinload
 
 from corrmail.clock import ClockReading
-from corrmail.games.page import game_clock
-from corrmail.games.state import StoredClock, StoredGameState, stored_states
+from corrmail.games.page import game_clock, read_clock
+from corrmail.games.state import StoredGameState, stored_states
 from corrmail.games.view import GameView, UnsupportedGameType, referee_grant, side_of
 from corrmail.models import Case, Game, GameState, Participant, Tournament
 from notation.game_position import position_from_fen
@@ -49,10 +49,14 @@ class MyGame:
 
     @property
     def days_used(self) -> int | None:
-        """His total days on the time chart (002 §4.3.6)."""
-        if self.clock is None:
-            return None
-        return self.clock.white_used if self.side is Side.WHITE else self.clock.black_used
+        """His days used by today (002 §4.3.6), as every page counts them
+        (:meth:`corrmail.clock.ClockReading.days_used`)."""
+        return self.clock.days_used(self.side) if self.clock is not None else None
+
+    @property
+    def partner_days_over(self) -> int | None:
+        """How far past his limit the partner who owes the letter is (002 §4.3.5), or None."""
+        return self.clock.days_over_limit if self.partners_move and self.clock else None
 
     @property
     def reply_by(self) -> dt.date | None:
@@ -137,14 +141,8 @@ def _my_game(game: Game, me: Participant, today: dt.date,
     partner = game.partner_of(me.id)
     view = GameView(game)
     try:
-        clock: ClockReading | None
-        if state is None:  # not stored (yet): the ledger replayed, as before the stored state
-            clock = game_clock(view, today)
-        elif state.clock_problem:
-            raise ValueError(state.clock_problem)
-        else:
-            clock = StoredClock.of(state, today)
-        assert clock is not None
+        # Not stored (yet): the ledger replayed, as before the stored state.
+        clock = game_clock(view, today) if state is None else read_clock(game, state, today)
         waiting_on = me.id if clock.to_move is side else partner.id
         pending = (None if clock.to_move is None
                    else _stored_variants(game, state, clock.to_move)

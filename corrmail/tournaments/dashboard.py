@@ -11,7 +11,6 @@ replay of every ledger (docs/benchmarks/dashboard.md).
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import enum
 from collections import defaultdict
@@ -23,7 +22,9 @@ from sqlalchemy import Row, select
 from sqlalchemy.orm import Session, joinedload, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from corrmail.games.state import StoredClock, stored_break_calendar, stored_state_rows
+from corrmail.clock import ClockReading
+from corrmail.games.page import read_clock
+from corrmail.games.state import stored_state_rows
 from corrmail.games.view import steward_forwards
 from corrmail.letters.repeats import RepeatsOnRecord, repeats_on_record
 from corrmail.models import (
@@ -125,7 +126,7 @@ class DashboardPage:
 @dataclass(frozen=True)
 class DashboardRow:
     game: Game
-    clock: StoredClock | None
+    clock: ClockReading | None
     to_move: Participant | None
     open_cases: tuple[Case, ...]
     #: 002 §4.5.1: the 15 days for the game record have passed without it.
@@ -223,16 +224,10 @@ def _row(
     if state is None:
         return DashboardRow(game, None, None, tuple(cases), record_missing,
                             f"game {game.id} has no stored state: run corrmail games rebuild")
-    clock = StoredClock.of(state, today)
-    if clock is None:
+    try:
+        clock = read_clock(game, state, today, repeats=repeats)
+    except ValueError:
         return DashboardRow(game, None, None, tuple(cases), record_missing, state.clock_problem)
-    if clock.repeat_due is not None:
-        # Once the server repeated the move, the next repeat is due 30 days later (002 §4.3.4).
-        repeated_on = repeats.last_sent(game.id, clock.repeat_due)
-        if repeated_on is not None:
-            clock = dataclasses.replace(
-                clock, repeated_on=repeated_on,
-                repeat_due=repeats.next_due(game.id, clock.repeat_due, stored_break_calendar(state)))
     to_move = None
     if clock.to_move is not None:
         to_move = game.white if clock.to_move.value == "white" else game.black

@@ -41,6 +41,8 @@ def _my_game(row: MyGame) -> dict[str, Any]:
         "days_used_in_period": clock.days_used_in_period if row.my_move and clock else None,
         "days_left": clock.days_left if row.my_move and clock else None,
         "reply_by": _iso(row.reply_by),
+        # The partner who owes the letter, past his limit (002 §4.3.5): the figure /me shows.
+        "partner_days_over": row.partner_days_over,
         "repeat_due": _iso(clock.repeat_due) if row.partners_move and clock else None,
         "pending_variants": list(row.pending_variants),
     }

@@ -28,12 +28,12 @@ from corrmail.games.page import (
     board_at,
     breaks_in_force,
     chart_plot,
-    game_clock,
     game_pdn,
     inline_svg,
     move_rows,
+    read_clock,
 )
-from corrmail.games.state import StoredClock, StoredGameState, letter_owed_by, stored_states
+from corrmail.games.state import StoredGameState, letter_owed_by, stored_states
 from corrmail.games.view import GameView, UnsupportedGameType
 from corrmail.letters.recipients import plays_by_email
 from corrmail.models import (
@@ -93,7 +93,7 @@ def _game_page(game: Game, forwarding_form: ForwardingForm | None = None,
     board: dict[str, object] = {}
     try:
         chart = view.chart()
-        clock = StoredClock.of(state, on) if state is not None else game_clock(view, on)
+        clock = read_clock(game, state, on)
         rows = move_rows(view)
         svg, shown = board_at(view, request.args.get("ply", type=int))
     except (UnsupportedGameType, ValueError) as error:
@@ -105,6 +105,7 @@ def _game_page(game: Game, forwarding_form: ForwardingForm | None = None,
         select(Case).where(Case.game_id == game.id, Case.closed_at.is_(None)).order_by(Case.id)
     ).all()
     may_enter = is_official_of(current_user, game.tournament_id)
+    owed_by = letter_owed_by(game, state)
     forward = _move_to_forward(view) if may_enter else None
     if forward is not None and _may_enter_postcards(game):
         forwarding_form = forwarding_form or _forwarding_form(forward)
@@ -117,7 +118,7 @@ def _game_page(game: Game, forwarding_form: ForwardingForm | None = None,
         corrected_by=corrected_by,
         sequences={letter.id: letter.sequence for letter in letters},
         moves=moves,
-        to_move=letter_owed_by(game, state),
+        to_move=owed_by,
         may_enter=may_enter,
         forward=forward,
         forwarding_form=forwarding_form,
@@ -128,15 +129,31 @@ def _game_page(game: Game, forwarding_form: ForwardingForm | None = None,
         open_cases=open_cases,
         # A player of the game may claim his partner's overstep (002 §4.3.6): the page links
         # to the claim's preview, which shows the figures before anything is sent.
+        # Only against a partner who owes the letter, or whose letter on the chart overstepped:
+        # on his own move a player has no overstep of his partner's to claim.
         may_claim=game.state in (GameState.IN_PLAY, GameState.NOT_STARTED)
         and current_user.player_id is not None
         and current_user.player_id in (game.white.player_id, game.black.player_id)
+        and _partner_claimable(game, owed_by, board.get("chart"))
         and not any(case.case_type is CaseType.OVERSTEP_CLAIM for case in open_cases),
         play=play_panel(game),
         kept=letters_kept_from(current_user, game),
         written={letter.id: written_moves(letter) for letter in letters},
         **board,
     )
+
+
+def _partner_claimable(game: Game, owed_by: Participant | None, chart: object) -> bool:
+    """Whether the viewing player's partner is one an overstep claim can be about (002 §4.3.6):
+    he owes the next letter (his clock runs), or one of his letters on the chart overstepped."""
+    partner_ids = {game.white.player_id, game.black.player_id} - {current_user.player_id}
+    if owed_by is not None and owed_by.player_id in partner_ids:
+        return True
+    overstep = getattr(chart, "overstep", None)
+    if overstep is None:
+        return False
+    offender = game.white if overstep.player.value == "white" else game.black
+    return offender.player_id in partner_ids
 
 
 @blueprint.get("/<int:game_id>/game.pdn")

@@ -114,7 +114,8 @@ def test_api_my_games_and_legal_moves(web_game: WebGame) -> None:
     assert [game["id"] for game in games] == [web_game.game_id]
     mine = games[0]
     assert mine["your_move"] is True and mine["to_move"] == "white"
-    assert mine["days_left"] is not None and mine["days_used"] == 0
+    # Days used count White's running days since the start, as every page does (002 §4.3.6).
+    assert mine["days_left"] is not None and mine["days_used"] == mine["days_used_in_period"] > 0
     moves = client.get(f"/api/v1/games/{web_game.game_id}/legal-moves", headers=white).json
     assert sorted(moves["moves"]) == ["a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"]
     third = _token(web_game, "third")

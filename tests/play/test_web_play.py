@@ -160,8 +160,8 @@ def test_the_game_page_header_and_my_games_read_the_stored_state(
 ) -> None:
     """The header of the game page and the player's home show the replay's figures without
     replaying the clock: only the game page's time chart reads the whole ledger."""
+    import corrmail.games.page as game_pages
     import corrmail.people.player_home as home_module
-    import corrmail.web.games as game_pages
     from corrmail.games.page import game_clock
     from corrmail.games.view import GameView
     from corrmail.models import Game, Tournament
