@@ -391,7 +391,9 @@ def _check_postmark(check: PostcardCheck, view: GameView) -> None:
     # before the start is received. What it cannot precede is its writer's start sheet, which
     # told him the pairing (docs/rules/timekeeping.md).
     writer = view.game.white if check.entry.sender_id == view.game.white_id else view.game.black
-    sheet = writer.start_sheet_sent_on if writer is not None else None
+    # The day he received it when that is recorded, else the day it was sent to him.
+    sheet = (writer.start_sheet_received or writer.start_sheet_sent_on) if writer is not None \
+        else None
     if sheet is not None and postmark < sheet:
         check.errors.append(Finding("002 §4.3.2", _(
             "the postmark %(postmark)s comes before %(name)s's start sheet was sent on "
