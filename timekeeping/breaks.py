@@ -205,9 +205,12 @@ def judge_announcement(taken: Iterable[Break], new: Break, *,
                                      last=stands.last_day)]
     refusals: list[RuleViolation] = []
     if announced_on > stands.last_day:
+        # ``written_last``: a break over 30 days is judged by its first 30 (002 §4.4.1), so it
+        # may be over before the day the player wrote as its last; the refusal says so.
         refusals.append(rule_violation("002 §4.4.2", "break_announced_after_end", span,
                                        side=new.player.value, first=stands.first_day,
-                                       last=stands.last_day, announced=announced_on))
+                                       last=stands.last_day, announced=announced_on,
+                                       written_last=new.last_day, most=MAX_BREAK_DAYS))
     if any(brk.first_day.year == new.first_day.year for brk in standing):
         refusals.append(rule_violation("002 §4.4.1", "second_break_in_year", span,
                                        side=new.player.value, year=new.first_day.year))

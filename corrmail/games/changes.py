@@ -437,7 +437,33 @@ class BreakVerdict:
     @property
     def counts_from(self) -> dt.date | None:
         """The first day the break frees anybody's time (002 §4.4.2, «со дня его объявления»)."""
-        return None if self.stands is None else max(self.stands[0], self.announced_on)
+        counted = self.counted
+        return None if counted is None else counted[0]
+
+    @property
+    def counted(self) -> tuple[dt.date, dt.date] | None:
+        """The days the break frees, as the time chart counts them: from :attr:`counts_from` to
+        its last day that stands. A break announced after it began keeps the dates it stands
+        for (the same in all games, 002 §4.4.1), but the days before the announcement are
+        ordinary days of play unless the referee counts them (002 §4.4.2, §4.4.5)."""
+        if self.stands is None:
+            return None
+        return max(self.stands[0], self.announced_on), self.stands[1]
+
+    @property
+    def counted_days(self) -> int:
+        """How many days :attr:`counted` holds, both ends included (002 §4.4.3)."""
+        counted = self.counted
+        return 0 if counted is None else (counted[1] - counted[0]).days + 1
+
+    @property
+    def uncounted(self) -> tuple[dt.date, dt.date] | None:
+        """The days of a break announced after it began that come before the announcement:
+        ordinary days of play, unless the referee counts them (002 §4.4.2, §4.4.5)."""
+        counted = self.counted
+        if self.stands is None or counted is None or counted[0] == self.stands[0]:
+            return None
+        return self.stands[0], counted[0] - dt.timedelta(days=1)
 
     def refusal(self, participant_id: int) -> BreakRefused:
         return BreakRefused(participant_id, [f"{v.rule}: {v.message}" for v in self.violations],

@@ -645,7 +645,8 @@ class _Context:
             "announced_days": (verdict.announced[1] - verdict.announced[0]).days + 1,
             "first_day": first, "last_day": last, "days": (last - first).days + 1,
             "most": MAX_BREAK_DAYS, "cut": verdict.cut, "late": verdict.late,
-            "counts_from": verdict.counts_from, "announced": verdict.announced_on,
+            "counts_from": verdict.counts_from, "counted_days": verdict.counted_days,
+            "announced": verdict.announced_on,
         }
         for other_game, partner in partners:
             if partner not in told or not partner.player.email:

@@ -123,13 +123,24 @@ BREAK_REFUSALS = {
     "break_announced_after_end": _l("it ended on %(last)s, before it is announced today, "
                                     "%(announced)s: a break is announced before it begins, and one "
                                     "announced after its end counts in no game"),
+    # A break over 30 days stands for its first 30 (002 §4.4.1): those may be over by today
+    # although the day written as its last is not.
+    "break_cut_announced_after_end": _l(
+        "it lasts more than %(most)s days, so it stands for its first %(most)s, which ended on "
+        "%(last)s (002 §4.4.1), before it is announced today, %(announced)s: a break is announced "
+        "before it begins, and one announced after its end counts in no game"),
 }
 
 
 def break_refusal(violation: RuleViolation) -> str:
     """One reason a break is refused, in the reader's language; a reason without its own words
     is the time chart's."""
-    msgid = BREAK_REFUSALS.get(violation.code)
+    code = violation.code
+    if code == "break_announced_after_end" \
+            and violation.values.get("written_last", violation.values.get("last")) \
+            != violation.values.get("last"):
+        code = "break_cut_announced_after_end"
+    msgid = BREAK_REFUSALS.get(code)
     if msgid is None:
         return violation_message(violation)
     return str(msgid) % {key: f"{value:%d.%m.%Y}" if isinstance(value, dt.date) else value

@@ -52,6 +52,7 @@ CONTEXT = {
     "reasons": [{"rule": "002 §4.4.1", "code": "second_break_in_year"}], "stands": None,
     "announced_first": dt.date(2026, 10, 10), "announced_last": dt.date(2026, 10, 25),
     "announced_days": 16, "most": 30, "cut": False, "counts_from": dt.date(2026, 10, 10),
+    "counted_days": 16,
     "partners_told": ["Седов Сергей"], "partners_by_post": [],
     "ending": "resigned", "ended_by": "black",
 }
