@@ -631,7 +631,7 @@ def _finding_of(notice: RuleNotice, *, stops: bool) -> Finding:
         "variant_cut": _("variant cut at %(text)s", text=notice.remedy),
     }.get(notice.problem) or _("%(move)s: impossible move", move=notice.remedy)
     consequence = (
-        _("play stops until the sender corrects the card; %(days)s penalty days to the sender "
+        _("play stops until the sender corrects the move; %(days)s penalty days to the sender "
           "(002 §4.2.11); the partner points the fault out within %(notice)s days (002 §4.2.9)",
           days=PENALTY_DAYS, notice=NOTICE_DAYS)
         if stops else _("play goes on"))
@@ -644,8 +644,8 @@ def _finding_of(notice: RuleNotice, *, stops: bool) -> Finding:
     elif notice.problem.startswith("impossible") or notice.problem == "illegible":
         # One clause after another, as the consequence itself is written (a lower-case
         # «play stops…» after a full stop read as two lines run together).
-        consequence = _("the sender replaces the move; his days of thinking and correcting "
-                        "count; %(then)s", then=consequence)
+        consequence = _("the sender replaces the move; the sender's days of thinking and "
+                        "correcting count; %(then)s", then=consequence)
     return Finding(notice.rule, problem, consequence)
 
 
@@ -656,7 +656,11 @@ def _check_time(check: PostcardCheck, view: GameView, side: Side) -> None:
     opening = not any(letter.sent is not None and letter.moves_text.strip()
                       for letter in view.letters)
     if not opening:
-        missing = [name for name, day in ((_("partner's dispatch (postmark)"), check.partner_sent),
+        # A move given by telephone has no postmark: the partner's dispatch is the day the
+        # partner gave (002 §4.3.1, timekeeping's reading 28).
+        dispatch = (_("partner's dispatch") if entry.channel is Channel.PHONE
+                    else _("partner's dispatch (postmark)"))
+        missing = [name for name, day in ((dispatch, check.partner_sent),
                                           (_("receipt"), check.received)) if day is None]
         if missing:
             check.findings.append(Finding(

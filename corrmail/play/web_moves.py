@@ -30,7 +30,7 @@ from corrmail.letters.write import LetterWriter
 from corrmail.mail.content import read_letter
 from corrmail.mail.correspondence import Correspondence, Outcome, numbered
 from corrmail.mail.inbound import InboundMessage
-from corrmail.models import Channel, Game, GameState, Letter, Participant
+from corrmail.models import Channel, Game, GameResult, GameState, Letter, Participant
 from notation.full import format_full
 from notation.game_position import GamePosition
 from notation.letters import IllegibleMove, ImpossibleMove, LegalMove, read_move
@@ -174,7 +174,9 @@ def _check_stated_receipt(view: GameView, participant: Participant, letter: WebL
     if answered is None:
         return
     if letter.received is None:
-        raise WebLetterRefused(422, "receipt_missing", "002 §4.3.1")
+        # A telephoned move has no postmark: its receipt is the day it was heard (002 §4.3.1).
+        raise WebLetterRefused(422, "receipt_missing_by_phone" if answered.channel is Channel.PHONE
+                               else "receipt_missing", "002 §4.3.1")
     if answered.sent is not None and letter.received < answered.sent:
         raise WebLetterRefused(422, "receipt_before_dispatch", "002 §4.3.1", values={
             "received": f"{letter.received:%d.%m.%Y}", "sent": f"{answered.sent:%d.%m.%Y}"})
@@ -341,6 +343,9 @@ class LetterPreview:
     #: The letter's break notice as it will stand (002 §4.4): cut to 30 days, or counted from
     #: today when it began already, to warn him before he sends it.
     break_verdict: BreakVerdict | None = None
+    #: The result the letter ends the game with (a resignation, an accepted draw, a move that
+    #: wins), so the preview says the game ends rather than goes on; ``None``: play goes on.
+    ends_with: GameResult | None = None
 
 
 def worded_variants(position: GamePosition, text: str, first_ply_index: int) -> tuple[str, ...]:
@@ -412,7 +417,8 @@ def preview_web_letter(session: Session, game: Game, participant: Participant,
             white_total=totals.white, black_total=totals.black,
             mine_total=totals.white if side is Side.WHITE else totals.black,
             outcome=outcome.code, fingerprint=stamp, variants_worded=worded,
-            overstep=overstep, break_verdict=verdict)
+            overstep=overstep, break_verdict=verdict,
+            ends_with=game.result if game.state is GameState.FINISHED else None)
     finally:
         session.rollback()
     return preview

@@ -50,6 +50,7 @@ from corrmail.models import (
 from corrmail.play.postcards import (
     Finding,
     PostcardCheck,
+    PostcardEntry,
     PostcardRejected,
     PostcardStale,
     check_postcard,
@@ -214,12 +215,7 @@ def add_postcard(game_id: int) -> str | Response:
                 status = 409
             else:
                 session.commit()
-                if letter.relayed_on is not None:
-                    flash(_("Postcard entered as letter %(n)s; its move is e-mailed to %(name)s "
-                            "today, his time counts from today (002 §4.3.1).", n=letter.sequence,
-                            name=game.partner_of(entry.sender_id).player.name), "info")
-                else:
-                    flash(_("Postcard entered as letter %(n)s.", n=letter.sequence), "info")
+                flash(_entered_message(game, entry, letter), "info")
                 return redirect(url_for("games.show", game_id=game.id))
         elif status == 200:
             status = 200 if check.accepted else 422
@@ -328,6 +324,26 @@ def add_forwarding(game_id: int) -> str | Response:
     game = _viewable(game_id, options=_PAGE_LOADS)
     page = _game_page(game, form, refused)
     return page, 422  # type: ignore[return-value]
+
+
+def _entered_message(game: Game, entry: PostcardEntry, letter: Letter) -> str:
+    """What the steward is told once the card or the call is stored, worded for its channel (a
+    call is no postcard, 002 §4.1.1 в) and naming the partner rather than «him»."""
+    by_phone = entry.channel is Channel.PHONE
+    if letter.relayed_on is None:
+        message = (_("Move by telephone entered as letter %(n)s.", n=letter.sequence) if by_phone
+                   else _("Postcard entered as letter %(n)s.", n=letter.sequence))
+        return str(message)
+    name = game.partner_of(entry.sender_id).player.name
+    if by_phone:
+        message = _("Move by telephone entered as letter %(n)s; it is e-mailed to %(name)s "
+                    "today, and the time of %(name)s counts from today (002 §4.3.1).",
+                    n=letter.sequence, name=name)
+    else:
+        message = _("Postcard entered as letter %(n)s; its move is e-mailed to %(name)s today, "
+                    "and the time of %(name)s counts from today (002 §4.3.1).",
+                    n=letter.sequence, name=name)
+    return str(message)
 
 
 def _relayed_to(game: Game, sender_id: int | None) -> str | None:

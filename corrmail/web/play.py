@@ -97,6 +97,8 @@ def refusal_message(refused: WebLetterRefused) -> str:
         "preview_stale": _("The game changed after the preview; look at the letter again."),
         "receipt_missing": _("Your partner's move came by post: write the day you received it "
                              "(the postmark of its arrival, else the day it reached you)."),
+        "receipt_missing_by_phone": _("Your partner's move was given by telephone: write the day "
+                                      "you heard it (a call has no postmark)."),
     }
     text = messages.get(refused.code, refused.code)
     if refused.code == "receipt_before_dispatch":
