@@ -116,10 +116,15 @@ def numbered(plies: Sequence[tuple[GamePosition, Move]], first_ply_index: int) -
 
 def break_reason(violation: RuleViolation) -> dict[str, Any]:
     """A refused break's reason for its letter: the rule, the code the template words in the
-    reader's language, and the dates it names (the break it joins, the day it was announced)."""
+    reader's language, and the dates it names (the break it joins, the day it was announced;
+    for a break over 30 days, the last of the 30 that were all it could stand for)."""
     wanted = ("other_first", "other_last", "announced", "year")
-    return {"rule": violation.rule, "code": violation.code,
-            **{key: value for key, value in violation.values.items() if key in wanted}}
+    reason = {"rule": violation.rule, "code": violation.code,
+              **{key: value for key, value in violation.values.items() if key in wanted}}
+    values = violation.values
+    if values.get("written_last", values.get("last")) != values.get("last"):
+        reason["cut_to"] = values["last"]
+    return reason
 
 
 def letter_board(game: Game) -> Geometry:

@@ -214,3 +214,35 @@ def test_a_second_break_in_the_year_is_refused_in_both_languages(web_game: WebGa
         black = session.get(Participant, web_game.black_id)
         assert black is not None and len(black.breaks) == 1
     assert _stored(web_game) == [(dt.date(2026, 10, 1), dt.date(2026, 10, 5), TODAY)]
+
+
+def test_a_backdated_break_by_e_mail_is_confirmed_with_the_days_counted_in_english(
+    web_game: WebGame
+) -> None:
+    """The e-mail intake judges and words the same break as the web's preview (one verdict)."""
+    with web_game.database.transaction() as session:
+        black = session.get(Participant, web_game.black_id)
+        assert black is not None
+        black.player.language = "en"
+    receipt = web_game.email("black", "Беру перерыв с 25.08.2026 по 10.09.2026", TODAY)
+    assert receipt.outcome == "break_recorded"
+    assert _stored(web_game) == [(dt.date(2026, 8, 25), dt.date(2026, 9, 10), TODAY)]
+    [mine] = web_game.outbox(to=web_game.black_email, kind="break_confirmed")
+    body = " ".join(mine.body_text.split())
+    assert ("It was announced after it began, so it counts from the day of the announcement, "
+            "03.09.2026 (002 §4.4.2). Counted: 8 days, from 03.09.2026 to 10.09.2026. The days "
+            "before the announcement are ordinary days of play; only the referee can count them, "
+            "on the player's application in a special case (002 §4.4.5).") in body
+
+
+def test_a_backdated_break_by_e_mail_whose_first_30_days_are_over_is_refused_saying_so(
+    web_game: WebGame
+) -> None:
+    receipt = web_game.email("black", "Беру перерыв с 01.08.2026 по 15.09.2026", TODAY)
+    assert receipt.outcome == "break_refused"
+    assert _stored(web_game) == []
+    [refused] = web_game.outbox(to=web_game.black_email, kind="break_refused")
+    body = " ".join(refused.body_text.split())
+    assert ("(перерыв длиннее 30 дней мог остаться в силе только на первые 30, по 30.08.2026, "
+            "002 §4.4.1)") in body
+    assert "002 §4.4.2: перерыв объявлен после его окончания" in body
