@@ -235,8 +235,10 @@ def _mail_game_query() -> _MailGameQuery:
     return _MailGameQuery(
         statement, game, tournament, white_part, white_player_part, black_part,
         black_player_part, state, claim,
+        # Two plain parameters rather than an expanding IN, which is compiled anew each time.
         breaks=select(*breaks.columns).where(
-            breaks.c.participant_id.in_(bindparam("players", expanding=True)))
+            (breaks.c.participant_id == bindparam("white"))
+            | (breaks.c.participant_id == bindparam("black")))
         .order_by(breaks.c.start_date),
         break_keys=keys(Break))
 
@@ -280,7 +282,7 @@ def _read_mail_game(session: Session, game_id: int) -> Game | None:
     set_committed_value(game, "overstep_claims", claims)
     set_committed_value(game, "letters", read_letters(session, game_id))
     breaks: dict[int, list[Break]] = {white.id: [], black.id: []}
-    for row in session.execute(query.breaks, {"players": list(breaks)}):
+    for row in session.execute(query.breaks, {"white": white.id, "black": black.id}):
         item = adopt_row(Break, dict(zip(query.break_keys, row, strict=True)))
         breaks[item.participant_id].append(item)
     for participant in sides:
