@@ -139,6 +139,20 @@ def read_move(position: GamePosition, text: str) -> MoveReading:
     return _judge_full(position, written)
 
 
+def legal_move_named(position: GamePosition, text: str) -> Move | None:
+    """The move of ``position`` that ``text`` names when :func:`read_move` reads it as a
+    :class:`LegalMove`, else None — without working out why it is not legal and what may
+    replace it, which a caller only comparing the text with a known move does not need."""
+    try:
+        written = read_written(text, position.geometry)
+        if isinstance(written, WrittenShortMove):
+            return None
+        position.geometry.parse_square(written.squares[0])
+        return resolve_written(position, written).move
+    except (IllegibleMoveError, UnknownSquareError, AmbiguousMoveError, NoSuchMoveError):
+        return None
+
+
 def _judge_full(position: GamePosition, written: WrittenMove) -> MoveReading:
     geometry = position.geometry
     text = written.text

@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import Select, Table, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, make_transient_to_detached, noload
+from sqlalchemy.orm import Session, class_mapper, make_transient_to_detached, noload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from corrmail.models import Channel, Game, Letter, User, utcnow
+
+
+class _ManagerCache(dict[type, Any]):
+    def __missing__(self, cls: type) -> Any:
+        manager: Any = class_mapper(cls).class_manager
+        self[cls] = manager
+        return manager
 
 
 class LedgerError(ValueError):
@@ -142,12 +149,38 @@ def load_locked_game(session: Session, game_id: int, *options: Any) -> Game | No
         # strategy's per-execution setup (a third of loading a game for a letter).
         set_committed_value(game, "letters", list(session.scalars(_LETTERS_OF_GAME,
                                                                   {"game_id": game_id})))
-        transaction = session.get_transaction()
-        held: tuple[object, set[int]] | None = session.info.get(_LOCKED_GAMES)
-        if held is None or held[0] is not transaction:
-            held = session.info[_LOCKED_GAMES] = (transaction, set())
-        held[1].add(game.id)
+        note_locked(session, game)
     return game
+
+
+def note_locked(session: Session, game: Game) -> None:
+    """Record that `game` was read under its lock, with its letters, in the open transaction
+    (:func:`holds_lock`): what :func:`load_locked_game` does once it has read the game."""
+    transaction = session.get_transaction()
+    held: tuple[object, set[int]] | None = session.info.get(_LOCKED_GAMES)
+    if held is None or held[0] is not transaction:
+        held = session.info[_LOCKED_GAMES] = (transaction, set())
+    held[1].add(game.id)
+
+
+def read_letters(session: Session, game_id: int) -> list[Letter]:
+    """The letters of game `game_id` in ledger order, read by a Core statement and adopted
+    (:func:`adopt_row`): for a session that holds none of them yet."""
+    keys = _LETTER_KEYS
+    return [adopt_row(Letter, dict(zip(keys, row, strict=True)))
+            for row in session.execute(_LETTER_ROWS, {"game_id": game_id})]
+
+
+def adopt_row(cls: type[_Mapped], values: dict[str, Any]) -> _Mapped:
+    """An object of mapped class `cls` holding `values` (every column attribute of its row, as
+    read from the database) as loaded, not changed, state: what the ORM's loading makes of a
+    row, without its per-statement setup. It is detached; adding it (or an object it hangs
+    from) to the session makes it persistent there. Only for rows the session does not hold
+    yet: an object already in the session is not refreshed."""
+    instance: _Mapped = _MANAGERS[cls].new_instance()
+    instance.__dict__.update(values)
+    make_transient_to_detached(instance)
+    return instance
 
 
 #: The locking query of each set of loader options (the options objects themselves are the
@@ -181,6 +214,16 @@ _LETTERS_OF_GAME = (
 #: cache key is computed once.
 _LETTERS = cast(Table, Letter.__table__)
 _INSERT_LETTER = _LETTERS.insert().returning(_LETTERS.c.id)
+#: The same letters as :data:`_LETTERS_OF_GAME`, as Core rows (:func:`read_letters`).
+_LETTER_KEYS = tuple(class_mapper(Letter).get_property_by_column(column).key
+                     for column in _LETTERS.columns)
+_LETTER_ROWS = (select(*_LETTERS.columns).where(_LETTERS.c.game_id == bindparam("game_id"))
+                .order_by(_LETTERS.c.sequence))
+
+_Mapped = TypeVar("_Mapped")
+#: The instrumentation of each class :func:`adopt_row` builds (it makes the object and its
+#: state without calling ``__init__``), looked up once.
+_MANAGERS: dict[type, Any] = _ManagerCache()
 
 
 def holds_lock(session: Session, game: Game) -> bool:

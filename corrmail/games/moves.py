@@ -22,7 +22,7 @@ from corrmail.mail.content import MoveMention, read_letter
 from corrmail.models import GameResult
 from notation.full import format_full
 from notation.game_position import GamePosition
-from notation.letters import LegalMove, read_move
+from notation.letters import legal_move_named
 from notation.move import Move
 from notation.variants import parse_variants
 from timekeeping import PENALTY_DAYS, Side
@@ -135,10 +135,8 @@ def _own_move_restated(view: GameView, expected: int, mentions: Sequence[MoveMen
     if not mentions or not expected or own_index < 0:
         return 0
     position = view.position_before(expected + 1)
-    written = read_move(position, mentions[0].text)
-    played = read_move(position, view.plies[own_index])
-    return int(isinstance(written, LegalMove) and isinstance(played, LegalMove)
-               and written.move == played.move)
+    played = legal_move_named(position, view.plies[own_index])
+    return int(played is not None and legal_move_named(position, mentions[0].text) == played)
 
 
 def partner_offered_draw(view: GameView, participant_id: int) -> bool:

@@ -96,7 +96,8 @@ class StoredGameState(Base):
     #: (``board_problem`` says why).
     fen: Mapped[str | None] = mapped_column(Text)
     #: FEN of the position before the plies the side to move has to repeat (002 §4.2.9: the
-    #: partner's, since his own last move letter): the intake starts its board here.
+    #: partner's, since his own last move letter) and his own last ply before them, when the
+    #: game has one (``corrmail.games.view.seed_depth``): the intake starts its board here.
     fen_before: Mapped[str | None] = mapped_column(Text)
     #: Which plies of the ledger were forced (002 §4.2.4), one character a ply: "1" forced,
     #: "0" not; None when the board cannot be replayed. The intake's time ledger reads the
@@ -174,7 +175,7 @@ def replay_values(game: Game) -> dict[str, Any]:
     ``game`` must carry its current letters, players and their breaks
     (:func:`corrmail.games.view.load_mail_game` loads them).
     """
-    from corrmail.games.view import GameView
+    from corrmail.games.view import GameView, seed_depth
     from notation.game_position import position_fen
     from timekeeping import NotToMoveError, repeat_due_of, reply_clock
 
@@ -202,8 +203,8 @@ def replay_values(game: Game) -> dict[str, Any]:
         values["board_turn"] = view.side_to_move.value
         mover = view.participant(view.side_to_move)
         to_repeat = len(view.partner_new_plies(mover.id))
-        values["fen_before"] = (values["fen"] if to_repeat == 0
-                                else position_fen(view.position_before(to_repeat)))
+        values["fen_before"] = position_fen(
+            view.position_before(seed_depth(len(view.plies), to_repeat)))
         for letter in reversed(view.letters_since_own(mover.id)):
             if letter.variants_text.strip():
                 values["pending_variants"] = letter.variants_text

@@ -136,6 +136,15 @@ def load_mail_game(session: Session, game_id: int) -> Game | None:
     # The game core judges letters through this view: import its ledger lock when called.
     from corrmail.games.append import load_locked_game
 
+    if not session.identity_map:
+        # A session that holds nothing yet (the intake's): the same three statements read as
+        # Core rows, their objects made from them (a quarter of a letter's CPU went to the
+        # ORM's loading of this one game).
+        game = _read_mail_game(session, game_id)
+        if game is None:
+            return None
+        seed_board(game)
+        return game
     game = load_locked_game(session, game_id, *_mail_game_options())
     if game is None:
         return None
@@ -145,6 +154,142 @@ def load_mail_game(session: Session, game_id: int) -> Game | None:
     for participant in (game.white, game.black):
         set_committed_value(participant, "breaks", breaks[participant.id])
     seed_board(game)
+    return game
+
+
+@dataclass(frozen=True)
+class _RowPart:
+    """One mapped object's columns in a joined row: its class, attribute keys and first index."""
+
+    cls: type[Any]
+    keys: tuple[str, ...]
+    start: int
+
+    def values(self, row: Sequence[Any]) -> dict[str, Any]:
+        return dict(zip(self.keys, row[self.start:self.start + len(self.keys)], strict=True))
+
+
+@dataclass(frozen=True)
+class _MailGameQuery:
+    statement: Any
+    game: _RowPart
+    tournament: _RowPart
+    white: _RowPart
+    white_player: _RowPart
+    black: _RowPart
+    black_player: _RowPart
+    state: _RowPart
+    claim: _RowPart
+    breaks: Any
+    break_keys: tuple[str, ...]
+
+
+@cache
+def _mail_game_query() -> _MailGameQuery:
+    """The Core statements of :func:`_read_mail_game`: the game locked and joined with what
+    :func:`_mail_game_options` loads (the same joins), and both players' breaks."""
+    from sqlalchemy.orm import class_mapper
+
+    from corrmail.games.state import StoredGameState
+    from corrmail.models import Player
+
+    def keys(cls: type[Any]) -> tuple[str, ...]:
+        mapper = class_mapper(cls)
+        return tuple(mapper.get_property_by_column(column).key
+                     for column in mapper.local_table.columns)
+
+    games = Game.__table__
+    tournaments = Tournament.__table__
+    white = Participant.__table__.alias("white")
+    black = Participant.__table__.alias("black")
+    white_player = Player.__table__.alias("white_player")
+    black_player = Player.__table__.alias("black_player")
+    states = StoredGameState.__table__
+    claims = Case.__table__.alias("claims")
+    parts: list[tuple[type[Any], Any]] = [
+        (Game, games), (Tournament, tournaments), (Participant, white), (Player, white_player),
+        (Participant, black), (Player, black_player), (StoredGameState, states), (Case, claims)]
+    laid: list[_RowPart] = []
+    start = 0
+    for cls, table in parts:
+        laid.append(_RowPart(cls, keys(cls), start))  # an alias has its table's columns
+        start += len(table.columns)
+    statement = (
+        select(*chain.from_iterable(table.columns for _, table in parts))
+        .select_from(games)
+        .join(tournaments, tournaments.c.id == games.c.tournament_id)
+        .join(white, white.c.id == games.c.white_id)
+        .join(white_player, white_player.c.id == white.c.player_id)
+        .join(black, black.c.id == games.c.black_id)
+        .join(black_player, black_player.c.id == black.c.player_id)
+        .outerjoin(states, states.c.game_id == games.c.id)
+        .outerjoin(claims, and_(claims.c.game_id == games.c.id,
+                                claims.c.case_type == CaseType.OVERSTEP_CLAIM))
+        .where(games.c.id == bindparam("game_id"))
+        .order_by(claims.c.id)
+        .with_for_update(of=games)
+    )
+    breaks = Break.__table__
+    game, tournament, white_part, white_player_part, black_part, black_player_part, state, \
+        claim = laid
+    return _MailGameQuery(
+        statement, game, tournament, white_part, white_player_part, black_part,
+        black_player_part, state, claim,
+        # Two plain parameters rather than an expanding IN, which is compiled anew each time.
+        breaks=select(*breaks.columns).where(
+            (breaks.c.participant_id == bindparam("white"))
+            | (breaks.c.participant_id == bindparam("black")))
+        .order_by(breaks.c.start_date),
+        break_keys=keys(Break))
+
+
+def _read_mail_game(session: Session, game_id: int) -> Game | None:
+    """What :func:`load_locked_game` with :func:`_mail_game_options` and the breaks make of
+    game `game_id` — the same objects with the same loaded attributes, persistent in
+    `session`, the game locked and its letters read under the lock — from Core rows, for a
+    session holding no object yet (so none needs refreshing)."""
+    from corrmail.games.append import adopt_row, note_locked, read_letters, take_sqlite_write_lock
+
+    query = _mail_game_query()
+    take_sqlite_write_lock(session)
+    rows = session.execute(query.statement, {"game_id": game_id}).all()
+    if not rows:
+        return None
+    first = rows[0]
+    game: Game = adopt_row(Game, query.game.values(first))
+    tournament = adopt_row(Tournament, query.tournament.values(first))
+    sides = []
+    players: dict[int, Any] = {}
+    for part, player_part in ((query.white, query.white_player),
+                              (query.black, query.black_player)):
+        participant = adopt_row(Participant, part.values(first))
+        player_values = player_part.values(first)
+        player = players.get(player_values["id"])
+        if player is None:
+            player = players[player_values["id"]] = adopt_row(player_part.cls, player_values)
+        set_committed_value(participant, "player", player)
+        sides.append(participant)
+    white, black = sides
+    state_values = query.state.values(first)
+    state = (adopt_row(query.state.cls, state_values)
+             if state_values["game_id"] is not None else None)
+    claims = [adopt_row(Case, values) for values in map(query.claim.values, rows)
+              if values["id"] is not None]
+    set_committed_value(game, "tournament", tournament)
+    set_committed_value(game, "white", white)
+    set_committed_value(game, "black", black)
+    set_committed_value(game, "stored_state", state)
+    set_committed_value(game, "overstep_claims", claims)
+    set_committed_value(game, "letters", read_letters(session, game_id))
+    breaks: dict[int, list[Break]] = {white.id: [], black.id: []}
+    for row in session.execute(query.breaks, {"white": white.id, "black": black.id}):
+        item = adopt_row(Break, dict(zip(query.break_keys, row, strict=True)))
+        breaks[item.participant_id].append(item)
+    for participant in sides:
+        set_committed_value(participant, "breaks", breaks[participant.id])
+    # The stored state and the claims hang from view-only relationships, which do not cascade.
+    session.add_all([game, *([state] if state is not None else []), *claims])
+    note_locked(session, game)
     return game
 
 
@@ -188,10 +333,19 @@ def _board_key(game: Game, board_type: BoardType) -> tuple[BoardType, str]:
     return (board_type, repr(game.tournament.rule_options or None))
 
 
+def seed_depth(ply_count: int, to_repeat: int) -> int:
+    """How many plies back from the end the stored state's ``fen_before`` stands: before the
+    `to_repeat` plies the player to move must repeat (002 §4.2.9) and his own last ply before
+    them, when the game has one — the checking of a letter that writes that own ply again
+    («1. c3-d4 f6-e5 2. d4:f6», ``corrmail.games.moves``) reads the position before it."""
+    return min(to_repeat + 1, ply_count)
+
+
 def seed_board(game: Game) -> None:
     """Start the game object's board from its stored state (:mod:`corrmail.games.state`)
     instead of replaying every ply: the position before the plies the player to move must
-    repeat (002 §4.2.9) is stored with the position, so the intake plays only those plies.
+    repeat (002 §4.2.9) and his own ply before them is stored with the position
+    (:func:`seed_depth`), so the intake plays only those plies.
 
     Only a stored state that matches the ledger just read is used — as many letters and plies,
     and those plies lead from the stored position before them to the stored position;
@@ -206,7 +360,7 @@ def seed_board(game: Game) -> None:
         if state.ply_count != len(plies) or state.letter_count != len(view.letters):
             return
         mover = view.participant(Side(state.board_turn))
-        count = len(view.partner_new_plies(mover.id))
+        count = seed_depth(len(plies), len(view.partner_new_plies(mover.id)))
         start = position_from_fen(state.fen_before, view.board_type,
                                   game.tournament.rule_options or None)
         tail = play_moves(view.board_type, plies[len(plies) - count:], start=start)
