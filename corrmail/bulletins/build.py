@@ -63,7 +63,7 @@ from corrmail.models import (
 )
 from corrmail.models.bulletins import BulletinIssue, BulletinKind
 from corrmail.referee.results import outcome_of
-from corrmail.standings.results import team_rows
+from corrmail.standings.results import marked_results, marker, result_kind_marks, team_rows
 from notation.letters import LegalMove
 from notation.short import format_short
 from notation.svg import board_svg
@@ -347,12 +347,14 @@ def _standings(
     numbers = [row.start_no for row in rows]
     table = crosstable(scoring, order=numbers)
     names = {player.start_no: player.name for player in scoring.players}
+    # The marks of the web crosstable (000 §3.14.4, 002 §4.3.7, §4.5.3), as the record stood.
+    kind_marks = result_kind_marks(snapshot.tournament, snapshot.tournament.games, snapshot.as_of)
     cells = tuple(
         tuple(
-            "×" if i == j else " ".join(cell.symbol for cell in table.matrix[i][j])
+            () if i == j else marked_results(table.matrix[i][j], marker(kind_marks, number))
             for j in range(len(table.order))
         )
-        for i in range(len(table.order))
+        for i, number in enumerate(table.order)
     )
     return order, lines, Crosstable(
         start_numbers=tuple(table.order),

@@ -12,6 +12,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from corrmail.standings.results import MarkedResult
+
 __all__ = [
     "AdjudicationLine",
     "BreakLine",
@@ -81,8 +83,10 @@ class TeamLine:
 class Crosstable:
     start_numbers: tuple[int, ...]
     names: tuple[str, ...]
-    cells: tuple[tuple[str, ...], ...]
-    """``cells[i][j]``: row player i against column player j (``"×"`` on the diagonal)."""
+    cells: tuple[tuple[tuple[MarkedResult, ...], ...], ...]
+    """``cells[i][j]``: row player i's results against column player j with their marks, as
+    the web crosstable prints them (empty on the diagonal). Issued before the marks were
+    archived, a cell is its text (``"½"``, ``"×"`` on the diagonal)."""
     points: tuple[float, ...]
 
 

@@ -16,7 +16,8 @@ from babel.support import NullTranslations, Translations
 from markupsafe import Markup
 
 from corrmail.paths import TRANSLATIONS_DIR, templates_dir
-from corrmail.standings.exports import reader_points
+from corrmail.standings.exports import install_points_filter
+from corrmail.standings.marks import mark_titles, marked_cells, marks_legend
 from corrmail.standings.tiebreak_labels import tiebreak_label
 from corrmail.web.choice_labels import label_text
 
@@ -31,11 +32,6 @@ def iso_date(value: str | dt.date | None) -> str:
         return "—"
     day = value if isinstance(value, dt.date) else dt.date.fromisoformat(value)
     return day.strftime("%d.%m.%Y")
-
-
-def _points(value: float | int | None) -> str:
-    """Points as printed on every page and paper: 6½ (:func:`corrmail.standings.exports.reader_points`)."""
-    return reader_points(None if value is None else float(value))
 
 
 @cache
@@ -56,7 +52,7 @@ def _environment(language: str) -> jinja2.Environment:
     )
     env.install_gettext_translations(_translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.filters["iso_date"] = iso_date
-    env.filters["points"] = _points
+    install_points_filter(env.filters)
     env.filters["svg"] = Markup  # diagrams are drawn by `notation`, never from user input
     # The archive keeps the tiebreaks' code names; the page shows their labels, translated.
     env.globals["tiebreak_label"] = tiebreak_label
@@ -64,6 +60,10 @@ def _environment(language: str) -> jinja2.Environment:
     # translated through this environment's catalogs (no Flask request here).
     catalog = _translations(language)
     env.filters["choice_label"] = lambda code: catalog.gettext(label_text(str(code)))
+    # The crosstable's cells and legend as the web crosstable writes them.
+    env.globals["marked_cells"] = marked_cells
+    env.globals["mark_titles"] = mark_titles(catalog.gettext)
+    env.globals["marks_legend"] = lambda: marks_legend(catalog.gettext)
     return env
 
 

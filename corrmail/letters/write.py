@@ -23,6 +23,7 @@ from corrmail.mail.settings import MailSettings
 from corrmail.mail.tokens import TokenSigner
 from corrmail.models import OutboxMessage, utcnow
 from corrmail.paths import templates_dir
+from corrmail.standings.exports import install_points_filter
 
 __all__ = ["LANGUAGES", "RenderedLetter", "LetterWriter", "TemplateFormatError", "letters_env",
            "language_named"]
@@ -84,6 +85,7 @@ def letters_env(directory: Path | None = None) -> jinja2.Environment:
     )
     env.filters["date"] = _date
     env.filters["plural_ru"] = _plural_ru
+    install_points_filter(env.filters)
     return env
 
 

@@ -1,4 +1,5 @@
-"""A player's own page ("my games"): his games with their clocks, his breaks and open cases.
+"""A player's own page ("my games"): his games with their clocks, his place and points in each
+tournament, his breaks and open cases.
 
 Every figure is the one the directors' dashboard and the game page show: the clock is read off
 each game's stored state (:class:`corrmail.games.state.StoredClock`, the figures of
@@ -21,6 +22,7 @@ from corrmail.games.page import game_clock, read_clock
 from corrmail.games.state import StoredGameState, stored_states
 from corrmail.games.view import GameView, UnsupportedGameType, referee_grant, side_of
 from corrmail.models import Case, Game, GameState, Participant, Tournament
+from corrmail.standings.results import load_tournament, tournament_table
 from notation.game_position import position_from_fen
 from notation.variants import VariantOffer, parse_variants
 from timekeeping import RefereeGrant, Side
@@ -81,10 +83,21 @@ class BreakAllowance:
 
 
 @dataclass(frozen=True)
+class MyStanding:
+    """His line of a tournament's standings, the same table the standings page shows."""
+
+    tournament: Tournament
+    place: str
+    points: float
+    games_played: int
+
+
+@dataclass(frozen=True)
 class PlayerHome:
     games: Sequence[MyGame]
     breaks: Sequence[BreakAllowance]
     cases: Sequence[Case]
+    standings: Sequence[MyStanding] = ()
 
     @property
     def my_move(self) -> list[MyGame]:
@@ -132,7 +145,29 @@ def player_home(session: Session, player_id: int,
                            or_(Case.participant_id.in_(ids), Case.game_id.in_(game_ids)))
         .order_by(Case.deadline, Case.id)
     ).all()
-    return PlayerHome(rows, allowances, cases)
+    return PlayerHome(rows, allowances, cases, _my_standings(session, entries))
+
+
+def _my_standings(session: Session, entries: Sequence[Participant]) -> list[MyStanding]:
+    """His place and points in every tournament with games, from the one table
+    (:func:`corrmail.standings.results.tournament_table`); a table that cannot be computed yet
+    (a player without a start number) is left out, as the standings page refuses it."""
+    lines = []
+    for entry in entries:
+        if entry.start_number is None:
+            continue
+        tournament = load_tournament(session, entry.tournament.code, with_games=False)
+        try:
+            table = tournament_table(tournament)
+        except ValueError:
+            continue
+        if not table.scoring.games:  # not paired yet: no points to read
+            continue
+        mine = next((row for row in table.rows if row.start_no == entry.start_number), None)
+        if mine is not None:
+            lines.append(MyStanding(entry.tournament, mine.place, mine.points,
+                                    mine.games_played))
+    return lines
 
 
 def _my_game(game: Game, me: Participant, today: dt.date,

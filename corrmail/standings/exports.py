@@ -6,7 +6,9 @@ Everything here formats what `corrmail.standings.results` (the table, computed b
 
 CSV is written for the federation's Excel, which runs in a Russian locale: UTF-8 with a byte
 order mark (so Cyrillic names open unmangled), ``;`` between fields and a decimal comma
-(``6,5``), which is what Excel expects there. Machines read the JSON instead. The TRF-16 file
+(``6,5``), which is what Excel expects there. Machines read the JSON instead (points as
+numbers, ``6.5``). The printable text crosstable is read by people and writes points as every
+page does (``6½``, :func:`reader_points`). The TRF-16 file
 is what rating offices and pairing programs exchange: `scoring.trf` writes it from the same
 scoring tournament the table was computed from, with the places of the standings.
 """
@@ -17,7 +19,7 @@ import csv
 import dataclasses
 import io
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -25,10 +27,8 @@ from pathlib import Path
 from corrmail.games.ledger import effective_letters
 from corrmail.models import Game, GameResult, ResultKind, Role
 from corrmail.models import Tournament as TournamentRow
+from corrmail.standings.marks import marks_legend
 from corrmail.standings.results import (
-    ADJUDICATED_MARK,
-    DECIDED_MARK,
-    OVERSTEP_MARK,
     TournamentTable,
     cell_text,
     round_cell_text,
@@ -46,6 +46,8 @@ __all__ = [
     "file_stem",
     "format_points",
     "games_pdn",
+    "install_points_filter",
+    "reader_points",
     "spreadsheet_safe",
     "standings_csv",
     "standings_json",
@@ -75,19 +77,32 @@ _FRACTIONS = {0.25: "¼", 0.5: "½", 0.75: "¾"}
 
 
 def reader_points(value: float | Decimal | None) -> str:
-    """Points as people read them on a page or a printed table: ``6``, ``6½``, ``½``, ``12¼``;
-    other fractions (a Riga coefficient's tenths) as :func:`format_points` writes them. Files
-    keep :func:`format_points` (``6.5``), which programs read."""
+    """Points as people read them on every page, paper and letter: ``6``, ``6½``, ``½``,
+    ``12¼``, ``−1½`` (a Shmulyan coefficient below zero, with the minus sign). The rulebook
+    counts in halves (000 §3.15.1), so points and the tiebreaks built from them (Buchholz,
+    Sonneborn-Berger, Riga…) are multiples of a quarter and always read as fractions; only a
+    value that is not (an average rating, 003 §9.1) is written with at most two decimals
+    (``1533.33``). Files for programs keep :func:`format_points` (``6.5``, ``6,5`` in the
+    CSV); the API keeps numbers (docs/rules/standings.md, "One reading of points")."""
     if value is None:
         return ""
     if not isinstance(value, int | float | Decimal):
         return str(value)
     number = float(value)
+    sign, number = ("\u2212", -number) if number < 0 else ("", number)
     whole = int(number // 1)
     fraction = _FRACTIONS.get(round(number - whole, 6))
-    if fraction is None or whole < 0:
-        return format_points(number)
-    return f"{whole or ''}{fraction}"
+    if fraction is None:
+        text = format_points(number)
+        return text if text == "0" else sign + text
+    return f"{sign}{whole or ''}{fraction}"
+
+
+def install_points_filter(filters: MutableMapping[str, Callable[..., str]]) -> None:
+    """The one ``points`` filter of every template environment — the web pages, the printable
+    papers (bulletins, final report, player's sheet) and the letters: points, match points
+    and tiebreaks read alike everywhere (:func:`reader_points`)."""
+    filters["points"] = reader_points
 
 
 def _result_columns(table: TournamentTable) -> list[str]:
@@ -113,7 +128,17 @@ def _header(table: TournamentTable) -> list[str]:
             "games", *table.tiebreaks]
 
 
-def _lines(table: TournamentTable, decimal: str) -> list[list[str]]:
+PointsWriter = Callable[[float | None], str]
+"""How a file writes points: :func:`reader_points` for people, :func:`_spreadsheet_points` for
+the CSV."""
+
+
+def _spreadsheet_points(value: float | None) -> str:
+    """A number the federation's Excel reads in a Russian locale: ``6,5``."""
+    return format_points(value, ",")
+
+
+def _lines(table: TournamentTable, points: PointsWriter) -> list[list[str]]:
     lines = []
     for index, row in enumerate(table.rows):
         cells = _result_cells(table, index)
@@ -121,8 +146,8 @@ def _lines(table: TournamentTable, decimal: str) -> list[list[str]]:
             row.place, str(row.start_no), row.name, row.club,
             "" if row.rating is None else str(row.rating),
             *cells,
-            format_points(row.points, decimal), str(row.games_played),
-            *(format_points(row.tiebreaks.get(name), decimal) for name in table.tiebreaks),
+            points(row.points), str(row.games_played),
+            *(points(row.tiebreaks.get(name)) for name in table.tiebreaks),
         ])
     return lines
 
@@ -138,10 +163,10 @@ def standings_csv(table: TournamentTable) -> bytes:
         # A team event: the places are the teams' (000 §3.17.6), the players' rows follow
         # after an empty line as the boards' results.
         writer.writerow(spreadsheet_safe(_team_header(table)))
-        writer.writerows(spreadsheet_safe(line) for line in _team_lines(table, decimal=","))
+        writer.writerows(spreadsheet_safe(line) for line in _team_lines(table, _spreadsheet_points))
         writer.writerow([])
     writer.writerow(spreadsheet_safe(_header(table)))
-    writer.writerows(spreadsheet_safe(line) for line in _lines(table, decimal=","))
+    writer.writerows(spreadsheet_safe(line) for line in _lines(table, _spreadsheet_points))
     return buffer.getvalue().encode("utf-8-sig")
 
 
@@ -196,11 +221,10 @@ def _team_header(table: TournamentTable) -> list[str]:
     return ["place", "team", "match_points", "game_points", *table.team_tiebreaks]
 
 
-def _team_lines(table: TournamentTable, decimal: str) -> list[list[str]]:
+def _team_lines(table: TournamentTable, points: PointsWriter) -> list[list[str]]:
     return [
-        [row.place, row.team, format_points(row.match_points, decimal),
-         format_points(row.game_points, decimal),
-         *(format_points(row.tiebreaks.get(name), decimal) for name in table.team_tiebreaks)]
+        [row.place, row.team, points(row.match_points), points(row.game_points),
+         *(points(row.tiebreaks.get(name)) for name in table.team_tiebreaks)]
         for row in table.teams
     ]
 
@@ -220,7 +244,8 @@ def standings_text(table: TournamentTable) -> str:
     """The crosstable as a fixed-width page for printing or e-mail."""
     tournament = table.tournament
     header = _header(table)
-    lines = _lines(table, decimal=".")
+    # Read by people: points as on every page (6½), not the CSV's numbers.
+    lines = _lines(table, reader_points)
     header[0:5] = ["", "№", "", "", ""]
     # Read by people, not programs: the tiebreaks under their names, the CSV keeps the codes.
     labels = [tiebreak_label(name) for name in table.tiebreaks]
@@ -232,7 +257,7 @@ def standings_text(table: TournamentTable) -> str:
     team_labels = [tiebreak_label(name, team=True) for name in table.team_tiebreaks]
     if table.teams:
         team_header = ["", "team", "match pts", "game pts", *(label.short for label in team_labels)]
-        text.extend(_columns([team_header, *_team_lines(table, decimal=".")]))
+        text.extend(_columns([team_header, *_team_lines(table, reader_points)]))
         text.append("")
         text.append("team tiebreaks in order: " + "; ".join(
             f"{label.short} — {label.title} ({label.rule})" for label in team_labels))
@@ -240,9 +265,7 @@ def standings_text(table: TournamentTable) -> str:
         text.append("boards:")
     text.extend(_columns(rows))
     text.append("")
-    text.append(f"{ADJUDICATED_MARK} adjudicated (000 §3.14.4), {OVERSTEP_MARK} overstep "
-                f"(002 §4.3.7), {DECIDED_MARK} referee's decision; + / − unplayed (002 §4.5.8); "
-                "tiebreaks in order: "
+    text.append(marks_legend(str) + " Tiebreaks in order: "
                 + "; ".join(f"{label.short} — {label.title} ({label.rule})" for label in labels))
     return "\n".join(text) + "\n"
 

@@ -72,6 +72,7 @@ __all__ = [
     "ADJUDICATED_MARK",
     "DECIDED_MARK",
     "OVERSTEP_MARK",
+    "MarkedResult",
     "MissingStartNumber",
     "TournamentNotFound",
     "TournamentTable",
@@ -80,6 +81,10 @@ __all__ = [
     "GameResultRow",
     "games_in_progress",
     "load_tournament",
+    "mark_of",
+    "marked_results",
+    "marker",
+    "result_kind_marks",
     "result_rows",
     "round_cell_text",
     "scoring_game",
@@ -434,20 +439,11 @@ class TournamentTable:
         return tuple(self.teams[0].tiebreaks) if self.teams else ()
 
     def mark_of(self, start_no: int, cell: Cell) -> str:
-        """The mark after ``start_no``'s result in ``cell``: ``*`` adjudicated, ``†`` overstep,
-        ``‡`` referee's decision, else nothing (plain results, pluses and minuses)."""
-        if not cell.symbol:
-            return ""
-        if cell.adjudicated:
-            return ADJUDICATED_MARK
-        if cell.opponent is None or cell.colour is None:
-            return ""
-        white, black = ((start_no, cell.opponent) if cell.colour is Colour.WHITE
-                        else (cell.opponent, start_no))
-        return self.kind_marks.get((cell.round, white, black), "")
+        """The mark after ``start_no``'s result in ``cell`` (:func:`mark_of`)."""
+        return mark_of(self.kind_marks, start_no, cell)
 
     def marker(self, start_no: int) -> Marker:
-        return lambda cell: self.mark_of(start_no, cell)
+        return marker(self.kind_marks, start_no)
 
     @property
     def by_rounds(self) -> bool:
@@ -501,15 +497,48 @@ def tournament_table(tournament: TournamentRow) -> TournamentTable:
         scoring = dataclasses.replace(scoring, playoff=())
         rows = tuple(standings(scoring, tiebreaks=order))
     table = crosstable(scoring, order=[row.start_no for row in rows])
+    marks = result_kind_marks(tournament, games)
+    return TournamentTable(tournament, scoring, order, rows, table, marks, problem,
+                           teams=team_rows(tournament, scoring))
+
+
+KindMarks = Mapping[tuple[int, int, int], str]
+"""(round, White's start number, Black's) → the mark of how the game's result came about."""
+
+
+def result_kind_marks(
+    tournament: TournamentRow, games: Iterable[GameResultRow], as_of: dt.date | None = None
+) -> KindMarks:
+    """The ``†`` (overstep, 002 §4.3.7) and ``‡`` (referee's decision, 002 §4.5.3) of the
+    games whose result is on record (by ``as_of`` when given), annulled ones unmarked."""
     numbers = {p.id: p.start_number for p in tournament.participants}
-    marks = {
+    return {
         (game.round, numbers[game.white_id] or 0, numbers[game.black_id] or 0):
             KIND_MARKS[game.result_kind]
         for game in games
-        if game.result_kind in KIND_MARKS and game.result is not GameResult.ANNULLED
+        if game.result_kind in KIND_MARKS
+        and result_on_record(game, as_of) not in (None, GameResult.ANNULLED)
     }
-    return TournamentTable(tournament, scoring, order, rows, table, marks, problem,
-                           teams=team_rows(tournament, scoring))
+
+
+def mark_of(kind_marks: KindMarks, start_no: int, cell: Cell) -> str:
+    """The mark after ``start_no``'s result in ``cell``: ``*`` adjudicated (000 §3.14.4),
+    ``†`` overstep, ``‡`` referee's decision (``kind_marks``, :func:`result_kind_marks`),
+    else nothing (plain results, pluses and minuses)."""
+    if not cell.symbol:
+        return ""
+    if cell.adjudicated:
+        return ADJUDICATED_MARK
+    if cell.opponent is None or cell.colour is None:
+        return ""
+    white, black = ((start_no, cell.opponent) if cell.colour is Colour.WHITE
+                    else (cell.opponent, start_no))
+    return kind_marks.get((cell.round, white, black), "")
+
+
+def marker(kind_marks: KindMarks, start_no: int) -> Marker:
+    """:func:`mark_of` for ``start_no``'s cells."""
+    return lambda cell: mark_of(kind_marks, start_no, cell)
 
 
 def team_rows(tournament: TournamentRow, scoring: ScoringTournament) -> tuple[TeamStandingRow, ...]:
@@ -540,12 +569,34 @@ def round_cell_text(cell: Cell | None, mark: Marker = adjudication_mark) -> str:
     return f"({played})" if cell.annulled else played
 
 
+@dataclass(frozen=True)
+class MarkedResult:
+    """One result of a crosstable cell as every table prints it: its symbol (``1``, ``½``,
+    ``+``, ``−``…), the mark after it (``*``, ``†``, ``‡`` or nothing) and whether it is
+    annulled (kept, not counted, 002 §4.5.3) or adjudicated (000 §3.14.4). The web tables, the
+    bulletins' and final report's crosstable (archived as this data) and the text export read
+    the same results."""
+
+    symbol: str
+    mark: str = ""
+    annulled: bool = False
+    adjudicated: bool = False
+
+
+def marked_results(cells: Iterable[Cell], mark: Marker = adjudication_mark) -> tuple[MarkedResult, ...]:
+    """The results of one pairing (both games of a double round robin) with their marks
+    (``TournamentTable.marker``), pending ones left out."""
+    return tuple(
+        MarkedResult(cell.symbol, mark(cell), cell.annulled, cell.adjudicated)
+        for cell in cells if cell.symbol
+    )
+
+
 def cell_text(cells: Sequence[Cell], mark: Marker = adjudication_mark) -> str:
     """The results of one pairing as printed: ``1``, ``½``, ``+``, ``−``, followed by the
     cell's mark (``TournamentTable.marker``; by default ``*`` for an adjudicated one), an
     annulled one in parentheses; both games of a double round robin."""
-    parts = []
-    for cell in cells:
-        text = cell.symbol + mark(cell)
-        parts.append(f"({text})" if cell.annulled and text else text)
-    return " ".join(part for part in parts if part)
+    return " ".join(
+        f"({result.symbol}{result.mark})" if result.annulled else result.symbol + result.mark
+        for result in marked_results(cells, mark)
+    )

@@ -7,13 +7,14 @@ from collections.abc import Iterable, Mapping
 from zoneinfo import ZoneInfo
 
 from flask import Flask
-from flask_babel import format_date
-from markupsafe import Markup, escape
+from flask_babel import format_date, gettext
+from markupsafe import Markup
 
 from corrmail.games.chart_notes import chart_error, chart_note, chart_side
 from corrmail.models import GameResult, ResultKind
-from corrmail.standings.exports import reader_points
-from corrmail.standings.results import Marker
+from corrmail.standings.exports import install_points_filter
+from corrmail.standings.marks import marked_cells, marks_legend
+from corrmail.standings.results import Marker, marked_results
 from scoring.crosstable import Cell
 
 _PLAYED = {
@@ -75,30 +76,19 @@ def zoned_moment(value: dt.datetime | None, time_zone: str | None = None) -> str
 
 
 def result_cells(cells: Iterable[Cell], marker: Marker, marks: Mapping[str, str]) -> Markup:
-    """A crosstable cell's results (``1``, ``½``, ``+``…), each with its mark (``*``, ``†``,
-    ``‡``) as a superscript titled with its meaning, annulled and adjudicated ones classed.
-    Written here rather than as a template macro: a 23-player table has 500 cells, and a macro
-    call for each was most of the standings page's rendering."""
-    parts = []
-    for cell in cells:
-        if not cell.symbol:
-            continue
-        sign = marker(cell)
-        classes = ("result" + (" annulled" if cell.annulled else "")
-                   + (" adjudicated" if cell.adjudicated else ""))
-        title = f' title="{escape(marks[sign])}"' if sign else ""
-        sup = f"<sup>{escape(sign)}</sup>" if sign else ""
-        parts.append(f'<span class="{classes}"{title}>{escape(cell.symbol)}{sup}</span>')
-    return Markup(" ".join(parts))
+    """A crosstable cell of a computed table, written as every table writes it
+    (:func:`corrmail.standings.marks.marked_cells`)."""
+    return marked_cells(marked_results(cells, marker), marks)
 
 
 def init_filters(app: Flask) -> None:
     app.add_template_global(result_mark)
     app.add_template_global(result_cells)
+    app.add_template_global(lambda: marks_legend(gettext), "marks_legend")
     app.add_template_filter(short_date)
     app.add_template_filter(local_moment)
     app.add_template_filter(zoned_moment)
-    app.add_template_filter(reader_points, "points")
+    install_points_filter(app.jinja_env.filters)
     app.add_template_filter(chart_note)
     app.add_template_filter(chart_error)
     app.add_template_filter(chart_side)

@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from corrmail.rounds.refusals import BYE_CANDIDATES, PAIRING_REASONS, EngineReason
+from corrmail.standings.exports import reader_points
 from scoring.errors import START_NUMBER_VALUES, ErrorValue
 from scoring.pairing.model import PairingSystem
 
@@ -26,6 +27,14 @@ __all__ = [
     "pairing_reason",
     "pairing_refusal",
 ]
+
+
+def _points(text: str) -> str:
+    """A score the engine writes in its English (``2.5``) as every page reads points (``2½``)."""
+    try:
+        return reader_points(float(text))
+    except ValueError:
+        return text
 
 
 def _colour(word: str) -> str:
@@ -41,13 +50,13 @@ _NOTES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
                 r"nobody going down \((.+)\)$"),
      lambda m: _("score group %(points)s cannot be paired inside with at most one player going "
                  "down without stranding players below; paired against the whole field, nobody "
-                 "going down (%(rule)s)", points=m[1], rule=m[2])),
+                 "going down (%(rule)s)", points=_points(m[1]), rule=m[2])),
     (re.compile(r"score group (\S+) cannot be paired inside with at most one player going down "
                 r"without stranding players below; paired against the whole field, "
                 r"\[(.*)\] going down \((.+)\)$"),
      lambda m: _("score group %(points)s cannot be paired inside with at most one player going "
                  "down without stranding players below; paired against the whole field, "
-                 "%(players)s going down (%(rule)s)", points=m[1], players=m[2], rule=m[3])),
+                 "%(players)s going down (%(rule)s)", points=_points(m[1]), players=m[2], rule=m[3])),
     (re.compile(r"lot: the first pair's top player has (white|black) \((.+)\)$"),
      lambda m: _("lot: the first pair's top player has %(colour)s (%(rule)s)",
                  colour=_colour(m[1]), rule=m[2])),
@@ -67,12 +76,12 @@ _NOTES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     (re.compile(r"player (\d+) \((.+?)\) meets (\d+) \((.+?)\): float down and up, forced: "
                 r"not counted \(002\)$"),
      lambda m: _("player %(player)s (%(points)s) meets %(other)s (%(other_points)s): float "
-                 "down and up, forced: not counted (002)", player=m[1], points=m[2],
-                 other=m[3], other_points=m[4])),
+                 "down and up, forced: not counted (002)", player=m[1], points=_points(m[2]),
+                 other=m[3], other_points=_points(m[4]))),
     (re.compile(r"player (\d+) \((.+?)\) meets (\d+) \((.+?)\): float down and up \((.+)\)$"),
      lambda m: _("player %(player)s (%(points)s) meets %(other)s (%(other_points)s): float "
-                 "down and up (%(rule)s)", player=m[1], points=m[2], other=m[3],
-                 other_points=m[4], rule=m[5])),
+                 "down and up (%(rule)s)", player=m[1], points=_points(m[2]), other=m[3],
+                 other_points=_points(m[4]), rule=m[5])),
     (re.compile(r"pair (\d+)-(\d+): colours swapped to keep the limits \(000 §3\.18\.2\)$"),
      lambda m: _("pair %(white)s-%(black)s: colours swapped to keep the limits (000 §3.18.2)",
                  white=m[1], black=m[2])),

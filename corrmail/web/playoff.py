@@ -16,6 +16,7 @@ from wtforms.validators import Length
 
 from corrmail.models import Role, Team, Tournament
 from corrmail.rounds.teams import team_table
+from corrmail.standings.exports import reader_points
 from corrmail.standings.playoff import (
     PlayoffRefused,
     PlayoffSyntaxError,
@@ -59,10 +60,10 @@ def _level_groups(tournament: Tournament) -> tuple[list[list[str]], list[list[st
         rows = ()
     for row in rows:
         label = f"{row.start_no} {row.name}"
-        if players and players[-1][0] == str(row.points):
+        if players and players[-1][0] == reader_points(row.points):
             players[-1].append(label)
         else:
-            players.append([str(row.points), label])
+            players.append([reader_points(row.points), label])
     teams: list[list[str]] = []
     if session.scalar(select(Team.id).where(Team.tournament_id == tournament.id).limit(1)):
         try:
@@ -70,10 +71,10 @@ def _level_groups(tournament: Tournament) -> tuple[list[list[str]], list[list[st
         except ValueError:
             team_rows = []
         for team_row in team_rows:
-            if teams and teams[-1][0] == str(team_row.points):
+            if teams and teams[-1][0] == reader_points(team_row.points):
                 teams[-1].append(team_row.team)
             else:
-                teams.append([str(team_row.points), team_row.team])
+                teams.append([reader_points(team_row.points), team_row.team])
     return ([g for g in players if len(g) > 2], [g for g in teams if len(g) > 2])
 
 

@@ -15,16 +15,13 @@ from corrmail.models import Role
 from corrmail.standings.exports import (
     file_stem,
     games_pdn,
-    reader_points,
     standings_csv,
     standings_json,
     standings_trf,
 )
+from corrmail.standings.marks import mark_titles
 from corrmail.standings.playoff import format_playoff, playoff_problems
 from corrmail.standings.results import (
-    ADJUDICATED_MARK,
-    DECIDED_MARK,
-    OVERSTEP_MARK,
     TournamentNotFound,
     TournamentTable,
     load_tournament,
@@ -53,11 +50,7 @@ def _table(code: str, *, with_letters: bool = False) -> TournamentTable:
 
 
 def _marks() -> dict[str, str]:
-    return {
-        ADJUDICATED_MARK: _("adjudicated (000 §3.14.4)"),
-        OVERSTEP_MARK: _("overstep (002 §4.3.7)"),
-        DECIDED_MARK: _("referee's decision (002 §4.5.3)"),
-    }
+    return mark_titles(_)
 
 
 def _labels(table: TournamentTable) -> dict[str, TiebreakLabel]:
@@ -76,7 +69,7 @@ def show(code: str) -> str:
     may_record_playoff = (current_user.has_role(Role.ORGANIZER) or current_user.has_role(Role.REFEREE)) \
         and is_official_of(current_user, table.tournament.id)
     return render_template("standings/show.html", table=table, tiebreaks=_labels(table),
-                           marks=_marks(), points=reader_points,
+                           marks=_marks(),
                            playoff=format_playoff(table.tournament.playoff),
                            playoff_problem=_playoff_problem(table),
                            may_record_playoff=may_record_playoff)
@@ -96,7 +89,7 @@ def _playoff_problem(table: TournamentTable) -> str:
 def printable(code: str) -> str:
     table = _table(code)
     return render_template("standings/print.html", table=table, tiebreaks=_labels(table),
-                           marks=_marks(), points=reader_points)
+                           marks=_marks())
 
 
 def _standings_file(code: str, write: Callable[[TournamentTable], bytes | str],

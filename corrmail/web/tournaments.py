@@ -45,6 +45,7 @@ from corrmail.rounds.teams import (
     set_teams,
     team_table,
 )
+from corrmail.standings.results import tournament_table
 from corrmail.standings.tiebreak_labels import tiebreak_label
 from corrmail.tournaments.player_import import (
     CHANNEL_HINT,
@@ -96,6 +97,7 @@ from corrmail.web.round_forms import (
     TeamsForm,
 )
 from corrmail.web.tournament_life import enter_player, invite_players
+from scoring.standings import StandingRow
 from scoring.tiebreaks import TIEBREAKS
 
 blueprint = Blueprint("tournaments", __name__, url_prefix="/tournaments")
@@ -155,8 +157,20 @@ def show(code: str) -> str:
                                                           game.black.player_id)}
     return render_template(
         "tournaments/show.html", tournament=tournament, rows=rows, pair_form=PairForm(),
-        viewable=viewable, channel_of=channel_of,
+        viewable=viewable, channel_of=channel_of, standing=_standing_by_number(tournament),
     )
+
+
+def _standing_by_number(tournament: Tournament) -> dict[int, StandingRow]:
+    """Each start number's line of the standings, the standings page's table; none before the
+    games are paired or while the table cannot be computed (the standings page says why)."""
+    if not tournament.games:
+        return {}
+    try:
+        table = tournament_table(tournament)
+    except ValueError:
+        return {}
+    return {row.start_no: row for row in table.rows}
 
 
 def _attach(form: FlaskForm, errors: Sequence[FieldError | RowError]) -> list[str]:

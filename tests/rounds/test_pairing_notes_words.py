@@ -35,7 +35,7 @@ NOTES = {
     "score group 1.5 cannot be paired inside with at most one player going down without "
     "stranding players below; paired against the whole field, [3, 6] going down "
     "(000 §3.18.5.4-3.18.5.5)":
-        "группу с результатом 1.5 нельзя разбить на пары внутри неё, опустив не более одного "
+        "группу с результатом 1½ нельзя разбить на пары внутри неё, опустив не более одного "
         "игрока и "
         "не оставив без пары игроков ниже; пары составлены по всему полю, вниз опускаются "
         "3, 6 (000 §3.18.5.4-3.18.5.5)",
@@ -62,8 +62,9 @@ def test_every_engine_note_reads_in_russian(app: Flask, note: str) -> None:
     if NOTES[note] is not None:
         assert russian == NOTES[note]
     with app.test_request_context(), force_locale("en"):
-        # The same English, the players listed without the brackets of a Python list.
-        assert pairing_note(note) == note.replace("[", "").replace("]", "")
+        # The same English, the players listed without the brackets of a Python list and the
+        # scores as every page reads points (1½, not the engine's 1.5; reader_points).
+        assert pairing_note(note) == note.replace("[", "").replace("]", "").replace("1.5", "1½")
 
 
 def _notes_and_programs(page: str) -> list[str]:
