@@ -36,7 +36,7 @@ from corrmail.bulletins.archive import preview as preview_paper
 from corrmail.bulletins.sending import WITHHELD_BY
 from corrmail.models import Participant, Tournament
 from corrmail.models.bulletins import BulletinIssue, BulletinKind, BulletinSchedule, ScheduleUnit
-from corrmail.web.access import is_official_of
+from corrmail.web.access import for_officials, is_official_of
 from corrmail.web.database import (
     db_session,
     letter_writer,
@@ -84,15 +84,6 @@ def _tournament(code: str) -> Tournament:
     except TournamentNotFound:
         abort(404)
 
-
-
-def _official_tournament(code: str) -> Tournament:
-    """The tournament ``code`` for one of its officials: 404 when there is none, 403 for anyone
-    else."""
-    tournament = _tournament(code)
-    if not is_official_of(current_user, tournament.id):
-        abort(403)
-    return tournament
 
 
 def _own_entry(tournament: Tournament) -> Participant | None:
@@ -156,7 +147,7 @@ def tournament_page(code: str) -> str:
 @blueprint.post("/<code>/schedule")
 @login_required
 def schedule(code: str) -> Response:
-    tournament = _official_tournament(code)
+    tournament = for_officials(_tournament(code))
     form = ScheduleForm()
     if not form.validate_on_submit():
         flash(_("The schedule was not saved: %(errors)s", errors=_form_errors(form)), "error")
@@ -189,7 +180,7 @@ def schedule(code: str) -> Response:
 @login_required
 def preview(code: str) -> Response:
     """The paper as it would be issued on the date — built, not archived, not sent."""
-    tournament = _official_tournament(code)
+    tournament = for_officials(_tournament(code))
     form = PreviewForm(request.args)
     if not form.validate() or form.as_of.data is None:
         abort(400, description=_form_errors(form))
@@ -206,7 +197,7 @@ def preview(code: str) -> Response:
 @blueprint.post("/<code>/issue")
 @login_required
 def issue_paper(code: str) -> Response:
-    tournament = _official_tournament(code)
+    tournament = for_officials(_tournament(code))
     form = IssueForm()
     if not form.validate_on_submit() or form.as_of.data is None:
         flash(_("Nothing was issued: %(errors)s", errors=_form_errors(form)), "error")
@@ -314,8 +305,7 @@ def _official_issue(issue_id: int) -> BulletinIssue:
     """The issue ``issue_id`` for an official of its tournament: 404 when there is none, 403 for
     anyone else."""
     row = _issue(issue_id)
-    if not is_official_of(current_user, row.tournament_id):
-        abort(403)
+    for_officials(row.tournament)
     return row
 
 
