@@ -4,8 +4,9 @@ writer, and the tournament CODE, the user ``--by`` and the day ``--today`` name.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any, TypeVar
 
 import click
 from sqlalchemy import select
@@ -19,12 +20,14 @@ from corrmail.mail.settings import MailSettings
 from corrmail.models import Tournament, TournamentNotFound, User
 
 __all__ = [
-    "DATE", "command_session", "command_transaction", "day_by_option", "letter_writer", "tournament_by_code",
-    "user_by_option",
+    "DATE", "command_session", "command_transaction", "day_by_option", "letter_writer", "today_option",
+    "tournament_by_code", "user_by_option",
 ]
 
 #: How every command takes a date: ISO, as the rulebook's dates are written in the database.
 DATE = click.DateTime(formats=["%Y-%m-%d"])
+
+Command = TypeVar("Command", bound=Callable[..., Any])
 
 
 @contextmanager
@@ -72,6 +75,12 @@ def user_by_option(session: Session, login: str | None) -> User | None:
     if user is None:
         raise click.BadParameter(f"no user {login!r}", param_hint="--by")
     return user
+
+
+def today_option(help: str | None = None) -> Callable[[Command], Command]:
+    """The command's ``--today YYYY-MM-DD``, passed as ``day`` (None without it): the date it
+    acts on, read by :func:`day_by_option`."""
+    return click.option("--today", "day", type=DATE, default=None, help=help)
 
 
 def day_by_option(settings: Settings, tournament: Tournament, day: dt.datetime | None) -> dt.date:

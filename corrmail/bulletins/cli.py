@@ -19,6 +19,7 @@ from corrmail.commands import (
     command_transaction,
     day_by_option,
     letter_writer,
+    today_option,
     user_by_option,
 )
 from corrmail.models import utcnow
@@ -123,9 +124,8 @@ steward_report = _paper_command(
 
 
 @click.command("bulletins-due")
-@click.option("--today", "day", type=DATE, default=None,
-              help="The date to act on in every tournament (default: CORRMAIL_TODAY, else "
-              "today in each tournament's time zone).")
+@today_option("The date to act on in every tournament (default: CORRMAIL_TODAY, else today in "
+              "each tournament's time zone).")
 def bulletins_due(day: dt.datetime | None) -> None:
     """Issue and send every scheduled bulletin that is due. Safe to run daily."""
     with command_transaction() as (settings, session):

@@ -19,9 +19,8 @@ from sqlalchemy.orm import Session
 
 from corrmail.demo.bulk import advance_sequences, first_free_id, in_batches
 from corrmail.demo.moves import DEMO_MOVES
-from corrmail.demo.posting import posting_dates
+from corrmail.demo.posting import posted_move, posting_dates
 from corrmail.models import (
-    Channel,
     Game,
     GameResult,
     GameState,
@@ -180,12 +179,7 @@ def _letters(rng: random.Random, ids: _Ids, game: dict[str, Any], start: dt.date
     for ply, (when, move) in enumerate(zip(dates, played, strict=False)):
         if when.sent >= today:
             break
-        rows.append({
-            "id": ids.take(), "game_id": game["id"], "sequence": ply + 1,
-            "sender_id": sides[ply % 2], "channel": Channel.POST,
-            "raw_text": f"Мой ход: {move}.", "moves_text": move, "variants_text": "",
-            "partner_sent": when.partner_sent, "received": when.received, "sent": when.sent,
-            "postmark_date": when.sent, "registered": False, "penalty_days": 0,
-            "entered_at": dt.datetime.combine(when.sent, dt.time(12), tzinfo=dt.UTC),
-        })
+        entered_at = dt.datetime.combine(when.sent, dt.time(12), tzinfo=dt.UTC)
+        rows.append({"id": ids.take(),
+                     **posted_move(game["id"], ply + 1, sides[ply % 2], move, when, entered_at)})
     return rows

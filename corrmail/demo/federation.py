@@ -24,10 +24,9 @@ from sqlalchemy.orm import Session
 
 from corrmail.db import Database
 from corrmail.demo.bulk import GENERATED_TABLES, advance_sequences, first_free_id, in_batches
-from corrmail.demo.posting import posting_dates
+from corrmail.demo.posting import posted_move, posting_dates
 from corrmail.models import (
     Base,
-    Channel,
     Game,
     GameResult,
     GameState,
@@ -206,13 +205,7 @@ def _letters(game_id: int, white: int, black: int, moves: tuple[str, ...], start
     # The dates come first in the zip (endless, so not strict): the seed's games have always
     # drawn a letter's dates before looking for its move.
     for ply, (when, move) in enumerate(zip(dates, moves, strict=False)):
-        yield {
-            "game_id": game_id, "sequence": ply + 1, "sender_id": white if ply % 2 == 0 else black,
-            "channel": Channel.POST, "raw_text": f"Мой ход: {move}.",
-            "partner_sent": when.partner_sent, "received": when.received, "sent": when.sent,
-            "postmark_date": when.sent, "registered": False,
-            "moves_text": move, "variants_text": "", "penalty_days": 0, "entered_at": utcnow(),
-        }
+        yield posted_move(game_id, ply + 1, white if ply % 2 == 0 else black, move, when, utcnow())
 
 
 def _bulk(session: Session, model: type[Base], rows: Iterable[dict[str, Any]]) -> None:

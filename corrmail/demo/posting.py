@@ -6,9 +6,11 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-__all__ = ["LetterDates", "posting_dates"]
+from corrmail.models import Channel
+
+__all__ = ["LetterDates", "posted_move", "posting_dates"]
 
 
 class LetterDates(NamedTuple):
@@ -31,3 +33,17 @@ def posting_dates(rng: random.Random, first_sent: dt.date) -> Iterator[LetterDat
         partner_sent = sent
         received = sent + dt.timedelta(days=rng.randint(2, 6))
         sent = received + dt.timedelta(days=rng.randint(1, 8))
+
+
+def posted_move(game_id: int, sequence: int, sender_id: int, move: str, when: LetterDates,
+                entered_at: dt.datetime) -> dict[str, Any]:
+    """The columns of a generated letter: one move by post, dated ``when``, nothing else said.
+    The generators insert it themselves (they are the only modules that write letters as plain
+    rows, tests/test_game_core.py)."""
+    return {
+        "game_id": game_id, "sequence": sequence, "sender_id": sender_id, "channel": Channel.POST,
+        "raw_text": f"Мой ход: {move}.", "moves_text": move, "variants_text": "",
+        "partner_sent": when.partner_sent, "received": when.received, "sent": when.sent,
+        "postmark_date": when.sent, "registered": False, "penalty_days": 0,
+        "entered_at": entered_at,
+    }

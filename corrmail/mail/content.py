@@ -198,26 +198,33 @@ _ACCEPT_VARIANT = re.compile(
     re.IGNORECASE,
 )
 _NEGATION = r"(?<!\bне\s)(?<!\bnot\s)(?<!\bdon't\s)"
-_DRAW_OFFER = re.compile(
-    r"\bпредлагаю\s+ничью\b|\bничью\s+предлагаю\b|\bпредложение\s+ничьей\b"
-    r"|\b(?:i\s+)?offer\s+(?:you\s+)?a\s+draw\b|\bdraw\s+offer(?:ed)?\b",
-    re.IGNORECASE,
+
+
+def _phrases(*phrases: str, negatable: bool = False) -> re.Pattern[str]:
+    """Any of ``phrases`` (regular expressions) as whole words, in any case; a ``negatable`` one
+    does not count after «не», «not» or «don't» (``не сдаюсь`` resigns nothing)."""
+    negation = _NEGATION if negatable else ""
+    return re.compile(rf"{negation}\b(?:{'|'.join(phrases)})\b", re.IGNORECASE)
+
+
+_DRAW_OFFER = _phrases(
+    r"предлагаю\s+ничью", r"ничью\s+предлагаю", r"предложение\s+ничьей",
+    r"(?:i\s+)?offer\s+(?:you\s+)?a\s+draw", r"draw\s+offer(?:ed)?",
 )
-_DRAW_ACCEPT = re.compile(
-    rf"{_NEGATION}\b(?:принимаю\s+(?:ваше\s+предложение\s+)?ничь[юеи]й?|согласен\s+на\s+ничью"
-    r"|согласна\s+на\s+ничью|ничью\s+принимаю|accept\s+(?:the\s+|your\s+)?draw"
-    r"|agree\s+to\s+(?:a\s+)?draw)\b",
-    re.IGNORECASE,
+_DRAW_ACCEPT = _phrases(
+    r"принимаю\s+(?:ваше\s+предложение\s+)?ничь[юеи]й?", r"согласен\s+на\s+ничью",
+    r"согласна\s+на\s+ничью", r"ничью\s+принимаю", r"accept\s+(?:the\s+|your\s+)?draw",
+    r"agree\s+to\s+(?:a\s+)?draw",
+    negatable=True,
 )
-_DRAW_DECLINE = re.compile(
-    r"\b(?:не\s+принимаю\s+ничью|от\s+ничьей\s+отказываюсь|ничью\s+не\s+принимаю"
-    r"|отклоняю\s+(?:предложение\s+)?ничь(?:ю|ей)|decline\s+(?:the\s+|your\s+)?draw)\b",
-    re.IGNORECASE,
+_DRAW_DECLINE = _phrases(
+    r"не\s+принимаю\s+ничью", r"от\s+ничьей\s+отказываюсь", r"ничью\s+не\s+принимаю",
+    r"отклоняю\s+(?:предложение\s+)?ничь(?:ю|ей)", r"decline\s+(?:the\s+|your\s+)?draw",
 )
-_RESIGN = re.compile(
-    rf"{_NEGATION}\b(?:сдаюсь|партию\s+сдаю|сдаю\s+партию|признаю\s+(?:своё\s+|свое\s+)?поражение"
-    r"|i\s+resign|resign\s+(?:the|this)\s+game)\b",
-    re.IGNORECASE,
+_RESIGN = _phrases(
+    r"сдаюсь", r"партию\s+сдаю", r"сдаю\s+партию", r"признаю\s+(?:своё\s+|свое\s+)?поражение",
+    r"i\s+resign", r"resign\s+(?:the|this)\s+game",
+    negatable=True,
 )
 _BREAK_STANDARD = re.compile(
     r"беру\s+перерыв\s+с\s+.+?\s+по\s+\S+(?:\s+(?:г\.?|года))?", re.IGNORECASE
@@ -227,14 +234,13 @@ _BREAK_OTHER = re.compile(
     r".*?\b(?:с|from)\s+\d{1,2}[./]\d{1,2}",
     re.IGNORECASE,
 )
-_OVERSTEP = re.compile(
-    r"\b(?:объявляю\s+(?:вам\s+)?просрочку|заявляю\s+о\s+просрочке|у\s+вас\s+просрочка"
-    r"|просрочк[аиу]\s+времени|claim\s+(?:an?\s+)?overstep|you\s+have\s+overstepped)\b",
-    re.IGNORECASE,
+_OVERSTEP = _phrases(
+    r"объявляю\s+(?:вам\s+)?просрочку", r"заявляю\s+о\s+просрочке", r"у\s+вас\s+просрочка",
+    r"просрочк[аиу]\s+времени", r"claim\s+(?:an?\s+)?overstep", r"you\s+have\s+overstepped",
 )
-_PROTEST = re.compile(
-    r"\b(?:протест(?:ую)?|обжалую|заявляю\s+протест|i\s+protest|i\s+appeal|appeal\s+against)\b",
-    re.IGNORECASE,
+_PROTEST = _phrases(
+    r"протест(?:ую)?", r"обжалую", r"заявляю\s+протест", r"i\s+protest", r"i\s+appeal",
+    r"appeal\s+against",
 )
 
 

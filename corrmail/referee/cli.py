@@ -9,7 +9,7 @@ from typing import TypeVar
 import click
 from sqlalchemy.orm import Session
 
-from corrmail.commands import DATE, command_transaction
+from corrmail.commands import command_transaction, today_option
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.referee.case_letters import case_letter_writer
@@ -33,9 +33,7 @@ def cases() -> None:
     """The referee's cases (002 §4.1.12, §4.3.6, §4.5)."""
 
 
-TODAY_OPTION = click.option(
-    "--today", "day", type=DATE, default=None, help=TODAY_HELP
-)
+TODAY_OPTION = today_option(TODAY_HELP)
 
 
 def _run_on(

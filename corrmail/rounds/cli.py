@@ -8,10 +8,10 @@ import json
 import click
 
 from corrmail.commands import (
-    DATE,
     command_transaction,
     day_by_option,
     letter_writer,
+    today_option,
     tournament_by_code,
     user_by_option,
 )
@@ -92,8 +92,7 @@ def round_pair(code: str, seed: int | None, absent: str, login: str | None, outp
 
 @round_group.command("publish")
 @click.argument("code")
-@click.option("--today", "day", type=DATE, default=None,
-              help="The publication date (default: CORRMAIL_TODAY, else today).")
+@today_option("The publication date (default: CORRMAIL_TODAY, else today).")
 @click.option("--by", "login", default=None, help="The director's login, for the audit log.")
 def round_publish(code: str, day: dt.datetime | None, login: str | None) -> None:
     """Publish the previewed round of CODE: games, bye and absences, round sheets, audit."""
@@ -131,8 +130,7 @@ def redraw_text(plan: RedrawPlan) -> str:
 @click.argument("number", type=int)
 @click.option("--apply", "fingerprint", default=None,
               help="Apply the plan with this fingerprint (shown when run without --apply).")
-@click.option("--today", "day", type=DATE, default=None,
-              help="The date of the redraw (default: CORRMAIL_TODAY, else today).")
+@today_option("The date of the redraw (default: CORRMAIL_TODAY, else today).")
 @click.option("--by", "login", default=None, help="The director's login, for the audit log.")
 def round_redraw(code: str, number: int, fingerprint: str | None, day: dt.datetime | None,
                  login: str | None) -> None:

@@ -18,6 +18,7 @@ from corrmail.commands import (
     command_transaction,
     day_by_option,
     letter_writer,
+    today_option,
     tournament_by_code,
     user_by_option,
 )
@@ -189,7 +190,7 @@ def letter() -> None:
 @click.option("--channel", type=click.Choice(["post", "phone"]), default="post", show_default=True,
               help="phone: a move given by telephone; the call's date is --sent and --postmark.")
 @click.option("--check", "check_only", is_flag=True, help="Only show the verdict; store nothing.")
-@click.option("--today", "day", type=DATE, default=None, help=TODAY_HELP)
+@today_option(TODAY_HELP)
 @click.option("--by", "login", default=None, help="The steward's login, for the audit log.")
 def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sent: str,
                received: str, sent: str, postmark: str, registered: bool, declared: str | None,
@@ -243,7 +244,7 @@ def letter_add(game_id: int, sender: str, moves: str, variants: str, partner_sen
               default="post", show_default=True, help="How the move was passed on.")
 @click.option("--letter", "letter_id", type=int, default=None,
               help="The letter forwarded (default: the move waiting for the steward).")
-@click.option("--today", "day", type=DATE, default=None, help=TODAY_HELP)
+@today_option(TODAY_HELP)
 @click.option("--by", "login", required=True,
               help="Who forwarded it: a steward or referee of the tournament, or an organizer.")
 def letter_forwarded(game_id: int, day_forwarded: dt.datetime, channel: str,
@@ -320,7 +321,7 @@ def _echo_check(check: PostcardCheck) -> None:
 
 
 @click.command("sweep")
-@click.option("--today", "day", type=DATE, default=None, help=TODAY_HELP)
+@today_option(TODAY_HELP)
 def sweep_command(day: dt.datetime | None) -> None:
     """The daily job: clocks, oversteps, repeats (002 §4.3.4), adjudication at the end date
     (002 §4.5.2). Idempotent: safe to run twice."""

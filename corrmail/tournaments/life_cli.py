@@ -23,6 +23,7 @@ from corrmail.commands import (
     command_transaction,
     day_by_option,
     letter_writer,
+    today_option,
     tournament_by_code,
 )
 from corrmail.models import OutboxMessage, OutboxStatus, Participant, Tournament, User
@@ -182,7 +183,7 @@ def tournament_officials(code: str, referee: str | None, stewards: tuple[str, ..
 @click.argument("code")
 @click.option("--resend", "resend_to", default=None,
               help="Send this player's start sheet again (his login or start number).")
-@click.option("--today", "day", type=DATE, default=None)
+@today_option()
 @click.option("--by", "login_by", default=None)
 def tournament_publish(code: str, resend_to: str | None, day: dt.datetime | None,
                        login_by: str | None) -> None:
@@ -242,7 +243,7 @@ def tournament_sheet_posted(code: str, player: str, posted_on: dt.datetime,
 
 @click.command("close")
 @click.argument("code")
-@click.option("--today", "day", type=DATE, default=None)
+@today_option()
 @click.option("--by", "login_by", default=None)
 def tournament_close(code: str, day: dt.datetime | None, login_by: str | None) -> None:
     """Finish CODE, freeze its final table and queue the referee's final report (002 §4.1.7)."""

@@ -37,7 +37,12 @@ def participant_or_404(tournament: Tournament, participant_id: int) -> Participa
 def official_tournament(code: str) -> Tournament:
     """The tournament ``code`` if the current user serves it (or directs every tournament):
     404 when there is none, 403 when it is not theirs."""
-    tournament = tournament_or_404(code)
+    return for_officials(tournament_or_404(code))
+
+
+def for_officials(tournament: Tournament) -> Tournament:
+    """``tournament`` if the current user serves it (or directs every tournament); 403 when it
+    is not his."""
     if not is_official_of(current_user, tournament.id):
         abort(403)
     return tournament

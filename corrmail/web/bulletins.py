@@ -36,7 +36,7 @@ from corrmail.bulletins.archive import preview as preview_paper
 from corrmail.bulletins.sending import WITHHELD_BY
 from corrmail.models import Participant, Tournament
 from corrmail.models.bulletins import BulletinIssue, BulletinKind, BulletinSchedule, ScheduleUnit
-from corrmail.web.access import is_official_of
+from corrmail.web.access import for_officials, is_official_of
 from corrmail.web.database import (
     db_session,
     letter_writer,
@@ -84,11 +84,6 @@ def _tournament(code: str) -> Tournament:
     except TournamentNotFound:
         abort(404)
 
-
-
-def _require_official(tournament: Tournament) -> None:
-    if not is_official_of(current_user, tournament.id):
-        abort(403)
 
 
 def _own_entry(tournament: Tournament) -> Participant | None:
@@ -152,8 +147,7 @@ def tournament_page(code: str) -> str:
 @blueprint.post("/<code>/schedule")
 @login_required
 def schedule(code: str) -> Response:
-    tournament = _tournament(code)
-    _require_official(tournament)
+    tournament = for_officials(_tournament(code))
     form = ScheduleForm()
     if not form.validate_on_submit():
         flash(_("The schedule was not saved: %(errors)s", errors=_form_errors(form)), "error")
@@ -186,8 +180,7 @@ def schedule(code: str) -> Response:
 @login_required
 def preview(code: str) -> Response:
     """The paper as it would be issued on the date — built, not archived, not sent."""
-    tournament = _tournament(code)
-    _require_official(tournament)
+    tournament = for_officials(_tournament(code))
     form = PreviewForm(request.args)
     if not form.validate() or form.as_of.data is None:
         abort(400, description=_form_errors(form))
@@ -204,8 +197,7 @@ def preview(code: str) -> Response:
 @blueprint.post("/<code>/issue")
 @login_required
 def issue_paper(code: str) -> Response:
-    tournament = _tournament(code)
-    _require_official(tournament)
+    tournament = for_officials(_tournament(code))
     form = IssueForm()
     if not form.validate_on_submit() or form.as_of.data is None:
         flash(_("Nothing was issued: %(errors)s", errors=_form_errors(form)), "error")
@@ -231,16 +223,14 @@ def issue_paper(code: str) -> Response:
 @blueprint.get("/issues/<int:issue_id>")
 @login_required
 def show_issue(issue_id: int) -> str:
-    row = _issue(issue_id)
-    _require_official(row.tournament)
+    row = _official_issue(issue_id)
     return render_template("bulletins/issue.html", issue=row)
 
 
 @blueprint.post("/issues/<int:issue_id>/reissue")
 @login_required
 def reissue_paper(issue_id: int) -> Response:
-    row = _issue(issue_id)
-    _require_official(row.tournament)
+    _official_issue(issue_id)
     new = reissue(db_session(), issue_id, user=current_user)
     send_issue(db_session(), letter_writer(), new)
     db_session().commit()
@@ -262,8 +252,7 @@ def print_issue(issue_id: int) -> Response:
 def download_issue(issue_id: int) -> Response:
     """The printable page as a file to keep or forward, named by tournament, paper, number and
     version; for the officials, who may read every issue."""
-    row = _issue(issue_id)
-    _require_official(row.tournament)
+    row = _official_issue(issue_id)
     name = f"{row.kind.value}-{row.tournament.code}-{row.number}-v{row.version}.html"
     return attachment(render_printable(row.content, language=_language()), "text/html", name)
 
@@ -309,6 +298,14 @@ def _issue(issue_id: int) -> BulletinIssue:
     row = db_session().get(BulletinIssue, issue_id)
     if row is None:
         abort(404)
+    return row
+
+
+def _official_issue(issue_id: int) -> BulletinIssue:
+    """The issue ``issue_id`` for an official of its tournament: 404 when there is none, 403 for
+    anyone else."""
+    row = _issue(issue_id)
+    for_officials(row.tournament)
     return row
 
 

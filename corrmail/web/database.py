@@ -6,6 +6,8 @@ where a tournament is played."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+from typing import TypeVar
 
 from flask import Flask, current_app, g
 from sqlalchemy.exc import DBAPIError
@@ -19,6 +21,9 @@ from corrmail.mail.settings import MailSettings
 from corrmail.models import Tournament
 
 _EXTENSION = "corrmail.database"
+
+Outcome = TypeVar("Outcome")
+Refusal = TypeVar("Refusal", bound=Exception)
 
 
 def init_database(app: Flask, database: Database) -> None:
@@ -70,3 +75,18 @@ def letter_writer() -> LetterWriter:
 def tournament_today(tournament: Tournament) -> dt.date:
     """Today in the tournament's time zone (or the day the settings fix, for tests and demos)."""
     return today(settings().today, tournament.time_zone)
+
+
+def commit_or_refusal(
+    step: Callable[[Session], Outcome], refusal: type[Refusal] | tuple[type[Refusal], ...]
+) -> Outcome | Refusal:
+    """Run ``step`` in the request's session and commit what it did. A ``refusal`` it raises
+    rolls everything back and is returned for the page to show: nothing refused is stored."""
+    session = db_session()
+    try:
+        outcome = step(session)
+    except refusal as error:
+        session.rollback()
+        return error
+    session.commit()
+    return outcome

@@ -15,8 +15,12 @@ class LoginForm(FlaskForm):
     remember = BooleanField(_l("Remember me"))
 
 
+#: The service's two languages, each named in itself: for the pages and for letters alike.
+LANGUAGE_CHOICES = [SelectChoice("ru", "Русский"), SelectChoice("en", "English")]
+
+
 class LocaleForm(FlaskForm):
-    locale = SelectField(choices=[SelectChoice("ru", "Русский"), SelectChoice("en", "English")])
+    locale = SelectField(choices=LANGUAGE_CHOICES)
 
 
 class LogoutForm(FlaskForm):

@@ -59,7 +59,7 @@ from corrmail.play.postcards import (
     written_moves,
 )
 from corrmail.web.access import can_view_game, is_official_of, letters_kept_from
-from corrmail.web.database import db_session, letter_writer, tournament_today
+from corrmail.web.database import commit_or_refusal, db_session, letter_writer, tournament_today
 from corrmail.web.downloads import attachment
 from corrmail.web.letter_forms import (
     ErrorReportForm,
@@ -293,22 +293,18 @@ def add_forwarding(game_id: int) -> str | Response:
     partner who plays by post or telephone (002 §4.1.1); a second record corrects the first.
     The game core refuses a day the rules do not allow, and the page says why, storing
     nothing."""
-    session = db_session()
     game = _enterable(game_id)
     form = ForwardingForm()
     refused: ForwardingRefused | None = None
     if form.validate_on_submit():
         assert form.forwarded_on.data is not None and form.letter.data is not None
         channel = Channel(form.channel.data)
-        try:
-            row = record_forwarding(session, game, letter_id=form.letter.data,
-                                    on=form.forwarded_on.data, channel=channel,
-                                    today=tournament_today(game.tournament), user=current_user)
-        except ForwardingRefused as error:
-            session.rollback()
-            refused = error
+        row = commit_or_refusal(lambda session: record_forwarding(
+            session, game, letter_id=form.letter.data, on=form.forwarded_on.data, channel=channel,
+            today=tournament_today(game.tournament), user=current_user), ForwardingRefused)
+        if isinstance(row, ForwardingRefused):
+            refused = row
         else:
-            session.commit()
             assert row.letter.sender_id is not None  # the core forwards a player's move only
             recipient = game.partner_of(row.letter.sender_id).player.name
             day = f"{row.forwarded_on:%d.%m.%Y}"
@@ -435,13 +431,11 @@ def add_letter(game_id: int) -> str | Response:
     form.offer(game, list(game.letters))
     problem = None
     if form.validate_on_submit():
-        try:
-            letter = enter_letter_as_written(session, game, form.letter(), current_user)
-        except LedgerError as error:
-            session.rollback()
-            problem = str(error)
+        letter = commit_or_refusal(lambda session: enter_letter_as_written(
+            session, game, form.letter(), current_user), LedgerError)
+        if isinstance(letter, LedgerError):
+            problem = str(letter)
         else:
-            session.commit()
             flash(_("Letter %(n)s entered.", n=letter.sequence), "info")
             return redirect(url_for("games.show", game_id=game.id))
     status = 422 if problem else 200
@@ -454,24 +448,20 @@ def add_letter(game_id: int) -> str | Response:
 def add_error_report(game_id: int) -> str | Response:
     """A player's report of his partner's faulty letter (002 §4.2.9), entered by an official:
     a letter of the archive that moves nothing; days after the third are the reporter's."""
-    session = db_session()
     game = _enterable(game_id)
     form = ErrorReportForm()
     form.offer(game, GameView(game).letters)
     refused: LetterErrorRefused | None = None
     if form.validate_on_submit():
         assert form.received.data is not None and form.reported.data is not None
-        try:
-            letter = record_error_report(
-                session, game, reporter_id=form.reporter.data, letter_id=form.letter.data,
-                received=form.received.data, reported=form.reported.data,
-                channel=Channel(form.channel.data), on=tournament_today(game.tournament),
-                user=current_user)
-        except LetterErrorRefused as error:
-            session.rollback()
-            refused = error
+        letter = commit_or_refusal(lambda session: record_error_report(
+            session, game, reporter_id=form.reporter.data, letter_id=form.letter.data,
+            received=form.received.data, reported=form.reported.data,
+            channel=Channel(form.channel.data), on=tournament_today(game.tournament),
+            user=current_user), LetterErrorRefused)
+        if isinstance(letter, LetterErrorRefused):
+            refused = letter
         else:
-            session.commit()
             flash(_("Error report entered as letter %(n)s.", n=letter.sequence), "info")
             return redirect(url_for("games.show", game_id=game.id))
     status = 422 if refused is not None or (request.method == "POST" and form.errors) else 200
@@ -484,22 +474,18 @@ def add_error_report(game_id: int) -> str | Response:
 def add_partner_penalty(game_id: int) -> str | Response:
     """The 6 days a partner charged in his reply, with their reason (002 §4.2.11, §4.3.3),
     entered by an official; the game core refuses a charge the rules do not allow."""
-    session = db_session()
     game = _enterable(game_id)
     form = PenaltyChargeForm()
     form.offer(GameView(game).letters)
     refused: LetterErrorRefused | None = None
     if form.validate_on_submit():
-        try:
-            charge_letter_penalty(
-                session, game, letter_id=form.letter.data, charged_in_id=form.charged_in.data,
-                rule=form.rule.data or "", reason=form.reason.data or "",
-                on=tournament_today(game.tournament), user=current_user)
-        except LetterErrorRefused as error:
-            session.rollback()
-            refused = error
+        charged = commit_or_refusal(lambda session: charge_letter_penalty(
+            session, game, letter_id=form.letter.data, charged_in_id=form.charged_in.data,
+            rule=form.rule.data or "", reason=form.reason.data or "",
+            on=tournament_today(game.tournament), user=current_user), LetterErrorRefused)
+        if isinstance(charged, LetterErrorRefused):
+            refused = charged
         else:
-            session.commit()
             flash(_("Penalty days entered."), "info")
             return redirect(url_for("games.show", game_id=game.id))
     status = 422 if refused is not None or (request.method == "POST" and form.errors) else 200

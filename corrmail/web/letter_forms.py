@@ -27,14 +27,22 @@ def offer_senders_and_corrections(
 ) -> None:
     """A letter form's choices for this game: its two players, and the letters a correction may
     refer to (002 §4.2.5). The postcard form and the official's letter form offer the same."""
-    sender.choices = [
+    sender.choices = _players(game)
+    corrects.choices = [SelectChoice("0", "—"), *_letters(letters)]
+
+
+def _players(game: Game) -> list[SelectChoice]:
+    """The game's two players, by colour and name, for a choice of who wrote or reported."""
+    return [
         SelectChoice(str(game.white_id), f"{_l('White')}: {game.white.player.name}"),
         SelectChoice(str(game.black_id), f"{_l('Black')}: {game.black.player.name}"),
     ]
-    corrects.choices = [SelectChoice("0", "—")] + [
-        SelectChoice(str(letter.id), f"{letter.sequence}: {letter.moves_text or '…'}")
-        for letter in letters
-    ]
+
+
+def _letters(letters: list[Letter]) -> list[SelectChoice]:
+    """Every letter by its number and moves (``…`` for one without a move)."""
+    return [SelectChoice(str(letter.id), f"{letter.sequence}: {letter.moves_text or '…'}")
+            for letter in letters]
 
 
 class LetterForm(FlaskForm):
@@ -97,14 +105,9 @@ class ErrorReportForm(FlaskForm):
     reported = DateField(_l("Reported on"), validators=[DataRequired()])
 
     def offer(self, game: Game, letters: list[Letter]) -> None:
-        self.reporter.choices = [
-            SelectChoice(str(game.white_id), f"{_l('White')}: {game.white.player.name}"),
-            SelectChoice(str(game.black_id), f"{_l('Black')}: {game.black.player.name}"),
-        ]
+        self.reporter.choices = _players(game)
         # A card play stopped at keeps no move until it is corrected: every letter is offered.
-        self.letter.choices = [SelectChoice(str(letter.id),
-                                            f"{letter.sequence}: {letter.moves_text or '…'}")
-                               for letter in letters]
+        self.letter.choices = _letters(letters)
 
 
 class PenaltyChargeForm(FlaskForm):

@@ -20,6 +20,7 @@ from corrmail.standings.exports import reader_points
 from corrmail.standings.playoff import (
     PlayoffRefused,
     PlayoffSyntaxError,
+    Recorded,
     clear_playoff,
     format_playoff,
     playoff_problems,
@@ -28,7 +29,7 @@ from corrmail.standings.playoff import (
 from corrmail.standings.results import load_tournament, tournament_table
 from corrmail.web.access import official_tournament
 from corrmail.web.auth import roles_required
-from corrmail.web.database import db_session
+from corrmail.web.database import commit_or_refusal, db_session
 from corrmail.web.refusals import refusal_text
 
 blueprint = Blueprint("playoff", __name__, url_prefix="/tournaments")
@@ -99,17 +100,13 @@ def show(code: str) -> str | Response:
     form = PlayoffForm()
     errors: list[str] = []
     if form.validate_on_submit():
-        session = db_session()
-        try:
-            recorded = record_playoff(session, tournament, form.order.data or "", current_user,
-                                      teams=form.teams.data == "1")
-        except (PlayoffSyntaxError, PlayoffRefused) as error:
-            session.rollback()
-            errors.append(refusal_text(error))
-        else:
-            session.commit()
+        recorded = commit_or_refusal(lambda session: record_playoff(
+            session, tournament, form.order.data or "", current_user, teams=form.teams.data == "1"
+        ), (PlayoffSyntaxError, PlayoffRefused))
+        if isinstance(recorded, Recorded):
             flash(_("Play-off recorded: %(order)s.", order=format_playoff(recorded.groups)), "info")
             return redirect(url_for("playoff.show", code=code))
+        errors.append(refusal_text(recorded))
     elif form.is_submitted():
         errors.extend(message for messages in form.errors.values() for message in messages)
     return _page(tournament, form, errors)

@@ -27,6 +27,7 @@ from corrmail.models import GameType, Participant, TournamentChannel, Tournament
 from corrmail.standings.tiebreak_labels import tiebreak_label
 from corrmail.tournaments.registration import TournamentSpec
 from corrmail.tournaments.rule_options import QUIET_LIMITS, canonical_options, is_column
+from corrmail.web.forms import LANGUAGE_CHOICES
 from scoring.pairing.model import PairingSystem
 from scoring.standings import PRESETS
 from scoring.tiebreaks import TIEBREAKS
@@ -321,7 +322,7 @@ class LetterLanguageField(SelectField):
 
     def __init__(self, label: LazyString, **kwargs: Any) -> None:
         super().__init__(label, default=DEFAULT_LANGUAGE, validate_choice=False,
-                         choices=[SelectChoice("ru", "Русский"), SelectChoice("en", "English")],
+                         choices=LANGUAGE_CHOICES,
                          **kwargs)
 
     def pre_validate(self, form: Any) -> None:

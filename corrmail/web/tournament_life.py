@@ -51,6 +51,7 @@ from corrmail.tournaments.start_sheets import start_sheets
 from corrmail.web.access import official_tournament, participant_or_404, tournament_or_404
 from corrmail.web.auth import roles_required
 from corrmail.web.database import (
+    commit_or_refusal,
     db_session,
     letter_writer,
     tournament_today,
@@ -160,14 +161,10 @@ def _change(tournament: Tournament, change: OfficialsChange) -> None:
 def _commit_or_refuse(step: Callable[[Session], object], announce: Callable[[], str]) -> None:
     """Run ``step`` and commit what it did, then flash ``announce``'s words; a refusal rolls
     everything back and is flashed instead."""
-    session = db_session()
-    try:
-        step(session)
-    except (OfficialRefused, PublishRefused) as error:
-        session.rollback()
-        flash(str(error), "error")
+    refused = commit_or_refusal(step, (OfficialRefused, PublishRefused))
+    if isinstance(refused, OfficialRefused | PublishRefused):
+        flash(str(refused), "error")
     else:
-        session.commit()
         flash(announce(), "info")
 
 
@@ -175,23 +172,20 @@ def _commit_or_refuse(step: Callable[[Session], object], announce: Callable[[], 
 
 
 Outcome = TypeVar("Outcome")
+Refusal = TypeVar("Refusal", PublishRefused, CloseRefused)
 
 
-def _act_on(tournament: Tournament, act: Callable[..., Outcome]) -> Outcome:
+def _act_on(
+    tournament: Tournament, act: Callable[..., Outcome], refusal: type[Refusal]
+) -> Outcome | Refusal:
     """Carry out the organizer's ``act`` on ``tournament`` (publish, close) once the form's token
-    checks, with his letters written and dated today; commit what it did. A refusal is rolled
-    back and raised for the page to show why."""
+    checks, with his letters written and dated today; commit what it did. A ``refusal`` is
+    rolled back and returned for the page to show why."""
     if not ActionForm().validate_on_submit():
         abort(400)
-    session = db_session()
-    try:
-        outcome = act(session, tournament, by=current_user, writer=letter_writer(),
-                      today=tournament_today(tournament))
-    except (PublishRefused, CloseRefused):
-        session.rollback()
-        raise
-    session.commit()
-    return outcome
+    return commit_or_refusal(lambda session: act(
+        session, tournament, by=current_user, writer=letter_writer(),
+        today=tournament_today(tournament)), refusal)
 
 
 def _publish_page(tournament: Tournament, missing: Sequence[Missing]) -> str:
@@ -210,10 +204,9 @@ def publish_page(code: str) -> str:
 @roles_required(Role.ORGANIZER)
 def publish_now(code: str) -> str | Response:
     tournament = tournament_or_404(code)
-    try:
-        report = _act_on(tournament, publish)
-    except PublishRefused as error:
-        return _publish_page(tournament, error.missing), 422  # type: ignore[return-value]
+    report = _act_on(tournament, publish, PublishRefused)
+    if isinstance(report, PublishRefused):
+        return _publish_page(tournament, report.missing), 422  # type: ignore[return-value]
     steward = len([p for p in report.for_steward if p.start_sheet_sent_on is None])
     if not (report.started or report.games_created or report.emailed):
         # Publishing again, or the second of a double click: the first did the work.
@@ -321,10 +314,9 @@ def close_page(code: str) -> str:
 @roles_required(Role.ORGANIZER)
 def close_now(code: str) -> str | Response:
     tournament = tournament_or_404(code)
-    try:
-        closed = _act_on(tournament, close)
-    except CloseRefused as error:
-        return _close_page(tournament, error.reasons), 409  # type: ignore[return-value]
+    closed = _act_on(tournament, close, CloseRefused)
+    if isinstance(closed, CloseRefused):
+        return _close_page(tournament, closed.reasons), 409  # type: ignore[return-value]
     flash(_("%(code)s is finished; the final table is frozen and the referee's final report "
             "is queued (002 §4.1.7).", code=code), "info")
     return redirect(url_for("bulletins.show_issue", issue_id=closed.report.id))

@@ -78,7 +78,7 @@ from corrmail.web.access import (
     visible_tournament_ids,
 )
 from corrmail.web.auth import roles_required
-from corrmail.web.database import db_session, letter_writer, tournament_today
+from corrmail.web.database import commit_or_refusal, db_session, letter_writer, tournament_today
 from corrmail.web.refusals import entrant_labels, refusal_text
 from corrmail.web.registration_forms import (
     ImportForm,
@@ -218,13 +218,9 @@ def _player_row(form: PlayerDetailsForm) -> PlayerRow:
 def _register(form: FlaskForm, step: Callable[[Session], Outcome]) -> Outcome | list[str]:
     """Run a registration step and commit what it did; when it is refused, roll back, put each
     error on its field of `form` and return those that belong to no field."""
-    session = db_session()
-    try:
-        outcome = step(session)
-    except RegistrationError as error:
-        session.rollback()
-        return _attach(form, error.errors)
-    session.commit()
+    outcome = commit_or_refusal(step, RegistrationError)
+    if isinstance(outcome, RegistrationError):
+        return _attach(form, outcome.errors)
     return outcome
 
 
@@ -443,15 +439,11 @@ def _direct(step: Callable[[Session], Outcome], announce: Callable[[Outcome], st
             tournament: Tournament | None = None) -> None:
     """Run a director's step on rounds or teams and commit it, flashing what it did; a refusal
     rolls everything back and is flashed instead, naming the ``tournament``'s entrants."""
-    session = db_session()
-    try:
-        outcome = step(session)
-    except RoundRefused as error:
-        session.rollback()
-        entrants = entrant_labels(session, tournament) if tournament is not None else None
-        flash(refusal_text(error, entrants), "error")
+    outcome = commit_or_refusal(step, RoundRefused)
+    if isinstance(outcome, RoundRefused):
+        entrants = entrant_labels(db_session(), tournament) if tournament is not None else None
+        flash(refusal_text(outcome, entrants), "error")
     else:
-        session.commit()
         flash(announce(outcome), "info")
 
 

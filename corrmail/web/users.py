@@ -34,6 +34,7 @@ from corrmail.people.accounts import (
 )
 from corrmail.web.auth import roles_required
 from corrmail.web.database import db_session, letter_writer
+from corrmail.web.forms import LANGUAGE_CHOICES
 from corrmail.web.registration_forms import LetterLanguageField
 
 blueprint = Blueprint("users", __name__, url_prefix="/admin/users")
@@ -56,8 +57,7 @@ class NewUserForm(FlaskForm):
     name = StringField(_l("Name"), validators=[DataRequired(), Length(max=200)])
     email = StringField(_l("E-mail"), validators=[Optional(), Length(max=320)])
     roles = RoleBoxes(_l("Roles"), validators=[DataRequired()])
-    locale = SelectField(_l("Language of letters"), choices=[SelectChoice("ru", "Русский"),
-                                                             SelectChoice("en", "English")])
+    locale = SelectField(_l("Language of letters"), choices=LANGUAGE_CHOICES)
     postal_address = TextAreaField(_l("Postal address (a steward's is printed on his postal "
                                       "players' start sheets)"),
                                    validators=[Optional(), Length(max=1000)])
