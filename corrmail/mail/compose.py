@@ -99,7 +99,7 @@ class _ComposingPolicy(EmailPolicy):
     """``email.policy.SMTP`` whose header objects are parsed once per name and value.
 
     Most headers of the server's letters repeat from letter to letter — From,
-    ``Auto-Submitted``, ``Content-Language``, each part's ``Content-Type`` and
+    ``Auto-Submitted``, each part's ``Content-Type`` and
     ``Content-Transfer-Encoding``, a player's To, Reply-To and reply reference — and parsing
     them was a fifth of composing a letter. A header object is an immutable ``str`` holding its
     parse, so one object serves every message, and its folded text is kept with it; the bytes
@@ -235,7 +235,6 @@ def build_message(letter: OutgoingLetter) -> EmailMessage:
     if letter.references:
         message["References"] = " ".join(letter.references)
     message["Auto-Submitted"] = "auto-generated"
-    message["Content-Language"] = letter.language
     message.set_content(letter.text, subtype="plain", charset="utf-8", cte="quoted-printable")
     if letter.html is not None:
         message.add_alternative(letter.html, subtype="html", charset="utf-8")
@@ -303,8 +302,7 @@ def compose_letter(letter: OutgoingLetter) -> ComposedLetter:
     composing policy (the same header objects and folding, so the same header bytes), the
     bodies through the stdlib's own encoders, and the boundary is drawn by the generator's
     own method over the same text; only the order of the pieces is written out, in the order
-    ``build_message`` produces (its ``set_content`` drops ``Content-Language`` with every
-    other ``Content-*`` header set before it, so the letter carries none).
+    ``build_message`` produces.
     ``tests/mail/test_compose_policy.py`` compares both ways byte for byte. A letter with an
     HTML alternative or an attachment outside :data:`_PLAIN_FILENAME` and
     :data:`_PLAIN_TYPE_WORD` is built by :func:`build_message`.
