@@ -18,6 +18,7 @@ from corrmail.db import Database
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
 from corrmail.models import Tournament, TournamentNotFound, User
+from corrmail.people.accounts import user_by_login
 
 __all__ = [
     "DATE", "command_session", "command_transaction", "day_by_option", "letter_writer", "today_option",
@@ -68,10 +69,11 @@ def tournament_by_code(session: Session, code: str) -> Tournament:
 
 
 def user_by_option(session: Session, login: str | None) -> User | None:
-    """The user ``--by LOGIN`` names (matched exactly), or None without ``--by``."""
+    """The user ``--by LOGIN`` names (as logins are told apart: case and surrounding spaces
+    aside, :func:`corrmail.people.accounts.user_by_login`), or None without ``--by``."""
     if login is None:
         return None
-    user = session.scalar(select(User).where(User.login == login))
+    user = user_by_login(session, login)
     if user is None:
         raise click.BadParameter(f"no user {login!r}", param_hint="--by")
     return user

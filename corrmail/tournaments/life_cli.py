@@ -25,8 +25,9 @@ from corrmail.commands import (
     letter_writer,
     today_option,
     tournament_by_code,
+    user_by_option,
 )
-from corrmail.models import OutboxMessage, OutboxStatus, Participant, Tournament, User
+from corrmail.models import OutboxMessage, OutboxStatus, Participant, Tournament
 from corrmail.people.accounts import (
     AccountRefused,
     NewAccount,
@@ -55,15 +56,6 @@ def register(group: click.Group) -> None:
     for command in (tournament_officials, tournament_publish, tournament_sheet_posted,
                     tournament_close):
         tournament.add_command(command)
-
-
-def _by(session: Session, login: str | None) -> User | None:
-    if login is None:
-        return None
-    found = user_by_login(session, login)
-    if found is None:
-        raise click.BadParameter(f"no user {login!r}", param_hint="--by")
-    return found
 
 
 @contextmanager
@@ -106,7 +98,7 @@ def user_add(login: str, name: str, email: str | None, roles: tuple[str, ...],
                 session,
                 NewAccount(login=login, name=name, email=email, roles=parse_roles(roles),
                            password=password, locale=locale),
-                by=_by(session, login_by), writer=writer,
+                by=user_by_option(session, login_by), writer=writer,
                 base_url=public_base_url(), secret_key=settings.secret_key)
         user, invitation = created.user, created.invitation
         how = "password set" if invitation is None else f"invitation queued to {user.email}"
@@ -139,7 +131,7 @@ def user_deactivate(login: str, login_by: str | None) -> None:
     """LOGIN can no longer log in; what he did stays on record."""
     with command_transaction() as (_settings, session):
         with _refusal_exits(session, AccountRefused):
-            found = deactivate(session, login, by=_by(session, login_by))
+            found = deactivate(session, login, by=user_by_option(session, login_by))
         click.echo(f"user {found.login} deactivated")
 
 
@@ -151,7 +143,7 @@ def user_roles(login: str, roles: tuple[str, ...], login_by: str | None) -> None
     """Set LOGIN's roles to exactly those given."""
     with command_transaction() as (_settings, session):
         with _refusal_exits(session, AccountRefused):
-            found = set_roles(session, login, parse_roles(roles), by=_by(session, login_by))
+            found = set_roles(session, login, parse_roles(roles), by=user_by_option(session, login_by))
         click.echo(f"user {found.login}: {', '.join(sorted(r.value for r in found.roles))}")
 
 
@@ -172,7 +164,7 @@ def tournament_officials(code: str, referee: str | None, stewards: tuple[str, ..
         with _refusal_exits(session, OfficialRefused):
             serving = change_officials(
                 session, found, OfficialsChange(referee, stewards, removals),
-                by=_by(session, login_by))
+                by=user_by_option(session, login_by))
         for row in serving:
             click.echo(f"{code}: {row.role.value:<8} {row.user.login} ({row.user.display_name})")
         if not serving:
@@ -194,9 +186,9 @@ def tournament_publish(code: str, resend_to: str | None, day: dt.datetime | None
         try:
             if resend_to is not None:
                 report = resend(session, found, _participant(session, found, resend_to),
-                                by=_by(session, login_by), writer=letter_writer(settings), today=on)
+                                by=user_by_option(session, login_by), writer=letter_writer(settings), today=on)
             else:
-                report = publish(session, found, by=_by(session, login_by),
+                report = publish(session, found, by=user_by_option(session, login_by),
                                  writer=letter_writer(settings), today=on)
         except PublishRefused as error:
             session.rollback()
@@ -237,7 +229,7 @@ def tournament_sheet_posted(code: str, player: str, posted_on: dt.datetime,
         found = tournament_by_code(session, code)
         participant = _participant(session, found, player)
         with _refusal_exits(session, PublishRefused):
-            record_sheet_posted(session, participant, posted_on.date(), by=_by(session, login_by))
+            record_sheet_posted(session, participant, posted_on.date(), by=user_by_option(session, login_by))
         click.echo(f"{code}: start sheet of {participant.player.name} posted {posted_on:%d.%m.%Y}")
 
 
@@ -250,7 +242,7 @@ def tournament_close(code: str, day: dt.datetime | None, login_by: str | None) -
     with command_transaction() as (settings, session):
         found = tournament_by_code(session, code)
         try:
-            closed = close(session, found, by=_by(session, login_by), writer=letter_writer(settings),
+            closed = close(session, found, by=user_by_option(session, login_by), writer=letter_writer(settings),
                            today=day_by_option(settings, found, day))
         except CloseRefused as error:
             session.rollback()
