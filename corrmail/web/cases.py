@@ -684,7 +684,7 @@ def new_overstep(code: str) -> Any:
     form = _posted(OverstepClaimForm(prefix="overstep"), game=tournament_or_404(code).games)
     evidence = frozenset(Evidence(e) for e in form.evidence.data or [])
     return _open(code, lambda desk, actor, t: desk.open_overstep_claim(
-        actor, _game_of(t, form.game.data), claimant=Side(form.claimant.data),
+        actor, _game_of(t, form.game.data), claimant=_side_or_none(form.claimant.data),
         held_move=form.held_move.data or "", evidence=evidence,
         notice_received_on=form.notice_received_on.data if actor.instances else None,
         letter_text=form.letter.data or ""))
@@ -739,8 +739,8 @@ def new_dispute(code: str) -> Any:
 
 
 def _side_or_none(posted: str | None) -> Side | None:
-    """The side a form posted; ``None`` when it posted none (a player's dispute form) — a side
-    that is neither is a forged form."""
+    """The side a form posted; ``None`` when it posted none (a player's claim or dispute form:
+    the desk takes his own side) — a side that is neither is a forged form."""
     if not posted:
         return None
     if posted not in {side.value for side in Side}:
