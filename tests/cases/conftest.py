@@ -74,6 +74,14 @@ class Cup:
         assert game is not None
         return game
 
+    def participant_id(self, start_number: int) -> int:
+        with self.database.session() as session:
+            found = session.scalar(select(Participant.id).where(
+                Participant.tournament_id == self.tournament_id,
+                Participant.start_number == start_number))
+        assert found is not None
+        return found
+
     def game_between(self, first: int, second: int) -> int:
         return self.games.get((first, second)) or self.games[(second, first)]
 

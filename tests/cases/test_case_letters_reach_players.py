@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 from sqlalchemy import select
 
-from corrmail.models import Channel, OutboxMessage, Participant
+from corrmail.models import Channel, OutboxMessage, Participant, Player
 from tests.cases.conftest import delivered
 from tests.cases.test_overstep_claims import IN_TIME, LATE, claim
 
@@ -56,15 +56,6 @@ def to_players(cup: Cup, kind: str, case_id: int | None = None) -> list[str]:
 
 def expected(channel: Channel, *numbers: int) -> list[str]:
     return sorted(reader(number, channel) for number in numbers)
-
-
-def _number_of(cup: Cup, start_number: int) -> int:
-    with cup.database.session() as session:
-        found = session.scalar(select(Participant.id).where(
-            Participant.tournament_id == cup.tournament_id,
-            Participant.start_number == start_number))
-    assert found is not None
-    return found
 
 
 @pytest.mark.parametrize("channel", CHANNELS, ids=lambda c: c.value)
@@ -108,15 +99,31 @@ def test_a_dispute_and_the_decision_on_its_protest(cup: Cup, channel: Channel) -
 @pytest.mark.parametrize("channel", CHANNELS, ids=lambda c: c.value)
 def test_a_withdrawal_and_its_ban(cup: Cup, set_today, channel: Channel) -> None:
     plays_by(cup, channel)
+    # His person's number differs from his entry's, as it does in a federation's database:
+    # each letter tells its own reader's protest right, read by his entry (002 §4.1.12).
+    with cup.database.transaction() as session:
+        entry = session.get(Participant, cup.participant_id(6))
+        assert entry is not None
+        moved = Player(name=entry.player.name, email=entry.player.email, language="ru")
+        session.add(moved)
+        session.flush()
+        assert moved.id != entry.id
+        entry.player = moved
     set_today(dt.date(2026, 10, 1))
     location = cup.post("referee", f"/cases/new/{cup.code}/withdrawal", **{
-        "withdrawal-participant": _number_of(cup, 6), "withdrawal-withdrew_on": "2026-10-01",
+        "withdrawal-participant": cup.participant_id(6), "withdrawal-withdrew_on": "2026-10-01",
         "withdrawal-without_good_reason": "y", "withdrawal-reason": "left"})
     case_id = int(location.rsplit("/", 1)[1])
     cup.act("referee", case_id, "decide", reasons="left without a word")
     # He and each of his five partners (002 §4.4.2).
     assert to_players(cup, "case.withdrawal.decision", case_id) == expected(
         channel, 1, 2, 3, 4, 5, 6)
+    with cup.database.session() as session:
+        letters = cup.outbox(session, "case.withdrawal.decision")
+        for letter in letters:
+            own = "Протест можно подать до 11.10.2026 включительно (002 §4.1.12)"
+            assert (own in letter.body_text) == (delivered([letter])[0] not in OFFICIALS), \
+                letter.body_text
     set_today(dt.date(2026, 12, 1))
     cup.act("organizer", case_id, "ban", until="2027-10-01")
     assert to_players(cup, "case.withdrawal.ban", case_id) == expected(channel, 6)
@@ -126,7 +133,7 @@ def test_a_withdrawal_and_its_ban(cup: Cup, set_today, channel: Channel) -> None
 def test_a_sanction(cup: Cup, channel: Channel) -> None:
     plays_by(cup, channel)
     cup.post("steward", f"/cases/new/{cup.code}/sanction", **{
-        "sanction-participant": _number_of(cup, 2), "sanction-sanction": "reprimand",
+        "sanction-participant": cup.participant_id(2), "sanction-sanction": "reprimand",
         "sanction-rules_violated": "002 §4.2.6", "sanction-game": 0,
         "sanction-reasons": "late again"})
     assert to_players(cup, "case.sanction.imposed") == expected(channel, 2)
@@ -137,7 +144,7 @@ def test_a_special_break(cup: Cup, set_today, channel: Channel) -> None:
     plays_by(cup, channel)
     set_today(dt.date(2026, 11, 20))
     filed = cup.post("player4", f"/cases/new/{cup.code}/break", **{
-        "break-participant": _number_of(cup, 4), "break-break_kind": "retroactive",
+        "break-participant": cup.participant_id(4), "break-break_kind": "retroactive",
         "break-start": "2026-11-10", "break-end": "2026-11-19", "break-reason": "in hospital"})
     case_id = int(filed.rsplit("/", 1)[1])
     cup.act("referee", case_id, "decide", ruling="granted", start="2026-11-12",

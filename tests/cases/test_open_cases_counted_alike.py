@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from adjudication import case_from_dict
-from corrmail.models import Case, CaseType, Game, GameResult, Participant
+from corrmail.models import Case, CaseType, Game, GameResult
 from corrmail.referee.timing import decided_and_final
 from tests.cases.test_game_records import open_records
 from tests.cases.test_overstep_claims import LATE, claim
@@ -60,14 +60,6 @@ def dispute(cup: Cup, player: int, partner: int) -> int:
     return int(filed.rsplit("/", 1)[1])
 
 
-def participant(cup: Cup, number: int) -> int:
-    with cup.database.session() as session:
-        found = session.scalar(select(Participant.id).where(
-            Participant.tournament_id == cup.tournament_id, Participant.start_number == number))
-    assert found is not None
-    return found
-
-
 def test_the_dashboard_counts_the_cases_the_queue_lists_in_every_state(
         cup: Cup, set_today, monkeypatch) -> None:
     assert dashboard_count(cup) == len(queue_rows(cup)) == 0
@@ -90,11 +82,11 @@ def test_the_dashboard_counts_the_cases_the_queue_lists_in_every_state(
     cup.act("player3", protested, "protest", party="white" if cup.games.get((3, 5)) else "black",
             grounds="it is wrong")
     asked = cup.post("player5", f"/cases/new/{cup.code}/break", **{
-        "break-participant": participant(cup, 5), "break-break_kind": "extra",
+        "break-participant": cup.participant_id(5), "break-break_kind": "extra",
         "break-start": "2026-12-10", "break-end": "2026-12-20", "break-reason": "family"})
     break_case = int(asked.rsplit("/", 1)[1])
     warned = cup.post("steward", f"/cases/new/{cup.code}/sanction", **{
-        "sanction-participant": participant(cup, 6), "sanction-sanction": "reprimand",
+        "sanction-participant": cup.participant_id(6), "sanction-sanction": "reprimand",
         "sanction-rules_violated": "002 §4.2.6", "sanction-game": 0,
         "sanction-reasons": "late again"})
     sanction = int(warned.rsplit("/", 1)[1])
