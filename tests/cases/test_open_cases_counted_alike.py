@@ -43,6 +43,13 @@ def queue_rows(cup: Cup) -> list[int]:
     return [int(n) for n in re.findall(r'<tr[^>]*data-case="(\d+)"', table)]
 
 
+def my_cases(cup: Cup, number: int) -> list[int]:
+    page = cup.client(f"player{number}").get("/me").data.decode()
+    listed = page.split('<ul class="cases">')[1].split("</ul>")[0] \
+        if '<ul class="cases">' in page else ""
+    return sorted(int(n) for n in re.findall(r'href="/cases/(\d+)"', listed))
+
+
 def states(cup: Cup, on: dt.date) -> dict[int, str]:
     """Each case's state, a decided case no one may protest any more called «final»."""
     with cup.database.session() as session:
@@ -107,6 +114,9 @@ def test_the_dashboard_counts_the_cases_the_queue_lists_in_every_state(
     open_now = [overstep, awaiting, protested, decided, break_case, sanction, record]
     assert sorted(queue_rows(cup)) == open_now
     assert dashboard_count(cup) == len(open_now)
+    # A player's own page lists his open cases by the same definition: player 2's dispute
+    # still waiting and the record he owes, not the dispute decided past its protest window.
+    assert my_cases(cup, 2) == sorted([awaiting, record])
 
     # Ten days on, the protest windows of the day's decisions are past: they leave both.
     set_today(WINDOWS_PAST)
