@@ -267,6 +267,7 @@ class Desk:
         the side he names."""
         action = "claim an overstep"
         claimant = self._own_side(actor, game, claimant, action=action, rule="002 §4.3.6",
+                                  who="the claimant himself, on his own side",
                                   missing="claim_side_missing")
         claimant_id = game.white_id if claimant is Side.WHITE else game.black_id
         # A game not yet begun is claimable too: White's clock runs from the start (002 §4.3.2),
@@ -575,7 +576,9 @@ class Desk:
         A player is the complainant himself, on his own side (``complainant`` may be left out);
         an official files for the side he names."""
         complainant = self._own_side(actor, game, complainant, action="open a dispute",
-                                     rule="002 §4.1.12", missing="dispute_side_missing")
+                                     rule="002 §4.1.12",
+                                     who="the complainant himself, on his own side",
+                                     missing="dispute_side_missing")
         complainant_id = game.white_id if complainant is Side.WHITE else game.black_id
         transition = Dispute.open(
             f"{game.tournament.code}/dispute/{game.id}/{self.on.isoformat()}",
@@ -895,17 +898,18 @@ class Desk:
 
     @staticmethod
     def _own_side(actor: Actor, game: Game, posted: Side | None, *, action: str, rule: str,
-                  missing: str) -> Side:
+                  who: str, missing: str) -> Side:
         """The side a claim or a dispute is filed for. A player files only for himself: his
-        side is the one he plays, whatever a form posted — a posted other side is refused. An
-        official files for a player and names the side (``missing``: the refusal's code)."""
+        side is the one he plays, whatever a form posted — a posted other side is refused
+        (``who`` may file it). An official files for a player and names the side
+        (``missing``: the refusal's code)."""
         if not _official(actor):
             own = [side for side, pid in ((Side.WHITE, game.white_id), (Side.BLACK, game.black_id))
                    if actor.plays(pid)]
             if not own:
                 raise NotEntitled(action, "a player of the game", rule)
             if posted is not None and posted is not own[0]:
-                raise NotEntitled(action, "the player himself, on his own side", rule)
+                raise NotEntitled(action, who, rule)
             return own[0]
         if posted is None:
             raise ActionRefused(action, "an official names the side it is filed for", rule,

@@ -145,9 +145,11 @@ WHO_NAMES: dict[str, str] = {
     "the player himself, for his own games": N_("the player himself, for his own games"),
     "the accused player": N_("the accused player"),
     "a player of the game": N_("a player of the game"),
-    "the player himself, on his own side": N_(
-        "the player himself, on his own side: a player files a claim or a dispute only for "
-        "himself, against his partner"),
+    "the complainant himself, on his own side": N_(
+        "the complainant himself, on his own side: a player files a dispute only for himself"),
+    "the claimant himself, on his own side": N_(
+        "the claimant himself, on his own side: a player claims an overstep only for himself, "
+        "against his partner"),
     "the steward or the referee": N_("the steward or the referee"),
     "the player himself or an official": N_("the player himself or an official"),
 }

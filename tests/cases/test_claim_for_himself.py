@@ -67,10 +67,10 @@ def test_the_claim_is_for_the_side_he_plays(cup: Cup, late_game: int) -> None:
 
 
 @pytest.mark.parametrize("locale, refusal", [
-    ("en", "claim an overstep: only the player himself, on his own side: a player files a claim "
-           "or a dispute only for himself, against his partner may do this (002 §4.3.6)"),
-    ("ru", "сам игрок за свою сторону: игрок подаёт заявление или жалобу только от своего "
-           "имени, против своего партнёра"),
+    ("en", "claim an overstep: only the claimant himself, on his own side: a player claims an "
+           "overstep only for himself, against his partner may do this (002 §4.3.6)"),
+    ("ru", "сам заявитель за свою сторону: игрок заявляет о просрочке только от своего имени, "
+           "против своего партнёра"),
 ])
 def test_a_forged_side_is_refused_and_nothing_is_stored(
         cup: Cup, late_game: int, locale: str, refusal: str) -> None:
