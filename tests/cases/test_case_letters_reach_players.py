@@ -11,6 +11,7 @@ withdrawal's decision and ban (002 §4.5.3, §4.1.14), a sanction (002 §4.1.10)
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
@@ -58,12 +59,19 @@ def expected(channel: Channel, *numbers: int) -> list[str]:
     return sorted(reader(number, channel) for number in numbers)
 
 
+def claimed(cup: Cup, set_today: Callable[[dt.date], None], channel: Channel,
+            letters: list[tuple[str, dt.date, dt.date | None]], on: dt.date) -> int:
+    """Player 1 (White) claims on ``on`` in game 1 — 6 played with ``letters``, everyone
+    playing by ``channel``."""
+    plays_by(cup, channel)
+    cup.play(1, 6, letters)
+    set_today(on)
+    return claim(cup, "player1", cup.games[(1, 6)], "white")
+
+
 @pytest.mark.parametrize("channel", CHANNELS, ids=lambda c: c.value)
 def test_a_confirmed_claim(cup: Cup, set_today, channel: Channel) -> None:
-    plays_by(cup, channel)
-    cup.play(1, 6, LATE)
-    set_today(dt.date(2026, 11, 25))
-    case_id = claim(cup, "player1", cup.games[(1, 6)], "white")
+    case_id = claimed(cup, set_today, channel, LATE, dt.date(2026, 11, 25))
     # The accused is told of the claim (002 §4.3.6).
     assert to_players(cup, "case.overstep.claim_opened", case_id) == expected(channel, 6)
     set_today(dt.date(2026, 12, 6))
@@ -73,10 +81,7 @@ def test_a_confirmed_claim(cup: Cup, set_today, channel: Channel) -> None:
 
 @pytest.mark.parametrize("channel", CHANNELS, ids=lambda c: c.value)
 def test_a_rejected_claim_and_its_held_reply(cup: Cup, set_today, channel: Channel) -> None:
-    plays_by(cup, channel)
-    cup.play(1, 6, IN_TIME)
-    set_today(dt.date(2026, 9, 25))
-    case_id = claim(cup, "player1", cup.games[(1, 6)], "white")
+    case_id = claimed(cup, set_today, channel, IN_TIME, dt.date(2026, 9, 25))
     cup.act("referee", case_id, "decide", ruling="rejected", reasons="15/19 days")
     assert to_players(cup, "case.overstep.rejected", case_id) == expected(channel, 1, 6)
     # The held reply reaches the accused where his partner's moves reach him (002 §4.3.7).
