@@ -28,6 +28,13 @@ def days_over(days_left: int | None) -> int | None:
     return -days_left if days_left is not None and days_left < 0 else None
 
 
+#: The federation's own time zone: a new tournament's zone unless its director sets another,
+#: and the clock of pages that list moments of many tournaments at once (the outbox), which
+#: show every moment on it, the zone named once (``CORRMAIL_TIME_ZONE`` overrides it,
+#: :class:`corrmail.config.Settings`).
+FEDERATION_TIME_ZONE = "Europe/Moscow"
+
+
 def today(override: dt.date | None, time_zone: str = "UTC") -> dt.date:
     """The calendar date in `time_zone` (rule deadlines count calendar days where the tournament is)."""
     if override is not None:

@@ -8,7 +8,9 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from corrmail.clock import FEDERATION_TIME_ZONE
 from corrmail.paths import var_dir
 
 __all__ = ["Settings", "SettingsError", "default_database_url", "whole_number"]
@@ -63,6 +65,9 @@ class Settings:
     # Proxies in front of the app that append to X-Forwarded-For (1 behind the shipped nginx);
     # 0 trusts no such header and takes the connection's address.
     trusted_proxies: int = 0
+    # The federation's time zone (IANA name): pages listing moments of many tournaments, the
+    # outbox, show them all on its clock.
+    time_zone: str = FEDERATION_TIME_ZONE
     extra: Mapping[str, object] = field(default_factory=dict)
 
     @classmethod
@@ -77,6 +82,7 @@ class Settings:
             cookie_secure=env.get("CORRMAIL_COOKIE_SECURE", "").strip().lower() in ("1", "true", "yes", "on"),
             base_url=_base_url(env),
             trusted_proxies=_trusted_proxies(env),
+            time_zone=_time_zone(env),
         )
 
 
@@ -115,6 +121,18 @@ def _base_url(env: Mapping[str, str]) -> str | None:
         raise SettingsError("CORRMAIL_BASE_URL", value,
                           "expected the site's address, e.g. https://turnir.example.org")
     return value.rstrip("/")
+
+
+def _time_zone(env: Mapping[str, str]) -> str:
+    value = env.get("CORRMAIL_TIME_ZONE", "").strip()
+    if not value:
+        return FEDERATION_TIME_ZONE
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise SettingsError("CORRMAIL_TIME_ZONE", value,
+                            "expected a time zone name such as Europe/Moscow") from None
+    return value
 
 
 def _trusted_proxies(env: Mapping[str, str]) -> int:

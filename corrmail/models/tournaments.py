@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import JSON, ForeignKey, Numeric, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from corrmail.clock import FEDERATION_TIME_ZONE
 from corrmail.models.base import Base, utcnow
 from corrmail.models.enums import (
     BreakKind,
@@ -67,7 +68,7 @@ class Tournament(Base):
     # 002 §4.4.1: one break of at most 30 days per calendar year, unless the regulations differ.
     breaks_per_year: Mapped[int] = mapped_column(default=1)
     break_max_days: Mapped[int] = mapped_column(default=30)
-    time_zone: Mapped[str] = mapped_column(String(64), default="Europe/Moscow")
+    time_zone: Mapped[str] = mapped_column(String(64), default=FEDERATION_TIME_ZONE)
     status: Mapped[TournamentStatus] = mapped_column(
         enum_column(TournamentStatus), default=TournamentStatus.DRAFT
     )

@@ -17,11 +17,13 @@ from dataclasses import dataclass
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, selectinload
 
+from adjudication import case_from_dict
 from corrmail.clock import ClockReading
 from corrmail.games.page import game_clock, read_clock
 from corrmail.games.state import StoredGameState, stored_states
 from corrmail.games.view import GameView, UnsupportedGameType, referee_grant, side_of
 from corrmail.models import Case, Game, GameState, Participant, Tournament
+from corrmail.referee.open_cases import is_open
 from corrmail.standings.results import load_tournament, tournament_table
 from notation.game_position import position_from_fen
 from notation.variants import VariantOffer, parse_variants
@@ -140,11 +142,13 @@ def player_home(session: Session, player_id: int,
             sum((item.end_date - item.start_date).days + 1 for item in this_year),
             entry.tournament.breaks_per_year, entry.tournament.break_max_days))
     game_ids = [game.id for game in games]
-    cases = session.scalars(
+    # His open cases as the referee's queue reads them (corrmail.referee.open_cases): a decided
+    # case no one may protest any more waits for nobody, him included.
+    cases = [row for row in session.scalars(
         select(Case).where(Case.closed_at.is_(None),
                            or_(Case.participant_id.in_(ids), Case.game_id.in_(game_ids)))
         .order_by(Case.deadline, Case.id)
-    ).all()
+    ) if is_open(case_from_dict(row.payload), today_in(row.tournament))]
     return PlayerHome(rows, allowances, cases, _my_standings(session, entries))
 
 

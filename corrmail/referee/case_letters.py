@@ -122,15 +122,13 @@ class CaseLetters:
         if to in (Addressee.WHITE, Addressee.BLACK):
             if game is None:
                 raise ValueError(f"case {row.id}: a letter to {to.value} needs the game")
-            player = game.white if to is Addressee.WHITE else game.black
-            if isinstance(case, Adjudication):
-                return self.to_player(player)
-            return [Recipient.player(self.session, player)]
+            return self.to_player(game.white if to is Addressee.WHITE else game.black)
         if to is Addressee.PLAYER:
             participant = self._participant(row.participant_id)
-            return [Recipient.player(self.session, participant)] if participant is not None else []
+            return self.to_player(participant) if participant is not None else []
         if to is Addressee.PARTNERS:
-            return [Recipient.player(self.session, p) for p in self.partners(row, case)]
+            return [recipient for partner in self.partners(row, case)
+                    for recipient in self.to_player(partner)]
         if to is Addressee.ORGANIZER:
             users = self.session.scalars(select(User).where(User.active.is_(True))).all()
             return [Recipient.official(u) for u in users if u.has_role(Role.ORGANIZER)]
@@ -145,9 +143,11 @@ class CaseLetters:
         return [Recipient.official(user) for user in officials]
 
     def to_player(self, participant: Participant) -> list[Recipient]:
-        """A case letter for a player goes where his game letters go: to him by e-mail or on
-        the web, else to the stewards, who post it to him (002 §4.1.1); with no steward who can
-        be written to, it is listed as to be posted (``email`` ``None``)."""
+        """Every case letter for a player — a claim's notice and decision, a dispute's, a
+        withdrawal's, a protest's, an adjudication's — goes where his game letters go
+        (:func:`game_letter_addressees`): to him by e-mail or on the web, else to the stewards,
+        who post it to him (002 §4.1.1); with no steward who can be written to, it is listed as
+        to be posted (``email`` ``None``)."""
         player = Recipient.player(self.session, participant)
         addressees = game_letter_addressees(self.session, participant)
         if not addressees:

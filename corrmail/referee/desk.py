@@ -253,19 +253,23 @@ class Desk:
         actor: Actor,
         game: Game,
         *,
-        claimant: Side,
+        claimant: Side | None = None,
         held_move: str = "",
         evidence: frozenset[Evidence] = frozenset(),
         notice_received_on: dt.date | None = None,
         letter_text: str = "",
     ) -> Done:
         """A player claims his partner overstepped (002 §4.3.6), from the web or entered by an
-        official from a postal file. The game is suspended; the claim waits for the referee."""
+        official from a postal file. The game is suspended; the claim waits for the referee.
+
+        A player claims for himself against his partner: his side is the one he plays
+        (``claimant`` may be left out, and any other side is refused); an official files for
+        the side he names."""
         action = "claim an overstep"
+        claimant = self._own_side(actor, game, claimant, action=action, rule="002 §4.3.6",
+                                  who="the claimant himself, on his own side",
+                                  missing="claim_side_missing")
         claimant_id = game.white_id if claimant is Side.WHITE else game.black_id
-        if not (actor.plays(claimant_id) or _official(actor)):
-            raise NotEntitled(action, "the claimant or an official of the tournament",
-                              "002 §4.3.6")
         # A game not yet begun is claimable too: White's clock runs from the start (002 §4.3.2),
         # so a first move never sent oversteps like any other (docs/rules/referee.md).
         if game.state not in (GameState.IN_PLAY, GameState.NOT_STARTED):
@@ -571,18 +575,10 @@ class Desk:
 
         A player is the complainant himself, on his own side (``complainant`` may be left out);
         an official files for the side he names."""
-        if not _official(actor):
-            own = [side for side, pid in ((Side.WHITE, game.white_id), (Side.BLACK, game.black_id))
-                   if actor.plays(pid)]
-            if not own:
-                raise NotEntitled("open a dispute", "a player of the game", "002 §4.1.12")
-            if complainant is not None and complainant is not own[0]:
-                raise NotEntitled("open a dispute", "the complainant himself, on his own side",
-                                  "002 §4.1.12")
-            complainant = own[0]
-        elif complainant is None:
-            raise ActionRefused("open a dispute", "an official names the complainant's side",
-                                "002 §4.1.12", code="dispute_side_missing")
+        complainant = self._own_side(actor, game, complainant, action="open a dispute",
+                                     rule="002 §4.1.12",
+                                     who="the complainant himself, on his own side",
+                                     missing="dispute_side_missing")
         complainant_id = game.white_id if complainant is Side.WHITE else game.black_id
         transition = Dispute.open(
             f"{game.tournament.code}/dispute/{game.id}/{self.on.isoformat()}",
@@ -899,6 +895,26 @@ class Desk:
         if game is None:
             raise LookupError(f"no game {game_id}")
         return game
+
+    @staticmethod
+    def _own_side(actor: Actor, game: Game, posted: Side | None, *, action: str, rule: str,
+                  who: str, missing: str) -> Side:
+        """The side a claim or a dispute is filed for. A player files only for himself: his
+        side is the one he plays, whatever a form posted — a posted other side is refused
+        (``who`` may file it). An official files for a player and names the side
+        (``missing``: the refusal's code)."""
+        if not _official(actor):
+            own = [side for side, pid in ((Side.WHITE, game.white_id), (Side.BLACK, game.black_id))
+                   if actor.plays(pid)]
+            if not own:
+                raise NotEntitled(action, "a player of the game", rule)
+            if posted is not None and posted is not own[0]:
+                raise NotEntitled(action, who, rule)
+            return own[0]
+        if posted is None:
+            raise ActionRefused(action, "an official names the side it is filed for", rule,
+                                code=missing)
+        return posted
 
     def _require_instance(self, actor: Actor, instance: Instance, action: str) -> None:
         if not actor.acts_as(instance):

@@ -72,6 +72,7 @@ REFUSAL_MESSAGES: dict[str, str] = {
     "play_not_ended": N_("play ends on %(end)s; adjudications open then (002 §4.5.2)"),
     "adjudications_open": N_("every unfinished game has its adjudication case (002 §4.5.2)"),
     "dispute_side_missing": N_("choose the complainant's side (002 §4.1.12)"),
+    "claim_side_missing": N_("choose the claimant's side (002 §4.3.6)"),
     "no_protest_letter": N_("letter %(letter)s is no protest letter (002 §4.1.12)"),
     "protest_letter_filed": N_("this protest letter was filed already (002 §4.1.12)"),
     "held_not_to_move": N_("the claimant is not to move: he holds no reply (002 §4.3.6)"),
@@ -146,6 +147,9 @@ WHO_NAMES: dict[str, str] = {
     "a player of the game": N_("a player of the game"),
     "the complainant himself, on his own side": N_(
         "the complainant himself, on his own side: a player files a dispute only for himself"),
+    "the claimant himself, on his own side": N_(
+        "the claimant himself, on his own side: a player claims an overstep only for himself, "
+        "against his partner"),
     "the steward or the referee": N_("the steward or the referee"),
     "the player himself or an official": N_("the player himself or an official"),
 }

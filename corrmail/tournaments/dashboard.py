@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, joinedload, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from corrmail.clock import ClockReading
+from corrmail.games.cases import StoredCase
 from corrmail.games.page import read_clock
 from corrmail.games.state import stored_state_rows
 from corrmail.games.view import steward_forwards
@@ -36,6 +37,7 @@ from corrmail.models import (
     Participant,
     Tournament,
 )
+from corrmail.referee.open_cases import open_cases
 
 __all__ = [
     "ATTENTION",
@@ -73,7 +75,8 @@ class DashboardSort(enum.StrEnum):
 
 
 #: The filters of games that need a director's attention, counted above the table so that what
-#: is not on the current page is not missed.
+#: is not on the current page is not missed. The open cases are counted as cases, not games: as
+#: many as the referee's queue lists, a case of no game (a sanction, a break) among them.
 ATTENTION = (DashboardFilter.OVERSTEPPED, DashboardFilter.NEAR_OVERSTEP, DashboardFilter.REPEAT_OVERDUE,
              DashboardFilter.RECORD_MISSING, DashboardFilter.CASES, DashboardFilter.TO_FORWARD)
 
@@ -193,7 +196,10 @@ def dashboard_rows(
     *,
     wanted: DashboardFilter = DashboardFilter.ALL,
     sort: DashboardSort = DashboardSort.ROUND,
+    opened: Sequence[StoredCase] | None = None,
 ) -> list[DashboardRow]:
+    """The games' rows; ``opened``: the tournament's open cases on ``today`` when the caller
+    has read them already (:func:`~corrmail.referee.open_cases.open_cases`)."""
     games = _load_games(session, tournament)
     if object_session(tournament) is session:
         for game in games:
@@ -202,12 +208,11 @@ def dashboard_rows(
             set_committed_value(game, "tournament", tournament)
     states = stored_state_rows(session, tournament.id)
     cases: dict[int, list[Case]] = defaultdict(list)
-    for case in session.scalars(
-        select(Case).where(Case.tournament_id == tournament.id, Case.closed_at.is_(None),
-                           Case.game_id.is_not(None)).order_by(Case.id)
-    ):
-        assert case.game_id is not None
-        cases[case.game_id].append(case)
+    # Open as the referee's queue reads it (corrmail.referee.open_cases): a decided case no one
+    # may protest any more is not an open case of its game.
+    for stored in open_cases(session, tournament.id, today) if opened is None else opened:
+        if stored.row.game_id is not None:
+            cases[stored.row.game_id].append(stored.row)
     repeats = repeats_on_record(session, tournament_id=tournament.id)
     rows = [_row(game, states.get(game.id), cases[game.id], today, repeats) for game in games]
     rows = [row for row in rows if row.matches(wanted)]

@@ -19,6 +19,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from corrmail.audit import record
+from corrmail.clock import FEDERATION_TIME_ZONE
 from corrmail.letters.write import DEFAULT_LANGUAGE, LANGUAGES
 from corrmail.models import (
     Game,
@@ -78,7 +79,7 @@ class TournamentSpec:
     tiebreak_order: tuple[str, ...] = ()
     breaks_per_year: int = 1  # 002 §4.4.1
     break_max_days: int = 30
-    time_zone: str = "Europe/Moscow"
+    time_zone: str = FEDERATION_TIME_ZONE
     # Column draughts' rule options as ``NAME=VALUE`` (`notation.columns.rule_option_choices()`);
     # None leaves a tournament's options as they are (forms without the field), () the defaults.
     rule_options: Sequence[str] | None = None

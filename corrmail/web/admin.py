@@ -21,9 +21,9 @@ from flask import Blueprint, abort, render_template, request
 from flask_login import current_user
 from sqlalchemy import Select, select
 
-from corrmail.models import OutboxMessage, OutboxStatus, Role, Tournament, TournamentOfficial
+from corrmail.models import OutboxMessage, OutboxStatus, Role, TournamentOfficial
 from corrmail.web.auth import roles_required
-from corrmail.web.database import db_session
+from corrmail.web.database import db_session, settings
 from corrmail.web.outbox_labels import outbox_kind
 
 blueprint = Blueprint("admin", __name__, url_prefix="/admin")
@@ -69,7 +69,7 @@ def outbox() -> str:
     return render_template(
         "admin/outbox.html",
         messages=messages,
-        zones=_time_zones(messages),
+        zone=settings().time_zone,
         statuses=list(OutboxStatus),
         current_status=status,
         secret_kinds=SECRET_KINDS,
@@ -90,16 +90,6 @@ def outbox_message(message_id: int) -> str:
         body = mask_reply_tokens(body)
     return render_template(
         "admin/outbox_message.html", message=message, headers=headers, body=body,
-        zones=_time_zones([message]),
+        zone=settings().time_zone,
     )
 
-
-def _time_zones(messages: list[OutboxMessage]) -> dict[int | None, str]:
-    """Each letter's tournament's time zone, by tournament id: the outbox reads a letter's
-    moments where its tournament is (``zoned_moment``); a letter of no tournament, in UTC."""
-    ids = {message.tournament_id for message in messages if message.tournament_id is not None}
-    if not ids:
-        return {}
-    rows = db_session().execute(select(Tournament.id, Tournament.time_zone)
-                                .where(Tournament.id.in_(ids)))
-    return {tournament_id: zone for tournament_id, zone in rows}

@@ -89,7 +89,9 @@ class FileProtestForm(RevisionForm):
 
 class OverstepClaimForm(FlaskForm):
     game = SelectField(_l("Game"), choices=[], coerce=int)
-    claimant = SelectField(_l("Claimant"), choices=choices(Side))
+    # Only an official chooses the side; a player's form has no such field: he claims for
+    # himself against his partner (002 §4.3.6), and the desk refuses any other side he posts.
+    claimant = SelectField(_l("Claimant"), choices=choices(Side), validate_choice=False)
     held_move = StringField(_l("Held reply move"), validators=[Length(max=200)])
     evidence = EvidenceBoxes(_l("Materials received"), choices=choices(Evidence))
     notice_received_on = DateField(_l("Notice received"), validators=[Optional()])

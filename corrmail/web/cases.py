@@ -36,7 +36,6 @@ from adjudication import (
     SanctionKind,
     Side,
     Withdrawal,
-    case_from_dict,
     referee_queue,
 )
 from corrmail.games.page import inline_svg
@@ -69,6 +68,7 @@ from corrmail.referee.case_letters import case_letter_writer
 from corrmail.referee.desk import overstep_figures
 from corrmail.referee.endgame import endgame_verdict, settled_cases, tables_to_build
 from corrmail.referee.evidence import analyses_side_by_side, game_evidence, position_reading
+from corrmail.referee.open_cases import is_open, unclosed_cases
 from corrmail.referee.timing import close_waits, decided_and_final, rulings_today
 from corrmail.referee.wording import refusal_reason
 from corrmail.web.access import letters_kept_from, participant_or_404, tournament_or_404
@@ -150,26 +150,18 @@ def queue() -> str:
     sections = []
     for tournament in _visible_tournaments():
         actor = _actor(tournament.id)
-        rows = [
-            row
-            for row in db_session().scalars(
-                select(Case)
-                .where(Case.tournament_id == tournament.id, Case.closed_at.is_(None))
-                .order_by(Case.id)
-            )
-            if _sees(actor, row)
-        ]
-        row_of = {}
-        for row in rows:
-            case = case_from_dict(row.payload)
-            row_of[id(case)] = (case, row)
         on = tournament_today(tournament)
-        # A decided case no party may protest any more waits for nobody: it leaves the queue
-        # (listed apart, to be closed) instead of reading as overdue.
-        final = [pair for pair in row_of.values() if decided_and_final(pair[0], on)]
-        cases = [case for case, _row in row_of.values() if not decided_and_final(case, on)]
+        visible = [stored for stored in unclosed_cases(db_session(), tournament.id)
+                   if _sees(actor, stored.row)]
+        row_of = {id(stored.case): stored.row for stored in visible}
+        # A decided case no party may protest any more waits for nobody: it is not open
+        # (corrmail.referee.open_cases, the dashboard's count too) and is listed apart, to be
+        # closed, instead of reading as overdue.
+        final = [(stored.case, stored.row) for stored in visible
+                 if decided_and_final(stored.case, on)]
+        cases = [stored.case for stored in visible if is_open(stored.case, on)]
         entries = [
-            (entry, row_of[id(entry.case)][1])
+            (entry, row_of[id(entry.case)])
             for entry in referee_queue(cases, on, awaiting=awaiting)
         ]
         sections.append(
@@ -684,7 +676,7 @@ def new_overstep(code: str) -> Any:
     form = _posted(OverstepClaimForm(prefix="overstep"), game=tournament_or_404(code).games)
     evidence = frozenset(Evidence(e) for e in form.evidence.data or [])
     return _open(code, lambda desk, actor, t: desk.open_overstep_claim(
-        actor, _game_of(t, form.game.data), claimant=Side(form.claimant.data),
+        actor, _game_of(t, form.game.data), claimant=_side_or_none(form.claimant.data),
         held_move=form.held_move.data or "", evidence=evidence,
         notice_received_on=form.notice_received_on.data if actor.instances else None,
         letter_text=form.letter.data or ""))
@@ -739,8 +731,8 @@ def new_dispute(code: str) -> Any:
 
 
 def _side_or_none(posted: str | None) -> Side | None:
-    """The side a form posted; ``None`` when it posted none (a player's dispute form) — a side
-    that is neither is a forged form."""
+    """The side a form posted; ``None`` when it posted none (a player's claim or dispute form:
+    the desk takes his own side) — a side that is neither is a forged form."""
     if not posted:
         return None
     if posted not in {side.value for side in Side}:

@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from corrmail.clock import today
 from corrmail.models import Role, Tournament, TournamentOfficial
+from corrmail.referee.open_cases import open_cases
 from corrmail.tournaments.dashboard import (
     ATTENTION,
     PAGE_SIZES,
@@ -57,8 +58,12 @@ def show(code: str) -> str:
     size = _page_size(request.args.get("per_page"))
     number = _page_number(request.args.get("page"))
     on = today(settings().today, tournament.time_zone)
-    every = dashboard_rows(session, tournament, on, sort=sort)
+    cases = open_cases(session, tournament.id, on)
+    every = dashboard_rows(session, tournament, on, sort=sort, opened=cases)
     attention = {item: sum(1 for row in every if row.matches(item)) for item in ATTENTION}
+    # The open cases are those of the referee's queue, one definition for both pages: a case
+    # of no game (a sanction, a break, a withdrawal) is counted too, and the count links there.
+    attention[DashboardFilter.CASES] = len(cases)
     try:
         page = DashboardPage.of([row for row in every if row.matches(wanted)], number, size)
     except PageOutOfRange as error:

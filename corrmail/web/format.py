@@ -63,8 +63,9 @@ def local_moment(value: dt.datetime | None, time_zone: str) -> str:
 
 def zoned_moment(value: dt.datetime | None, time_zone: str | None = None) -> str:
     """``dd.MM.yyyy HH:mm`` and the zone it is read in (``MSK``, ``UTC+05``, ``UTC``): a stored
-    moment (a UTC instant) where its tournament is, or in UTC for a letter of no tournament —
-    never a bare clock the reader must guess the zone of."""
+    moment (a UTC instant) on the clock of ``time_zone`` (UTC when none is given) — never a bare
+    clock the reader must guess the zone of. A list of many moments on one clock writes them
+    with :func:`local_moment` and names the zone once, in its header (the outbox)."""
     if value is None:
         return ""
     zone = ZoneInfo(time_zone or "UTC")

@@ -22,6 +22,7 @@ from wtforms.validators import (
     ValidationError,
 )
 
+from corrmail.clock import FEDERATION_TIME_ZONE
 from corrmail.letters.write import DEFAULT_LANGUAGE, LANGUAGES
 from corrmail.models import GameType, Participant, TournamentChannel, TournamentSystem
 from corrmail.standings.tiebreak_labels import tiebreak_label
@@ -172,7 +173,7 @@ class TournamentForm(FlaskForm):
         _l("Longest break, days"), default=30, validators=[NumberRange(0, 366)]
     )
     time_zone = StringField(
-        _l("Time zone"), default="Europe/Moscow", validators=[DataRequired(), Length(max=64)]
+        _l("Time zone"), default=FEDERATION_TIME_ZONE, validators=[DataRequired(), Length(max=64)]
     )
     # Column draughts' rule options (002 §4.1.4, docs/rules/columns.md): "" keeps the digest's
     # recommended reading. Choices are not checked by WTForms: a forged value gets

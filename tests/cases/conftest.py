@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -73,6 +74,14 @@ class Cup:
         assert game is not None
         return game
 
+    def participant_id(self, start_number: int) -> int:
+        with self.database.session() as session:
+            found = session.scalar(select(Participant.id).where(
+                Participant.tournament_id == self.tournament_id,
+                Participant.start_number == start_number))
+        assert found is not None
+        return found
+
     def game_between(self, first: int, second: int) -> int:
         return self.games.get((first, second)) or self.games[(second, first)]
 
@@ -126,6 +135,20 @@ class Cup:
     def outbox(self, session: Session, kind: str) -> list[OutboxMessage]:
         return list(session.scalars(select(OutboxMessage).where(OutboxMessage.kind == kind)
                                     .order_by(OutboxMessage.id)))
+
+
+#: The line a case letter to a steward opens with when he is to post it to a player (002 §4.1.1).
+_POSTS_TO = re.compile(r"(?:Письмо для игрока|A letter for) (.+?), (?:играющего|who plays)")
+
+
+def delivered(messages: list[OutboxMessage]) -> list[str]:
+    """Where each letter went, sorted: its address, and for a letter a steward is to post on,
+    ``steward@example.org → Player 1.6`` with the player the letter names as its reader."""
+    found = []
+    for message in messages:
+        posted = _POSTS_TO.search(message.body_text)
+        found.append(f"{message.recipient} → {posted.group(1)}" if posted else message.recipient)
+    return sorted(found)
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from corrmail.models import Case, GameResult, GameState, OutboxMessage
+from tests.cases.conftest import delivered
 from tests.cases.test_overstep_claims import IN_TIME, LATE, claim
 from tests.cases.test_russian_pages import _visible
 
@@ -112,8 +113,10 @@ def test_the_accused_is_told_of_a_web_claim_in_a_postal_tournament(cup: Cup, set
     set_today(dt.date(2026, 11, 25))
     case_id = claim(cup, "player1", cup.games[(1, 6)], "white", held="d4-c5")
     with cup.database.session() as session:
-        told = list(session.scalars(select(OutboxMessage).where(
-            OutboxMessage.case_id == case_id, OutboxMessage.recipient == "p1-6@example.org")))
+        # The accused plays by post: the steward posts him the notice (002 §4.1.1).
+        told = [m for m in session.scalars(select(OutboxMessage).where(
+            OutboxMessage.case_id == case_id)) if delivered([m]) == [
+                "steward@example.org → Player 1.6"]]
         assert [m.kind for m in told] == ["case.overstep.claim_opened"]
         # The same letter an e-mail game's claim sends, and the held reply stays hidden.
         assert "d4-c5" not in told[0].body_text

@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from corrmail.cli import main
 from corrmail.models import Case, CaseType, Channel, GameResult, ResultKind
+from tests.cases.conftest import delivered
 
 if TYPE_CHECKING:
     from tests.cases.conftest import Cup
@@ -79,8 +80,8 @@ def test_postal_records_one_missing_then_both_missing(cup: Cup, monkeypatch, set
     with cup.database.session() as session:
         assert cup.case_row(session, first.id).state == "closed"
         missing = cup.outbox(session, "case.game_record.missing")
-        assert sorted(m.recipient for m in missing) == [f"p1-{one[1]}@example.org",
-                                                        "steward@example.org"]
+        assert delivered(missing) == ["steward@example.org",
+                                      f"steward@example.org → Player 1.{one[1]}"]
         game = cup.game(session, *none)
         assert (game.result, game.result_kind, game.result_rule) == (
             GameResult.DOUBLE_LOSS, ResultKind.FORFEIT, "002 §4.5.8")

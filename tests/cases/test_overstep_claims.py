@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from corrmail.models import Case, GameResult, GameState, Letter, Penalty, ResultKind
+from tests.cases.conftest import delivered
 
 if TYPE_CHECKING:
     from tests.cases.conftest import Cup
@@ -41,9 +42,10 @@ def test_player_claims_and_the_referee_confirms_after_the_ten_days(cup: Cup, set
         assert row.letter_text == "Заявляю о просрочке."
         assert row.game.state is GameState.SUSPENDED
         assert row.deadline == dt.date(2026, 12, 5)  # the accused's ten days (002 §4.3.8)
-        assert {m.recipient for m in cup.outbox(session, "case.overstep.claim_opened")} == {
-            "steward@example.org", "referee@example.org", "referee2@example.org",
-            "p1-6@example.org"}
+        # The accused plays by post: the steward posts him his notice (002 §4.1.1).
+        assert delivered(cup.outbox(session, "case.overstep.claim_opened")) == [
+            "referee2@example.org", "referee@example.org", "steward@example.org",
+            "steward@example.org → Player 1.6"]
     referee = cup.client("referee")
     with referee.session_transaction() as stored:
         # The plot's name is the reader's: English here, Russian in test_russian_refusals.py.
@@ -72,8 +74,9 @@ def test_player_claims_and_the_referee_confirms_after_the_ten_days(cup: Cup, set
             GameResult.WHITE_WIN, ResultKind.OVERSTEP, "002 §4.3.7")
         assert game.state is GameState.FINISHED
         letters = cup.outbox(session, "case.overstep.confirmed")
-        assert sorted(m.recipient for m in letters) == [
-            "p1-1@example.org", "p1-6@example.org", "steward@example.org"]
+        assert delivered(letters) == [
+            "steward@example.org", "steward@example.org → Player 1.1",
+            "steward@example.org → Player 1.6"]
         decided = cup.audit(session, "case.decided")
         assert decided[-1].rule == "002 §4.3.7"
         assert cup.audit(session, "case.record_result")[-1].rule == "002 §4.3.7"
@@ -106,7 +109,7 @@ def test_rejected_claim_forwards_the_held_move_and_charges_six_days(cup: Cup, se
         assert (held.moves_text, held.sender_id, held.sent) == ("d4-c5", game.white_id,
                                                                dt.date(2026, 9, 25))
         held_letter = cup.outbox(session, "case.overstep.held_move")
-        assert [m.recipient for m in held_letter] == ["p1-6@example.org"]
+        assert delivered(held_letter) == ["steward@example.org → Player 1.6"]
         assert "d4-c5" in held_letter[0].body_text
         rejected = cup.outbox(session, "case.overstep.rejected")
         assert any("6 штрафных дней" in m.body_text for m in rejected)

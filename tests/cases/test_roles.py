@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 from sqlalchemy import select
 
-from corrmail.models import Break, BreakKind, Case, Game, GameResult, Participant, ResultKind
+from corrmail.models import Break, BreakKind, Case, Game, GameResult, ResultKind
 
 if TYPE_CHECKING:
     from tests.cases.conftest import Cup
@@ -27,14 +27,6 @@ def db_url(tmp_path: Path, sqlite_template: Path) -> str:
     path = tmp_path / "cases.sqlite"
     shutil.copyfile(sqlite_template, path)
     return f"sqlite:///{path}"
-
-
-def participant_id(cup: Cup, number: int) -> int:
-    with cup.database.session() as session:
-        found = session.scalar(select(Participant.id).where(
-            Participant.tournament_id == cup.tournament_id, Participant.start_number == number))
-        assert found is not None
-        return found
 
 
 @pytest.fixture
@@ -68,7 +60,7 @@ def test_case_pages_are_for_officials_and_the_players_of_the_game(
 
 
 def test_steward_warns_and_asks_the_referee_for_a_forfeit(cup: Cup) -> None:
-    player = participant_id(cup, 2)
+    player = cup.participant_id(2)
     game = cup.game_between(2, 3)
     sanction = {"sanction-participant": player, "sanction-rules_violated": "002 §4.2.6",
                 "sanction-game": 0, "sanction-reasons": "no repetition, third time"}
@@ -122,7 +114,7 @@ def test_disputes_are_the_stewards_and_players_file_their_own(cup: Cup) -> None:
 
 def test_special_break_requested_by_the_player_granted_by_the_referee(cup: Cup, set_today) -> None:
     set_today(dt.date(2026, 11, 20))
-    request = {"break-participant": participant_id(cup, 4), "break-break_kind": "retroactive",
+    request = {"break-participant": cup.participant_id(4), "break-break_kind": "retroactive",
                "break-start": "2026-11-10", "break-end": "2026-11-19",
                "break-reason": "in hospital"}
     cup.post("player5", f"/cases/new/{cup.code}/break", 403, **request)
@@ -148,7 +140,7 @@ def test_the_referees_grant_reaches_the_time_chart_as_late_notice_or_extra(cup: 
     for kind, start, end in (("retroactive", "2026-11-10", "2026-11-19"),
                              ("extra", "2026-12-01", "2026-12-05")):
         filed = cup.post("player4", f"/cases/new/{cup.code}/break", **{
-            "break-participant": participant_id(cup, 4), "break-break_kind": kind,
+            "break-participant": cup.participant_id(4), "break-break_kind": kind,
             "break-start": start, "break-end": end, "break-reason": "in hospital"})
         cup.act("referee", int(filed.rsplit("/", 1)[1]), "decide", ruling="granted")
     with cup.database.session() as session:

@@ -31,5 +31,13 @@ def test_the_demos_overstep_comes_from_a_confirmed_claim(
                                             AuditEntry.entity_id == row.id)
         ).all()
         assert "overstep_claim.opened" in actions and "case.decided" in actions
+        # Both play by post and the demo's steward has no address: the decision is listed
+        # for him to post to each player (002 §4.1.1), not mailed to their own addresses.
         letters = session.scalars(select(OutboxMessage.kind)).all()
-        assert letters.count("case.overstep.confirmed") == 2  # to both players
+        assert letters.count("case.overstep.confirmed") == 0
+        sent = [entry.detail for entry in session.scalars(select(AuditEntry).where(
+            AuditEntry.action == "case.send_letter", AuditEntry.entity_id == row.id))
+            if entry.detail["effect"]["template"] == "overstep.confirmed"]
+        by_post = [line for detail in sent for line in detail.get("by_post", [])]
+        for player in (overstepped.white, overstepped.black):
+            assert f"overstep.confirmed → {player.player.name}" in by_post
