@@ -233,9 +233,9 @@ def test_import_and_check_print_one_finding_a_line(
     assert [line.split(":")[0] for line in lines] == [
         "moves as written", "dates (002 §4.3.1)", "think time white/black", "002 §4.2.2",
         "play stops"], lines
-    assert ("002 §4.2.2: cd4 is written in short notation -> the sender replaces the move; his "
-            "days of thinking and correcting count; play stops until the sender corrects the "
-            "card;") in checked.stdout
+    assert ("002 §4.2.2: cd4 is written in short notation -> the sender replaces the move; the "
+            "sender's days of thinking and correcting count; play stops until the sender "
+            "corrects the move;") in checked.stdout
     wrong = run("letter", "add", str(game_id), "--from", "black", "--moves", "1. c3-d4",
                 "--sent", "01.09.26", "--check", "--today", "2026-09-03")
     assert wrong.exit_code == 1
