@@ -72,13 +72,16 @@ def test_upgrade_then_demo_twice_loads_one_demo(empty_db_url: str) -> None:
 def test_captured_mode_keeps_due_letters_for_the_outbox_viewer(
     demo_tournament: Tournament, database: Database
 ) -> None:
-    # The start sheet notice and the referee's decision on the overstep claim to both players.
+    # The start sheet notice. The referee's decision on the overstep claim is not e-mailed: both
+    # players play by post, so it is the steward's to post (002 §4.1.1; the demo's steward has no
+    # address, so it is listed for him, tests/corrmail/test_demo_results.py).
     with database.transaction() as session:
-        assert capture_pending(session, utcnow()) == 3
+        assert capture_pending(session, utcnow()) == 1
         assert capture_pending(session, utcnow()) == 0
     with database.session() as session:
         messages = session.scalars(select(OutboxMessage)).all()
-        assert len(messages) == 3
+        assert len(messages) == 1
+        assert [m.kind for m in messages] == ["start_sheet"]
         assert all(m.status is OutboxStatus.CAPTURED and m.attempts == 1 for m in messages)
 
 
