@@ -76,14 +76,15 @@ def format_points(value: float | None, decimal: str = ".") -> str:
 _FRACTIONS = {0.25: "¼", 0.5: "½", 0.75: "¾"}
 
 
-def reader_points(value: float | Decimal | None) -> str:
+def reader_points(value: float | Decimal | None, decimal: str = ".") -> str:
     """Points as people read them on every page, paper and letter: ``6``, ``6½``, ``½``,
     ``12¼``, ``−1½`` (a Shmulyan coefficient below zero, with the minus sign). The rulebook
     counts in halves (000 §3.15.1), so points and the tiebreaks built from them (Buchholz,
     Sonneborn-Berger, Riga…) are multiples of a quarter and always read as fractions; only a
     value that is not (an average rating, 003 §9.1) is written with at most two decimals
-    (``1533.33``). Files for programs keep :func:`format_points` (``6.5``, ``6,5`` in the
-    CSV); the API keeps numbers (docs/rules/standings.md, "One reading of points")."""
+    (``1533.33``, ``1533,33`` for a Russian reader: ``decimal`` is the reader's decimal mark).
+    Files for programs keep :func:`format_points` (``6.5``, ``6,5`` in the CSV); the API keeps
+    numbers (docs/rules/standings.md, "One reading of points")."""
     if value is None:
         return ""
     if not isinstance(value, int | float | Decimal):
@@ -93,16 +94,30 @@ def reader_points(value: float | Decimal | None) -> str:
     whole = int(number // 1)
     fraction = _FRACTIONS.get(round(number - whole, 6))
     if fraction is None:
-        text = format_points(number)
+        text = format_points(number, decimal)
         return text if text == "0" else sign + text
     return f"{sign}{whole or ''}{fraction}"
 
 
-def install_points_filter(filters: MutableMapping[str, Callable[..., str]]) -> None:
+def decimal_mark(language: str | None) -> str:
+    """The decimal mark a reader of ``language`` writes: a comma in Russian and Ukrainian
+    (ГОСТ 8.417), a point in English."""
+    return "," if (language or "").split("_")[0].split("-")[0] in ("ru", "uk") else "."
+
+
+def install_points_filter(
+    filters: MutableMapping[str, Callable[..., str]],
+    reader_language: Callable[[], str | None] = lambda: None,
+) -> None:
     """The one ``points`` filter of every template environment — the web pages, the printable
     papers (bulletins, final report, player's sheet) and the letters: points, match points
-    and tiebreaks read alike everywhere (:func:`reader_points`)."""
-    filters["points"] = reader_points
+    and tiebreaks read alike everywhere (:func:`reader_points`), a decimal value (an average
+    rating) with the decimal mark of ``reader_language()``, the language being rendered."""
+
+    def points(value: float | Decimal | None) -> str:
+        return reader_points(value, decimal_mark(reader_language()))
+
+    filters["points"] = points
 
 
 def _result_columns(table: TournamentTable) -> list[str]:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from zoneinfo import ZoneInfo
 
 from flask import Flask
-from flask_babel import format_date, gettext
+from flask_babel import format_date, get_locale, gettext
 from markupsafe import Markup
 
 from corrmail.games.chart_notes import chart_error, chart_note, chart_side
@@ -89,7 +89,7 @@ def init_filters(app: Flask) -> None:
     app.add_template_filter(short_date)
     app.add_template_filter(local_moment)
     app.add_template_filter(zoned_moment)
-    install_points_filter(app.jinja_env.filters)
+    install_points_filter(app.jinja_env.filters, lambda: str(get_locale() or ""))
     app.add_template_filter(chart_note)
     app.add_template_filter(chart_error)
     app.add_template_filter(chart_side)

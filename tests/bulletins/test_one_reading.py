@@ -229,3 +229,25 @@ def test_a_paper_archived_before_the_marks_reads_as_it_was_issued(finished_leagu
     cross = cross[:cross.index("</table>")]
     assert '<td class="cell">×</td>' in cross and '<td class="cell">½</td>' in cross
     assert "<sup>" not in cross
+
+
+@pytest.mark.parametrize(("language", "written"), [("ru", "1533,33"), ("en", "1533.33")])
+def test_a_decimal_value_takes_the_readers_decimal_mark(
+    league: Any, language: str, written: str
+) -> None:
+    """An average rating (003 §9.1) is no multiple of a quarter: a Russian reader sees a
+    decimal comma, an English one a point, on the web pages as on the printable papers; points
+    keep their fractions in both (000 §3.15.1)."""
+    from corrmail.bulletins.render import _environment
+
+    paper = _environment(language).from_string("{{ a|points }} {{ b|points }}")
+    assert paper.render(a=1533.3333, b=2.5) == f"{written} 2½"
+    with league.app.test_request_context(headers={"Accept-Language": language}):
+        import flask
+        from flask_babel import refresh
+
+        flask.session["locale"] = language
+        refresh()
+        page = league.app.jinja_env.from_string("{{ a|points }} {{ b|points }}")
+        assert page.render(a=1533.3333, b=2.5) == f"{written} 2½"
+    assert reader_points(1533.3333) == "1533.33" and reader_points(0.5) == "½"
