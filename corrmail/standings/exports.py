@@ -102,7 +102,7 @@ def reader_points(value: float | Decimal | None, decimal: str = ".") -> str:
 def decimal_mark(language: str | None) -> str:
     """The decimal mark a reader of ``language`` writes: a comma in Russian and Ukrainian
     (ГОСТ 8.417), a point in English."""
-    return "," if (language or "").split("_")[0].split("-")[0] in ("ru", "uk") else "."
+    return "," if language in ("ru", "uk") else "."
 
 
 def install_points_filter(

@@ -18,13 +18,15 @@ import html
 import re
 from typing import Any
 
+import flask
 import pytest
 from flask.testing import FlaskClient
+from flask_babel import refresh
 from sqlalchemy import select
 
 from corrmail.bulletins import build_final_report
 from corrmail.bulletins.content import to_json
-from corrmail.bulletins.render import render_printable
+from corrmail.bulletins.render import _environment, render_printable
 from corrmail.letters.write import letters_env
 from corrmail.models import Case, Game, GameResult, GameState, Participant, ResultKind
 from corrmail.standings.exports import reader_points, standings_csv, standings_text
@@ -238,14 +240,9 @@ def test_a_decimal_value_takes_the_readers_decimal_mark(
     """An average rating (003 §9.1) is no multiple of a quarter: a Russian reader sees a
     decimal comma, an English one a point, on the web pages as on the printable papers; points
     keep their fractions in both (000 §3.15.1)."""
-    from corrmail.bulletins.render import _environment
-
     paper = _environment(language).from_string("{{ a|points }} {{ b|points }}")
     assert paper.render(a=1533.3333, b=2.5) == f"{written} 2½"
-    with league.app.test_request_context(headers={"Accept-Language": language}):
-        import flask
-        from flask_babel import refresh
-
+    with league.app.test_request_context():
         flask.session["locale"] = language
         refresh()
         page = league.app.jinja_env.from_string("{{ a|points }} {{ b|points }}")
