@@ -18,7 +18,7 @@ from wtforms.validators import DataRequired, Length
 
 from corrmail import audit
 from corrmail.people.api_tokens import issue_token, revoke_token, user_tokens
-from corrmail.web.database import db_session
+from corrmail.web.database import db_session, settings
 
 blueprint = Blueprint("tokens", __name__, url_prefix="/account/tokens")
 
@@ -35,6 +35,9 @@ def _page(form: NewTokenForm, new_token: str | None = None, status: int = 200) -
     return render_template(
         "account/tokens.html", form=form, revoke_form=RevokeForm(), new_token=new_token,
         tokens=user_tokens(db_session(), current_user),
+        # A user's own moments, like the outbox's, on the federation's clock with the zone named:
+        # a token serves no one tournament whose zone could be meant.
+        zone=settings().time_zone,
     ), status
 
 

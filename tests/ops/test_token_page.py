@@ -3,14 +3,20 @@ and revokes their own tokens, and no one else's."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable
+from zoneinfo import ZoneInfo
 
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from corrmail.db import Database
 from corrmail.models import ApiToken, Role
+
+
+def _moscow(moment: dt.datetime) -> dt.datetime:
+    return moment.replace(tzinfo=dt.UTC).astimezone(ZoneInfo("Europe/Moscow"))
 
 
 def _api(client: FlaskClient, token: str) -> int:
@@ -35,10 +41,11 @@ def test_a_user_creates_uses_and_revokes_an_own_token(
     with database.session() as session:
         row = session.scalars(select(ApiToken)).one()
         assert secret not in row.token_sha256
-    # Created and last used as the service writes moments: dd.mm.yyyy, with the zone named.
-    assert f"<td>{row.created_at:%d.%m.%Y %H:%M} UTC</td>" in listing
+    # Created and last used as the service writes moments: dd.mm.yyyy on the federation's clock
+    # (CORRMAIL_TIME_ZONE, Moscow by default), with the zone named.
+    assert f"<td>{_moscow(row.created_at):%d.%m.%Y %H:%M} MSK</td>" in listing
     assert row.last_used_at is not None
-    assert f"<td>{row.last_used_at:%d.%m.%Y %H:%M} UTC</td>" in listing
+    assert f"<td>{_moscow(row.last_used_at):%d.%m.%Y %H:%M} MSK</td>" in listing
     assert not re.search(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}", listing)
     # Another user can neither see nor revoke it.
     other = login(Role.ORGANIZER, login="other")
