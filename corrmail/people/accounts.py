@@ -26,7 +26,7 @@ from corrmail.models import OutboxMessage, Player, Role, User
 __all__ = [
     "AccountRefused", "CreatedAccount", "Invitation", "NewAccount", "add_user", "invite", "list_users", "deactivate",
     "set_roles", "parse_roles", "public_base_url", "user_by_login", "account_row",
-    "reactivate", "player_account",
+    "reactivate", "player_account", "invite_players",
 ]
 
 #: Where the web app is reached from outside, for links in letters written outside a request.
@@ -307,3 +307,22 @@ def player_account(session: Session, player: Player, *, by: User | None,
                                         roles=(Role.PLAYER,), player_id=player.id,
                                         locale=player.language),
                     by=by, writer=writer, base_url=base_url, secret_key=secret_key)
+
+
+def invite_players(session: Session, players: Iterable[Player], *, by: User | None,
+                   writer: LetterWriter, base_url: str | None, secret_key: str
+                   ) -> list[CreatedAccount]:
+    """Accounts for newly entered players, each invited by e-mail; a player with no e-mail or an
+    account already is passed over. The web's registration and import and ``corrmail tournament
+    import-players --invite`` both invite this way, so a player gets the same letter from either."""
+    created = []
+    for player in players:
+        try:
+            account = player_account(session, player, by=by, writer=writer, base_url=base_url,
+                                     secret_key=secret_key)
+        except AccountRefused as error:  # which of the players it was, for the importer
+            raise AccountRefused(error.code, f"{player.name}: {error}", player=player.name,
+                                 **error.values) from error
+        if account is not None:
+            created.append(account)
+    return created

@@ -33,6 +33,12 @@ from corrmail.models import (
     TournamentChannel,
     TournamentSystem,
 )
+from corrmail.people.accounts import (
+    AccountRefused,
+    CreatedAccount,
+    invite_players,
+    public_base_url,
+)
 from corrmail.play.phone import telephone_entry
 from corrmail.play.postcards import (
     Declaration,
@@ -132,20 +138,43 @@ def tournament_create(path: Path, login: str | None) -> None:
 @click.argument("code")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--by", "login", default=None, help="Who imports, for the audit log.")
-def tournament_import_players(code: str, path: Path, login: str | None) -> None:
+@click.option("--invite", is_flag=True,
+              help="Give every imported player with an e-mail and no account yet a login and "
+                   "mail him a one-time set-password link, as the web's import does.")
+def tournament_import_players(code: str, path: Path, login: str | None, invite: bool) -> None:
     """Import players from a CSV file (UTF-8 or Windows-1251): all rows, or none."""
-    with command_transaction() as (_settings, session):
+    with command_transaction() as (settings, session):
         found = tournament_by_code(session, code)
         parsed = read_player_csv(path.read_bytes(), found.channel)
+        by = user_by_option(session, login)
         try:
             entered = import_participants(
-                session, found, parsed, user_by_option(session, login),
+                session, found, parsed, by,
                 progress=lambda done, total: click.echo(f"{code}: {done}/{total} players", err=True),
             )
         except RegistrationError as error:
             lines = [str(e) for e in error.errors]
             raise click.ClickException("nothing imported:\n" + "\n".join(lines)) from error
+        invited: list[CreatedAccount] = []
+        if invite:
+            writer = letter_writer(settings)
+            try:
+                invited = invite_players(session, [p.player for p in entered], by=by,
+                                         writer=writer, base_url=public_base_url(),
+                                         secret_key=settings.secret_key)
+            except AccountRefused as error:
+                raise click.ClickException(f"nothing imported: {error}") from error
         click.echo(f"{code}: {len(entered)} player(s) imported ({parsed.encoding})")
+        if invite:
+            click.echo(f"{code}: {len(invited)} invitation(s) queued")
+            if invited and writer.settings.captured:
+                # No mail server sends the letters: the operator hands the links over himself.
+                click.echo("no mail server (CORRMAIL_SMTP_HOST unset): the invitations are kept "
+                           "unsent; give each player his one-time set-password link yourself:")
+                for account in invited:
+                    assert account.invitation is not None
+                    click.echo(f"{account.user.display_name} <{account.user.email}>: "
+                               f"{account.invitation.link}")
 
 
 @tournament.command("pair")

@@ -28,6 +28,7 @@ from corrmail.letters.recipients import channel_of, plays_by_email
 from corrmail.letters.write import DEFAULT_LANGUAGE
 from corrmail.models import Channel, Participant, Role, Tournament, User
 from corrmail.people.accounts import AccountRefused, player_account
+from corrmail.people.accounts import invite_players as invite_players_by_mail
 from corrmail.tournaments.closing import CloseRefused, blockers, close
 from corrmail.tournaments.officials import (
     OfficialRefused,
@@ -104,17 +105,14 @@ def enter_player(session: Session, tournament: Tournament, row: PlayerRow, *, ch
 
 def invite_players(session: Session, participants: list[Participant]) -> int:
     """Invite every newly entered player with an e-mail and no account yet; how many were."""
-    invited = 0
-    for participant in participants:
-        try:
-            account = player_account(session, participant.player, by=current_user,
-                                     writer=letter_writer(), base_url=request.url_root,
-                                     secret_key=current_app.config["SECRET_KEY"])
-        except AccountRefused as error:
-            raise RegistrationError([FieldError("file", f"{participant.player.name}: {error}")]) \
-                from error
-        invited += account is not None
-    return invited
+    try:
+        created = invite_players_by_mail(
+            session, [participant.player for participant in participants], by=current_user,
+            writer=letter_writer(), base_url=request.url_root,
+            secret_key=current_app.config["SECRET_KEY"])
+    except AccountRefused as error:
+        raise RegistrationError([FieldError("file", str(error))]) from error
+    return len(created)
 
 
 # -- officials -----------------------------------------------------------------------------------

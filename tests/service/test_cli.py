@@ -25,6 +25,7 @@ from corrmail.models import (
     Role,
     Tournament,
     TournamentChannel,
+    User,
 )
 from corrmail.play.postcards import PostcardCheck
 
@@ -151,6 +152,45 @@ def test_import_with_a_bad_row_imports_nothing(run: Callable[..., Result], tmp_p
         count = select(func.count()).select_from(Participant).where(
             Participant.tournament_id == tournament.id)
         assert session.scalar(count) == 0
+
+
+def test_import_players_invites_by_mail_as_the_web_does(
+        run: Callable[..., Result], tmp_path: Path, make_tournament: Callable[..., Tournament],
+        database: Database) -> None:
+    """``--invite`` gives each imported player with an e-mail and no account a login and queues
+    his set-password letter, as the web's import does; with no mail server the links are printed
+    for the operator to hand over. A player whose e-mail has an account already, or who has no
+    e-mail, is passed over; without ``--invite`` no account is made."""
+    make_tournament(players=0, code="MAIL-1", channel=TournamentChannel.EMAIL)
+    make_tournament(players=0, code="MAIL-2", channel=TournamentChannel.EMAIL)
+    added = run("user", "add", "olga", "--name", "Olga", "--email", "olga@example.org",
+                "--role", "referee")
+    assert added.exit_code == 0, added.output
+    players = tmp_path / "players.csv"
+    players.write_text("name,email\nAnna Ivanova,anna@example.org\nBoris Petrov,boris@example.org\n"
+                       "Olga Referee,OLGA@example.org\n", encoding="utf-8")
+    plain = run("tournament", "import-players", "MAIL-2", str(players))
+    assert plain.exit_code == 0 and "invitation" not in plain.output, plain.output
+    with database.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(User)) == 1
+    invited = run("tournament", "import-players", "MAIL-1", str(players), "--invite")
+    assert invited.exit_code == 0, invited.output
+    assert "MAIL-1: 3 player(s) imported" in invited.output
+    assert "MAIL-1: 2 invitation(s) queued" in invited.output
+    assert "kept unsent" in invited.output  # no CORRMAIL_SMTP_HOST: captured
+    with database.transaction() as session:
+        accounts = {u.login: u for u in session.scalars(select(User))}
+        assert set(accounts) == {"olga", "anna", "boris"}
+        assert accounts["anna"].player is not None
+        assert accounts["anna"].player.name == "Anna Ivanova"
+        assert accounts["anna"].has_role(Role.PLAYER)
+        letters = session.scalars(select(OutboxMessage).where(
+            OutboxMessage.kind == "invitation")).all()
+        assert sorted(m.recipient for m in letters) == [
+            "anna@example.org", "boris@example.org", "olga@example.org"]  # olga's from user add
+    for login in ("anna", "boris"):
+        line = next(x for x in invited.output.splitlines() if f"{login}@example.org>" in x)
+        assert "/reset/" in line or "http" in line, line
 
 
 def _state(database: Database) -> tuple[int, int, int]:
