@@ -68,12 +68,15 @@ class DemoLogin:
     login: str
     role: Role
     display_name: str
+    #: Where a postal player writes his cards (002 §4.1.1): the start sheet names it (002 §4.3.2).
+    postal_address: str | None = None
 
 
 OFFICIALS = (
     DemoLogin("director", Role.ORGANIZER, "Директор турнира"),
     DemoLogin("referee", Role.REFEREE, "Главный судья"),
-    DemoLogin("steward", Role.STEWARD, "Староста"),
+    DemoLogin("steward", Role.STEWARD, "Староста",
+              "Москва, 119019, ул. Волхонка, 14, а/я 27, комиссия заочной игры"),
 )
 
 PLAYERS = (
@@ -114,7 +117,8 @@ def load_demo(session: Session, mail: MailSettings | None = None) -> Tournament:
         return existing
 
     officials = {
-        official.role: _user(session, official.login, official.display_name, official.role)
+        official.role: _user(session, official.login, official.display_name, official.role,
+                             official.postal_address)
         for official in OFFICIALS
     }
     steward = officials[Role.STEWARD]
@@ -186,10 +190,11 @@ def _by_login(session: Session, login: str) -> User | None:
     return session.scalar(select(User).where(User.login == login))
 
 
-def _user(session: Session, login: str, display_name: str, role: Role) -> User:
+def _user(session: Session, login: str, display_name: str, role: Role,
+          postal_address: str | None = None) -> User:
     user = _by_login(session, login)
     if user is None:
-        user = User(login=login, display_name=display_name)
+        user = User(login=login, display_name=display_name, postal_address=postal_address)
         user.set_password(DEMO_PASSWORD)
         session.add(user)
     user.grant(role)

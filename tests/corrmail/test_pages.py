@@ -19,6 +19,7 @@ from corrmail.models import (
     GameState,
     Letter,
     OutboxMessage,
+    Participant,
     Player,
     Role,
     Tournament,
@@ -257,3 +258,21 @@ def test_players_cannot_enter_letters(
     client.post("/logout")
     client.post("/login", data={"login": "ivanov", "password": "demo2026"})
     assert client.get(f"/games/{game_id}/letters/new").status_code == 403
+
+
+def test_the_demo_start_sheet_tells_a_postal_player_where_to_write(
+    client: FlaskClient, demo_tournament: Tournament, database: Database
+) -> None:
+    """The demo's steward has a postal address, so its printed start sheets name where a
+    postal player sends his cards (002 §4.1.1, 002 §4.3.2) instead of warning that none is
+    on record."""
+    with database.session() as session:
+        participant_id = session.scalars(select(Participant.id).where(
+            Participant.tournament_id == demo_tournament.id).order_by(Participant.start_number)
+        ).first()
+    client.post("/login", data={"login": "steward", "password": "demo2026"})
+    sheet = client.get(f"/tournaments/{DEMO_CODE}/start-sheets/{participant_id}/print")
+    assert sheet.status_code == 200
+    page = sheet.get_data(as_text=True)
+    assert "ул. Волхонка, 14" in page
+    assert 'role="alert"' not in page
