@@ -39,6 +39,7 @@ from corrmail.bulletins.content import (
     PlayerSheet,
     ProtestMark,
     RecordLine,
+    RoundCell,
     SheetGame,
     StandingLine,
     Statistics,
@@ -356,11 +357,23 @@ def _standings(
         )
         for i, number in enumerate(table.order)
     )
+    # A Swiss or team event is printed by rounds, as the web's table (TournamentTable.by_rounds).
+    rounds = () if scoring.system.is_round_robin else tuple(
+        tuple(
+            None if cell is None else RoundCell(
+                opponent=cell.opponent,
+                colour=cell.colour.value if cell.opponent is not None and cell.colour else None,
+                results=marked_results([cell], marker(kind_marks, number)))
+            for cell in row
+        )
+        for number, row in zip(table.order, table.rounds, strict=True)
+    )
     return order, lines, Crosstable(
         start_numbers=tuple(table.order),
         names=tuple(names[number] for number in table.order),
         cells=cells,
         points=tuple(table.points),
+        rounds=rounds,
     )
 
 

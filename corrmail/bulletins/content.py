@@ -21,6 +21,7 @@ __all__ = [
     "ClaimLine",
     "ClockLine",
     "Crosstable",
+    "RoundCell",
     "DeadlineLine",
     "DecisionLine",
     "ProtestMark",
@@ -80,6 +81,17 @@ class TeamLine:
 
 
 @dataclass(frozen=True)
+class RoundCell:
+    """One round of a player in a table printed by rounds: his opponent's start number and his
+    colour (``w``/``b``; both ``None`` for a round without a partner, a bye or an absence) and
+    his result with its mark, as the web's table by rounds prints it."""
+
+    opponent: int | None
+    colour: str | None
+    results: tuple[MarkedResult, ...]
+
+
+@dataclass(frozen=True)
 class Crosstable:
     start_numbers: tuple[int, ...]
     names: tuple[str, ...]
@@ -88,6 +100,10 @@ class Crosstable:
     the web crosstable prints them (empty on the diagonal). Issued before the marks were
     archived, a cell is its text (``"½"``, ``"×"`` on the diagonal)."""
     points: tuple[float, ...]
+    rounds: tuple[tuple[RoundCell | None, ...], ...] = ()
+    """A Swiss or team event's table by rounds, as the web prints it: ``rounds[i][r]`` is row
+    player i's round r + 1 (``None``: not yet paired). Empty for a round robin, printed as
+    the matrix, and in a paper issued before tables by rounds were archived."""
 
 
 @dataclass(frozen=True)
