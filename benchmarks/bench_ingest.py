@@ -12,6 +12,11 @@ listener its commits; the letters/s figure is the same loop without the counters
 
 Usage: .venv/bin/python benchmarks/bench_ingest.py [--letters N] [--rounds N]
        [--baseline REV] [--backend postgresql|sqlite|both]
+       .venv/bin/python benchmarks/bench_ingest.py --profile FILE [--letters N] [--backend B]
+
+``--profile FILE`` runs this checkout alone under ``cProfile`` (the timed letters only), writes
+the statistics to FILE (``python -m pstats FILE``) and prints the Python calls a letter — a
+count that does not depend on the machine's load — and the functions that cost the most.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ DEFAULT_BASELINE = "680d81d"
 # --- the worker: runs inside the tree under test ---------------------------------------------
 
 
-def worker(url: str, letter_count: int) -> dict[str, Any]:
+def worker(url: str, letter_count: int, profile: str | None = None) -> dict[str, Any]:
     import datetime as dt
     import random
     import time
@@ -160,12 +165,21 @@ def worker(url: str, letter_count: int) -> dict[str, Any]:
     event.remove(database.engine, "commit", on_commit)
     timed = letters[len(counted):]
     each: list[float] = []
+    profiler = None
+    if profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
     started, cpu = time.perf_counter(), time.process_time()
     for raw, when in timed:
         before = time.perf_counter()
         outcomes[inbox.receive(raw, source="pipe", received_at=when).outcome] += 1
         each.append(time.perf_counter() - before)
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    if profiler is not None and profile:
+        profiler.disable()
+        profiler.dump_stats(profile)
     database.dispose()
     each.sort()
     return {
@@ -214,10 +228,11 @@ def drop(url: str) -> None:
     admin.dispose()
 
 
-def run_variant(tree: Path, url: str, letters: int) -> dict[str, Any]:
+def run_variant(tree: Path, url: str, letters: int, profile: str | None = None) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--worker", url, "--letters", str(letters)],
+        [sys.executable, str(Path(__file__).resolve()), "--worker", url, "--letters", str(letters),
+         *(["--profile", profile] if profile else [])],
         env=env, cwd=tree, check=True, capture_output=True, text=True,
     )
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -238,16 +253,38 @@ def postgres_reachable() -> bool:
         engine.dispose()
 
 
+def profile_checkout(options: argparse.Namespace) -> None:
+    import pstats
+
+    backend = "sqlite" if options.backend == "both" else options.backend
+    with tempfile.TemporaryDirectory() as tmp:
+        url = fresh_url(backend, "profile", Path(tmp))
+        try:
+            result = run_variant(ROOT, url, options.letters, str(Path(options.profile).resolve()))
+        finally:
+            drop(url)
+    stats = pstats.Stats(options.profile)
+    calls = stats.total_calls  # type: ignore[attr-defined]
+    print(f"{backend}: {result['timed']} letters profiled, {calls / result['timed']:,.0f} Python "
+          f"calls a letter, {1000 * result['cpu'] / result['timed']:.1f} ms CPU a letter "
+          "(with the profiler's overhead)")
+    stats.sort_stats("tottime").print_stats(25)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--letters", type=int, default=600)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--baseline", default=DEFAULT_BASELINE)
     parser.add_argument("--backend", choices=("postgresql", "sqlite", "both"), default="both")
+    parser.add_argument("--profile", metavar="FILE", help="profile this checkout alone")
     parser.add_argument("--worker", metavar="URL", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.worker:
-        print(json.dumps(worker(options.worker, options.letters)))
+        print(json.dumps(worker(options.worker, options.letters, options.profile)))
+        return
+    if options.profile:
+        profile_checkout(options)
         return
 
     backends = ["postgresql", "sqlite"] if options.backend == "both" else [options.backend]
