@@ -109,10 +109,12 @@ def install_points_filter(
     filters: MutableMapping[str, Callable[..., str]],
     reader_language: Callable[[], str | None] = lambda: None,
 ) -> None:
-    """The one ``points`` filter of every template environment — the web pages, the printable
-    papers (bulletins, final report, player's sheet) and the letters: points, match points
-    and tiebreaks read alike everywhere (:func:`reader_points`), a decimal value (an average
-    rating) with the decimal mark of ``reader_language()``, the language being rendered."""
+    """The ``points`` filter of the web pages and the printable papers (bulletins, final
+    report, player's sheet): points, match points and tiebreaks read alike everywhere
+    (:func:`reader_points`), a decimal value (an average rating) with the decimal mark of
+    ``reader_language()``, the language being rendered. The letters' environment, which
+    writes both languages, takes the mark from each letter's language folder instead
+    (``corrmail.letters.write``) with the same two functions."""
 
     def points(value: float | Decimal | None) -> str:
         return reader_points(value, decimal_mark(reader_language()))

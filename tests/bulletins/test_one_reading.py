@@ -248,3 +248,15 @@ def test_a_decimal_value_takes_the_readers_decimal_mark(
         page = league.app.jinja_env.from_string("{{ a|points }} {{ b|points }}")
         assert page.render(a=1533.3333, b=2.5) == f"{written} 2½"
     assert reader_points(1533.3333) == "1533.33" and reader_points(0.5) == "½"
+
+
+def test_a_letter_writes_a_decimal_value_with_its_languages_mark(tmp_path: Any) -> None:
+    """One environment writes both languages' letters; each takes its own decimal mark for a
+    value not built from points (003 §9.1), and points keep their fractions (000 §3.15.1)."""
+    for language in ("ru", "en"):
+        (tmp_path / language).mkdir()
+        (tmp_path / language / "avg.txt").write_text("{{ 1533.333|points }} {{ 2.5|points }}",
+                                                     encoding="utf-8")
+    env = letters_env(tmp_path)
+    assert env.get_template("ru/avg.txt").render() == "1533,33 2½"
+    assert env.get_template("en/avg.txt").render() == "1533.33 2½"
