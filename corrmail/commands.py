@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrmail.clock import today as service_today
-from corrmail.config import Settings
+from corrmail.config import Settings, SettingsError
 from corrmail.db import Database
 from corrmail.letters.write import LetterWriter
 from corrmail.mail.settings import MailSettings
@@ -31,11 +31,20 @@ DATE = click.DateTime(formats=["%Y-%m-%d"])
 Command = TypeVar("Command", bound=Callable[..., Any])
 
 
+def _settings() -> Settings:
+    """The settings from the environment, or the one-line error naming the variable to fix
+    (not a traceback); nothing has been read or written yet."""
+    try:
+        return Settings.from_env()
+    except SettingsError as error:
+        raise click.ClickException(str(error)) from None
+
+
 @contextmanager
 def command_transaction() -> Iterator[tuple[Settings, Session]]:
     """The settings from the environment and one transaction for the whole command; the
     connection pool is closed however the command ends."""
-    settings = Settings.from_env()
+    settings = _settings()
     database = Database(settings.database_url)
     try:
         with database.transaction() as session:
@@ -48,7 +57,7 @@ def command_transaction() -> Iterator[tuple[Settings, Session]]:
 def command_session() -> Iterator[Session]:
     """One session for a command that only reads: nothing it does is committed; the
     connection pool is closed however the command ends."""
-    database = Database(Settings.from_env().database_url)
+    database = Database(_settings().database_url)
     try:
         with database.session() as session:
             yield session

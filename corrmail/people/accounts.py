@@ -11,7 +11,6 @@ what is wrong and changes nothing.
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -29,8 +28,9 @@ __all__ = [
     "reactivate", "player_account", "invite_players",
 ]
 
-#: Where the web app is reached from outside, for links in letters written outside a request.
-BASE_URL_VARIABLE = "CORRMAIL_BASE_URL"
+#: Where the development server (``./run``) answers: invitation links of a command run with no
+#: ``CORRMAIL_BASE_URL`` point there.
+LOCAL_BASE_URL = "http://localhost:5000"
 
 
 class AccountRefused(ValueError):
@@ -152,8 +152,11 @@ def add_user(session: Session, account: NewAccount, *, by: User | None,
     return CreatedAccount(user)
 
 
-def public_base_url(default: str = "http://localhost:5000") -> str:
-    return (os.environ.get(BASE_URL_VARIABLE) or default).rstrip("/")
+def public_base_url(configured: str | None) -> str:
+    """Where the links of letters written outside a request point: ``CORRMAIL_BASE_URL`` as the
+    settings read it at start-up (checked there, :class:`corrmail.config.Settings`), else the
+    development server's address."""
+    return (configured or LOCAL_BASE_URL).rstrip("/")
 
 
 def invite(session: Session, user: User, *, writer: LetterWriter, base_url: str | None,
@@ -169,7 +172,7 @@ def invite(session: Session, user: User, *, writer: LetterWriter, base_url: str 
                              "without a password the account needs an e-mail for its invitation")
     token = reset_token(user, secret_key=secret_key)
     # The token travels in the fragment, which no server or access log sees (as a reset's).
-    link = f"{(base_url or public_base_url()).rstrip('/')}/password/welcome#{token}"
+    link = f"{public_base_url(base_url)}/password/welcome#{token}"
     row = writer.post(session, kind="invitation", to=user.email, template="invitation",
                       language=letter_language(user),
                       context={"user": user, "link": link, "days": INVITATION_DAYS,

@@ -193,6 +193,30 @@ def test_import_players_invites_by_mail_as_the_web_does(
         assert "/reset/" in line or "http" in line, line
 
 
+def test_invitation_links_point_at_the_configured_site(
+        db_url: str, tmp_path: Path, make_tournament: Callable[..., Tournament],
+        database: Database) -> None:
+    """A command's invitation links use CORRMAIL_BASE_URL as the settings read it at start-up;
+    a malformed one is refused by the settings before anything is imported."""
+    make_tournament(players=0, code="MAIL-3", channel=TournamentChannel.EMAIL)
+    players = tmp_path / "players.csv"
+    players.write_text("name,email\nAnna Ivanova,anna@example.org\n", encoding="utf-8")
+
+    def invoke(base_url: str) -> Result:
+        env = {"CORRMAIL_DATABASE_URL": db_url, "CORRMAIL_SECRET_KEY": "x", "CORRMAIL_TODAY": "",
+               "CORRMAIL_BASE_URL": base_url}
+        return CliRunner().invoke(main, ["tournament", "import-players", "MAIL-3", str(players),
+                                         "--invite"], env=env)
+
+    refused = invoke("turnir.example")
+    assert refused.exit_code != 0 and "CORRMAIL_BASE_URL" in refused.output, refused.output
+    with database.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(Participant)) == 0
+    invited = invoke("https://turnir.example/")
+    assert invited.exit_code == 0, invited.output
+    assert "anna@example.org>: https://turnir.example/password/welcome#" in invited.output
+
+
 def _state(database: Database) -> tuple[int, int, int]:
     with database.transaction() as session:
         return (session.scalar(select(func.count()).select_from(OutboxMessage)) or 0,
