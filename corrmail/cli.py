@@ -9,8 +9,7 @@ import threading
 import click
 
 from corrmail.bulletins.cli import register as register_bulletin_commands
-from corrmail.commands import command_transaction
-from corrmail.config import Settings
+from corrmail.commands import command_settings, command_transaction
 from corrmail.demo.tournament import DEMO_CODE, demo_logins, load_demo
 from corrmail.games.cli import register as register_game_commands
 from corrmail.games.pdn_import_cli import register as register_game_import_commands
@@ -43,7 +42,7 @@ def db() -> None:
 @click.option("--revision", default="head", show_default=True)
 def db_upgrade(revision: str) -> None:
     """Apply migrations up to REVISION (CORRMAIL_DATABASE_URL, default var/corrmail.sqlite)."""
-    settings = Settings.from_env()
+    settings = command_settings()
     upgrade(settings.database_url, revision)
     click.echo(f"database at {revision}: {_safe_url(settings.database_url)}")
 
@@ -54,13 +53,13 @@ def db_revision(message: str) -> None:
     """Autogenerate a migration from the models' difference to the (up-to-date) database."""
     from alembic import command
 
-    command.revision(alembic_config(Settings.from_env().database_url), message, autogenerate=True)
+    command.revision(alembic_config(command_settings().database_url), message, autogenerate=True)
 
 
 @db.command("current")
 def db_current() -> None:
     """Print the database's revision and whether it is the newest."""
-    url = Settings.from_env().database_url
+    url = command_settings().database_url
     state = "up to date" if is_up_to_date(url) else f"behind {head_revision()}"
     click.echo(f"{_safe_url(url)}: {state}")
 
@@ -96,7 +95,7 @@ def serve(host: str, port: int, with_mailer: bool, use_gunicorn: bool) -> None:
         except SettingsError as error:
             raise click.ClickException(f"not starting: {error}") from error
 
-    settings = Settings.from_env()
+    settings = command_settings()
     if settings.base_url is None:  # links in letters point to this server, not to a Host header
         shown = "localhost" if host in ("0.0.0.0", "::", "") else host
         settings = dataclasses.replace(settings, base_url=f"http://{shown}:{port}")

@@ -21,7 +21,7 @@ from corrmail.models import Tournament, TournamentNotFound, User
 from corrmail.people.accounts import user_by_login
 
 __all__ = [
-    "DATE", "command_session", "command_transaction", "day_by_option", "letter_writer", "today_option",
+    "DATE", "command_session", "command_settings", "command_transaction", "day_by_option", "letter_writer", "today_option",
     "tournament_by_code", "user_by_option",
 ]
 
@@ -31,7 +31,7 @@ DATE = click.DateTime(formats=["%Y-%m-%d"])
 Command = TypeVar("Command", bound=Callable[..., Any])
 
 
-def _settings() -> Settings:
+def command_settings() -> Settings:
     """The settings from the environment, or the one-line error naming the variable to fix
     (not a traceback); nothing has been read or written yet."""
     try:
@@ -44,7 +44,7 @@ def _settings() -> Settings:
 def command_transaction() -> Iterator[tuple[Settings, Session]]:
     """The settings from the environment and one transaction for the whole command; the
     connection pool is closed however the command ends."""
-    settings = _settings()
+    settings = command_settings()
     database = Database(settings.database_url)
     try:
         with database.transaction() as session:
@@ -57,7 +57,7 @@ def command_transaction() -> Iterator[tuple[Settings, Session]]:
 def command_session() -> Iterator[Session]:
     """One session for a command that only reads: nothing it does is committed; the
     connection pool is closed however the command ends."""
-    database = Database(_settings().database_url)
+    database = Database(command_settings().database_url)
     try:
         with database.session() as session:
             yield session

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 from sqlalchemy.engine import make_url
 
+from corrmail.commands import command_settings
 from corrmail.config import Settings
 from corrmail.ops.backup import ArchivedLetter, BackupError, backup, restore
 
@@ -33,7 +34,7 @@ def backup_command(directory: Path) -> None:
     PostgreSQL is dumped with pg_dump, SQLite copied with its online backup API; the service may
     keep running. DIRECTORY must be new or empty.
     """
-    url = Settings.from_env().database_url
+    url = command_settings().database_url
     try:
         manifest = backup(url, directory)
     except BackupError as error:
@@ -51,7 +52,7 @@ def backup_command(directory: Path) -> None:
               help="Feed letters that arrived while the backup ran to the inbox.")
 def restore_command(directory: Path, database_url: str | None, replay: bool) -> None:
     """Restore the backup in DIRECTORY into a new database and check every letter against it."""
-    settings = Settings.from_env()
+    settings = command_settings()
     url = database_url or settings.database_url
     replayer = _InboxReplay(dataclasses.replace(settings, database_url=url)) if replay else None
     try:

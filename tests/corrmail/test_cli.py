@@ -119,3 +119,25 @@ def test_demo_letters_are_legal_and_carry_the_counted_fraction(
         # Claimed the day after the limit ran out, which was before the demo's last letters.
         assert claim.opened_on <= dt.date(2026, 11, 21)
         assert overstepped.result_on is not None and overstepped.result_on > claim.opened_on
+
+
+@pytest.mark.parametrize("command", [
+    ["db", "upgrade"], ["db", "current"], ["demo"], ["user", "list"], ["sweep"],
+    ["standings", DEMO_CODE],
+])
+def test_a_malformed_setting_stops_a_command_with_one_line(empty_db_url: str,
+                                                           command: list[str]) -> None:
+    """Every command reads the settings once, checked (corrmail.config.Settings); a value it
+    cannot use stops the command before anything is read or written, with the variable named
+    on one line instead of a traceback."""
+    env = {"CORRMAIL_DATABASE_URL": empty_db_url, "CORRMAIL_SECRET_KEY": "x",
+           "CORRMAIL_BASE_URL": "turnir.example"}
+    result = CliRunner().invoke(main, command, env=env)
+    assert result.exit_code == 1, (command, result.output, result.exception)
+    assert result.output.strip().splitlines() == [
+        "Error: CORRMAIL_BASE_URL='turnir.example': expected the site's address, "
+        "e.g. https://turnir.example.org"]
+    # Nothing was written: the database has no schema yet.
+    ok = CliRunner().invoke(main, ["db", "current"],
+                            env={**env, "CORRMAIL_BASE_URL": "https://turnir.example"})
+    assert ok.exit_code != 0 or "behind" in ok.output, ok.output
