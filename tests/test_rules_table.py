@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -45,12 +46,25 @@ def _rows() -> dict[str, list[str]]:
     return rows
 
 
+def _origin_parent() -> tuple[Path, ...]:
+    """The folder holding the checkout this one was cloned from, when that is a local folder:
+    a clean clone in a temporary directory (the README's check before a commit) has no
+    ``shared`` beside it, the checkout it came from does."""
+    try:
+        origin = subprocess.run(["git", "-C", str(ROOT), "config", "--get", "remote.origin.url"],
+                                capture_output=True, text=True, check=False).stdout.strip()
+    except OSError:
+        return ()
+    return (Path(origin).parent,) if origin and Path(origin).is_dir() else ()
+
+
 def _seed(prefix: str) -> Path | None:
     """The rulebook's text: ``CORRMAIL_RULEBOOK_DIR``, else ``shared/seeds`` beside the checkout
-    (as CI lays it) or beside the folder of worktrees. Under CI it must be found."""
+    (as CI lays it), beside the folder of worktrees or beside the checkout this one was cloned
+    from. Under CI it must be found."""
     given = os.environ.get("CORRMAIL_RULEBOOK_DIR")
-    folders = [Path(given)] if given else [ROOT.parent / "shared" / "seeds",
-                                           ROOT.parent.parent / "shared" / "seeds"]
+    folders = [Path(given)] if given else [
+        base / "shared" / "seeds" for base in (ROOT.parent, ROOT.parent.parent, *_origin_parent())]
     for folder in folders:
         found = sorted(folder.glob(f"{prefix}_*.txt")) if folder.is_dir() else []
         if found:
