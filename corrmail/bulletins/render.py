@@ -52,7 +52,7 @@ def _environment(language: str) -> jinja2.Environment:
     )
     env.install_gettext_translations(_translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.filters["iso_date"] = iso_date
-    install_points_filter(env.filters, lambda: language)
+    install_points_filter(env.filters, lambda _template: language)
     env.filters["svg"] = Markup  # diagrams are drawn by `notation`, never from user input
     # The archive keeps the tiebreaks' code names; the page shows their labels, translated.
     env.globals["tiebreak_label"] = tiebreak_label

@@ -23,7 +23,7 @@ from corrmail.mail.settings import MailSettings
 from corrmail.mail.tokens import TokenSigner
 from corrmail.models import OutboxMessage, utcnow
 from corrmail.paths import templates_dir
-from corrmail.standings.exports import decimal_mark, reader_points
+from corrmail.standings.exports import install_points_filter
 
 __all__ = ["LANGUAGES", "RenderedLetter", "LetterWriter", "TemplateFormatError", "letters_env",
            "language_named"]
@@ -85,17 +85,10 @@ def letters_env(directory: Path | None = None) -> jinja2.Environment:
     )
     env.filters["date"] = _date
     env.filters["plural_ru"] = _plural_ru
-    # The points filter of every environment (install_points_filter), but one environment
-    # writes both languages' letters: a decimal value (an average rating, 003 §9.1) takes the
-    # decimal mark of the language folder the letter is written from.
-    env.filters["points"] = _letter_points
+    # One environment writes both languages' letters: a decimal value (an average rating,
+    # 003 §9.1) takes the mark of the language folder the letter is written from.
+    install_points_filter(env.filters, lambda template: (template or "").partition("/")[0])
     return env
-
-
-@jinja2.pass_context
-def _letter_points(context: jinja2.runtime.Context, value: Any) -> str:
-    language = (context.name or "").partition("/")[0]
-    return reader_points(value, decimal_mark(language))
 
 
 class LetterWriter:

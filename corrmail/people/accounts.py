@@ -24,7 +24,7 @@ from corrmail.models import OutboxMessage, Player, Role, User
 
 __all__ = [
     "AccountRefused", "CreatedAccount", "Invitation", "NewAccount", "add_user", "invite", "list_users", "deactivate",
-    "set_roles", "parse_roles", "public_base_url", "user_by_login", "account_row",
+    "set_roles", "parse_roles", "user_by_login", "account_row",
     "reactivate", "player_account", "invite_players",
 ]
 
@@ -152,7 +152,7 @@ def add_user(session: Session, account: NewAccount, *, by: User | None,
     return CreatedAccount(user)
 
 
-def public_base_url(configured: str | None) -> str:
+def _link_base(configured: str | None) -> str:
     """Where the links of letters written outside a request point: ``CORRMAIL_BASE_URL`` as the
     settings read it at start-up (checked there, :class:`corrmail.config.Settings`), else the
     development server's address."""
@@ -172,7 +172,7 @@ def invite(session: Session, user: User, *, writer: LetterWriter, base_url: str 
                              "without a password the account needs an e-mail for its invitation")
     token = reset_token(user, secret_key=secret_key)
     # The token travels in the fragment, which no server or access log sees (as a reset's).
-    link = f"{public_base_url(base_url)}/password/welcome#{token}"
+    link = f"{_link_base(base_url)}/password/welcome#{token}"
     row = writer.post(session, kind="invitation", to=user.email, template="invitation",
                       language=letter_language(user),
                       context={"user": user, "link": link, "days": INVITATION_DAYS,

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+import jinja2
+
 from corrmail.games.ledger import effective_letters
 from corrmail.models import Game, GameResult, ResultKind, Role
 from corrmail.models import Tournament as TournamentRow
@@ -107,17 +109,18 @@ def decimal_mark(language: str | None) -> str:
 
 def install_points_filter(
     filters: MutableMapping[str, Callable[..., str]],
-    reader_language: Callable[[], str | None] = lambda: None,
+    reader_language: Callable[[str | None], str | None] = lambda template: None,
 ) -> None:
-    """The ``points`` filter of the web pages and the printable papers (bulletins, final
-    report, player's sheet): points, match points and tiebreaks read alike everywhere
-    (:func:`reader_points`), a decimal value (an average rating) with the decimal mark of
-    ``reader_language()``, the language being rendered. The letters' environment, which
-    writes both languages, takes the mark from each letter's language folder instead
-    (``corrmail.letters.write``) with the same two functions."""
+    """The one ``points`` filter of every template environment — the web pages, the printable
+    papers (bulletins, final report, player's sheet) and the letters: points, match points
+    and tiebreaks read alike everywhere (:func:`reader_points`), a decimal value (an average
+    rating) with the decimal mark of the language being rendered, ``reader_language(name)``
+    of the template being rendered (the letters' one environment writes both languages, each
+    from its own folder)."""
 
-    def points(value: float | Decimal | None) -> str:
-        return reader_points(value, decimal_mark(reader_language()))
+    @jinja2.pass_context
+    def points(context: jinja2.runtime.Context, value: float | Decimal | None) -> str:
+        return reader_points(value, decimal_mark(reader_language(context.name)))
 
     filters["points"] = points
 

@@ -37,7 +37,6 @@ from corrmail.people.accounts import (
     AccountRefused,
     CreatedAccount,
     invite_players,
-    public_base_url,
 )
 from corrmail.play.phone import telephone_entry
 from corrmail.play.postcards import (
@@ -160,7 +159,7 @@ def tournament_import_players(code: str, path: Path, login: str | None, invite: 
             writer = letter_writer(settings)
             try:
                 invited = invite_players(session, [p.player for p in entered], by=by,
-                                         writer=writer, base_url=public_base_url(settings.base_url),
+                                         writer=writer, base_url=settings.base_url,
                                          secret_key=settings.secret_key)
             except AccountRefused as error:
                 raise click.ClickException(f"nothing imported: {error}") from error

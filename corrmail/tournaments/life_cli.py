@@ -36,7 +36,6 @@ from corrmail.people.accounts import (
     deactivate,
     list_users,
     parse_roles,
-    public_base_url,
     set_roles,
     user_by_login,
 )
@@ -99,7 +98,7 @@ def user_add(login: str, name: str, email: str | None, roles: tuple[str, ...],
                 NewAccount(login=login, name=name, email=email, roles=parse_roles(roles),
                            password=password, locale=locale),
                 by=user_by_option(session, login_by), writer=writer,
-                base_url=public_base_url(settings.base_url), secret_key=settings.secret_key)
+                base_url=settings.base_url, secret_key=settings.secret_key)
         user, invitation = created.user, created.invitation
         how = "password set" if invitation is None else f"invitation queued to {user.email}"
         click.echo(f"user {user.login} created ({', '.join(sorted(r.value for r in user.roles))}); {how}")

@@ -89,7 +89,7 @@ def init_filters(app: Flask) -> None:
     app.add_template_filter(short_date)
     app.add_template_filter(local_moment)
     app.add_template_filter(zoned_moment)
-    install_points_filter(app.jinja_env.filters, lambda: str(get_locale() or ""))
+    install_points_filter(app.jinja_env.filters, lambda _template: str(get_locale() or ""))
     app.add_template_filter(chart_note)
     app.add_template_filter(chart_error)
     app.add_template_filter(chart_side)
